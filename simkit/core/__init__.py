@@ -1,0 +1,1 @@
+"""The game-independent heart of simkit: protocol, seeding, strategies, runner, records."""

@@ -1,0 +1,38 @@
+"""Exception classes. Every message names what was wrong and what is allowed."""
+
+
+class SimkitError(Exception):
+    """Base of every error simkit raises on purpose; the CLI prints these as one line."""
+
+
+class ConfigError(SimkitError, ValueError):
+    """A Config field, run option or override has a bad value."""
+
+
+class UnknownNameError(SimkitError, LookupError):
+    """An unknown game, strategy, config field or strategy parameter."""
+
+
+class IllegalAction(SimkitError):
+    """An action the rules do not allow in the current state.
+
+    `seat` is the seat that submitted it (None when unknown), `rule` the spec rule it breaks.
+    """
+
+    def __init__(self, message: str, seat: int | None = None, rule: str | None = None):
+        super().__init__(message)
+        self.seat = seat
+        self.rule = rule
+
+
+class StrategyError(SimkitError):
+    """A strategy raised or returned an illegal action (raised only under --strict)."""
+
+    def __init__(self, message: str, seat: int, strategy: str):
+        super().__init__(message)
+        self.seat = seat
+        self.strategy = strategy
+
+
+class RunFolderError(SimkitError):
+    """The output folder cannot be used (exists, or does not match on --resume)."""

@@ -1,0 +1,124 @@
+"""The game protocol shared by every game: registry entry, State, Outcome.
+
+A game package exposes one `Game` value (its registry entry). The runner, the strategies, the
+conformance checker and the CLI only ever talk to games through this protocol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Sequence
+
+import numpy as np
+
+from simkit.core.config import GameConfig
+
+Action = Hashable
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    scores: the game's own per-seat score (e.g. bullheads; higher or lower is better per
+    `Game.higher_is_better`). ranks: 1 is best, tied seats share the best rank of their tie.
+    win_shares: per seat, 1/k for each of k co-winners, 0 otherwise; all zero for a draw with no
+    winner. extras: game-level columns for games.parquet (e.g. rounds played, turn cap hit).
+    """
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    win_shares: tuple[float, ...]
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(s for s, w in enumerate(self.win_shares) if w > 0)
+
+
+def ranks_from_scores(scores: Sequence[float], higher_is_better: bool) -> tuple[int, ...]:
+    """Competition ranks (1 = best; ties share the best rank of the tie)."""
+    keyed = [(-s if higher_is_better else s) for s in scores]
+    return tuple(1 + sum(1 for other in keyed if other < mine) for mine in keyed)
+
+
+def outcome_from_scores(scores: Sequence[float], higher_is_better: bool,
+                        extras: dict | None = None) -> Outcome:
+    """Outcome where every seat tied for the best score is a co-winner."""
+    ranks = ranks_from_scores(scores, higher_is_better)
+    best = [s for s, r in enumerate(ranks) if r == 1]
+    share = 1.0 / len(best)
+    wins = tuple(share if r == 1 else 0.0 for r in ranks)
+    return Outcome(tuple(scores), ranks, wins, dict(extras or {}))
+
+
+class State:
+    """One game in progress. Mutable; `clone()` is cheap and fully independent.
+
+    Subclasses implement the methods below; rules live in the game's pure `rules.py`.
+    """
+
+    #: events of the game as plain tuples, rendered by the game's `render_log`
+    events: list
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must decide now: several for a simultaneous choice, one otherwise."""
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int) -> Sequence[Action] | None:
+        """Every legal action of `seat`, or None where they cannot be listed (use is_legal)."""
+        raise NotImplementedError
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        legal = self.legal_actions(seat)
+        return legal is not None and action in legal
+
+    def observe(self, seat: int) -> Any:
+        """What `seat` may see now, and nothing more. Comparable with ==."""
+        raise NotImplementedError
+
+    def apply(self, actions: Sequence[Action]) -> None:
+        """Apply one decision step: one action per seat of `to_act()`, in that order.
+
+        Raises IllegalAction (with the offending seat) and leaves the state unchanged then.
+        """
+        raise NotImplementedError
+
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome:
+        raise NotImplementedError
+
+    def clone(self) -> "State":
+        raise NotImplementedError
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> "State":
+        """A full state consistent with `seat`'s observation, hidden information resampled."""
+        raise NotImplementedError
+
+    def audit(self) -> list[str]:
+        """Invariant violations (conservation of cards, legality of zones); empty when sound."""
+        return []
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registry entry: everything the runner and the CLI need to know about a game."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    config_cls: type[GameConfig]
+    new_state: Callable[[GameConfig, int, np.random.Generator], State]
+    rules_version: str
+    render_log: Callable[[State], str]
+    format_action: Callable[[Action], str] = repr
+    higher_is_better: bool = True
+    description: str = ""
+    #: upper bound on decision steps of one game, for the conformance checker
+    max_steps: Callable[[GameConfig, int], int] = lambda config, n: 100_000
+
+    def players_allowed(self) -> str:
+        return f"{self.min_players} to {self.max_players}"

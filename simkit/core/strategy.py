@@ -1,0 +1,195 @@
+"""Strategies: the base class, the per-decision view, and finding strategies by name.
+
+A strategy is named on the command line as `name`, `name:key=value,key=value`,
+`package.module:Class` or `package.module:Class:key=value`. Built-in names come from the
+`BUILTIN` table of `strategies/<game>/__init__.py`; installed plug-ins from the entry-point
+group `simkit.strategies` (entry name `<game>.<name>`, value `module:Class`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, ClassVar
+
+import numpy as np
+
+from simkit.core.config import parse_value
+from simkit.core.errors import ConfigError, UnknownNameError
+from simkit.core.game import Action, GameConfig, State
+
+ENTRY_POINT_GROUP = "simkit.strategies"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a strategy learns once per game in `setup`."""
+
+    game: str
+    config: GameConfig
+    n_players: int
+
+
+class Decision:
+    """One seat's view of a decision: observation, legal actions, its own RNG, a forward model.
+
+    It never hands out the live state: `sample_state()` returns a determinized copy.
+    The runner reuses one Decision per seat for a whole game; read it during `act` only.
+    """
+
+    __slots__ = ("_state", "seat", "rng")
+
+    def __init__(self, state: State, seat: int, rng: np.random.Generator):
+        self._state = state
+        self.seat = seat
+        self.rng = rng
+
+    @property
+    def observation(self) -> Any:
+        return self._state.observe(self.seat)
+
+    @property
+    def legal_actions(self) -> Any:
+        """The legal actions, or None where the game cannot list them (use is_legal)."""
+        return self._state.legal_actions(self.seat)
+
+    def is_legal(self, action: Action) -> bool:
+        return self._state.is_legal(self.seat, action)
+
+    def sample_state(self) -> State:
+        """A full state consistent with this seat's observation (hidden information resampled)."""
+        return self._state.determinize(self.seat, self.rng)
+
+
+class Strategy:
+    """Base class of every strategy. Subclasses take their parameters as keyword arguments
+    with type annotations (so `heuristic:depth=2` can be parsed) and override `act`."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+
+    seat: int
+    rng: np.random.Generator
+    info: GameInfo
+
+    def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
+        self.info = info
+        self.seat = seat
+        self.rng = rng
+
+    def act(self, decision: Decision) -> Action:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A picklable recipe for a strategy: rebuilt fresh for every game."""
+
+    text: str
+    target: str                     # "module:Class"
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def build(self) -> Strategy:
+        return load_class(self.target)(**dict(self.params))
+
+    @property
+    def label(self) -> str:
+        return self.text
+
+
+def builtin_strategies(game: str) -> dict[str, str]:
+    """Built-in strategy names of a game -> "module:Class"."""
+    try:
+        module = importlib.import_module(f"strategies.{game}")
+    except ModuleNotFoundError:
+        return {}
+    return dict(getattr(module, "BUILTIN", {}))
+
+
+def plugin_strategies(game: str) -> dict[str, str]:
+    found = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        prefix, _, name = ep.name.partition(".")
+        if prefix == game and name:
+            found[name] = ep.value
+    return found
+
+
+def available_strategies(game: str) -> dict[str, str]:
+    return {**plugin_strategies(game), **builtin_strategies(game)}
+
+
+_CLASS_CACHE: dict[str, type] = {}
+
+
+def load_class(target: str) -> type:
+    cls = _CLASS_CACHE.get(target)
+    if cls is not None:
+        return cls
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UnknownNameError(f"cannot import strategy module {module_name!r}: {exc}") from None
+    cls = getattr(module, attr, None)
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise UnknownNameError(f"{target!r} is not a Strategy class: "
+                               f"module {module_name!r} has no Strategy subclass {attr!r}")
+    _CLASS_CACHE[target] = cls
+    return cls
+
+
+def strategy_parameters(cls: type) -> dict[str, inspect.Parameter]:
+    sig = inspect.signature(cls.__init__)
+    return {n: p for n, p in list(sig.parameters.items())[1:]
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+def _is_import_path(head: str, rest: str) -> bool:
+    return "." in head and rest.isidentifier()
+
+
+def parse_strategy(text: str, game: str) -> StrategySpec:
+    """Resolve a strategy name as given on the command line; raise a clear error if unknown."""
+    text = text.strip()
+    head, _, rest = text.partition(":")
+    if _is_import_path(head, rest.partition(":")[0]):
+        cls_name, _, param_text = rest.partition(":")
+        target = f"{head}:{cls_name}"
+    else:
+        known = available_strategies(game)
+        if head not in known:
+            allowed = ", ".join(sorted(known)) or "none"
+            raise UnknownNameError(f"unknown strategy {head!r} for {game}: allowed are {allowed}, "
+                                   f"or package.module:Class")
+        target, param_text = known[head], rest
+    cls = load_class(target)
+    params = _parse_params(param_text, cls, text)
+    try:
+        cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"strategy {text!r}: {exc}") from None
+    return StrategySpec(text=text, target=target, params=tuple(sorted(params.items())))
+
+
+def _parse_params(param_text: str, cls: type, text: str) -> dict[str, Any]:
+    allowed = strategy_parameters(cls)
+    params: dict[str, Any] = {}
+    if not param_text:
+        return params
+    for item in param_text.split(","):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep:
+            raise ConfigError(f"strategy {text!r}: parameter {item!r} must look like key=value")
+        if key not in allowed:
+            names = ", ".join(allowed) or "none"
+            raise UnknownNameError(f"strategy {text!r}: unknown parameter {key!r}; allowed are {names}")
+        param = allowed[key]
+        tp = param.annotation if param.annotation is not inspect.Parameter.empty else str
+        if isinstance(tp, str):
+            tp = {"int": int, "float": float, "bool": bool, "str": str}.get(tp, str)
+        params[key] = parse_value(value.strip(), tp, f"{text}: {key}")
+    return params
