@@ -253,3 +253,19 @@ def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
             raise ConfigError(f"--set {item!r} is malformed: use --set field=value")
         out[name.strip()] = value.strip()
     return out
+
+
+def config_from_dict(config_cls: type, data: dict) -> Any:
+    """Rebuild a config from `to_dict()` output (e.g. a run manifest)."""
+    hints = typing.get_type_hints(config_cls)
+    kwargs = {}
+    for f in dataclasses.fields(config_cls):
+        if f.name not in data:
+            continue
+        tp = hints[f.name]
+        value = data[f.name]
+        if isinstance(tp, type) and issubclass(tp, ConfigSection):
+            kwargs[f.name] = config_from_dict(tp, value)
+        else:
+            kwargs[f.name] = _freeze(value, tp)
+    return config_cls(**kwargs)

@@ -1,0 +1,301 @@
+"""Batches of games across joblib workers, written chunk by chunk into a run folder.
+
+Chunks are contiguous ranges of game indices; a finished chunk is written at once (atomic
+rename), so an interrupted run keeps every finished chunk and `resume=True` plays only the
+rest. Results do not depend on the number of jobs, the chunk size or the finishing order.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from simkit.core.config import GameConfig, config_from_dict, with_overrides
+from simkit.core.errors import ConfigError, RunFolderError
+from simkit.core.play import Chunk, play_game, play_range
+from simkit.core.records import (consolidate, done_chunks, read_manifest, read_tables, versions,
+                                 write_chunk, write_manifest)
+from simkit.core.registry import get_game
+from simkit.core.seeding import root_seed
+from simkit.core.strategy import StrategySpec, parse_strategy
+
+SEATINGS = ("rotate", "random", "fixed")
+StopRule = Callable[[pd.DataFrame, pd.DataFrame], bool]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines a run's results (picklable, sent to every worker)."""
+
+    game: str
+    n_players: int
+    strategies: tuple[StrategySpec, ...]   # one per lineup slot (length n_players)
+    n_games: int
+    seed: int
+    config: GameConfig
+    seating: str = "rotate"
+    duplicate: bool = False
+    strict: bool = False
+    command: str = ""
+
+    @classmethod
+    def create(cls, game: str, n_players: int, strategies: list[str], n_games: int,
+               seed: int | None = None, seating: str = "rotate", duplicate: bool = False,
+               overrides: dict[str, str] | None = None, command: str = "",
+               strict: bool = False, config: GameConfig | None = None) -> "RunSpec":
+        """Validate every option and resolve names; raises SimkitError subclasses."""
+        entry = get_game(game)
+        if not entry.min_players <= n_players <= entry.max_players:
+            raise ConfigError(f"--players {n_players} is not allowed for {game}: "
+                              f"allowed are {entry.players_allowed()}")
+        if not strategies:
+            raise ConfigError("no strategy given: use -s NAME once for all seats or once per seat")
+        if len(strategies) not in (1, n_players):
+            raise ConfigError(f"{len(strategies)} strategies for {n_players} players: give -s once "
+                              f"for all seats or exactly once per seat")
+        if n_games < 1:
+            raise ConfigError(f"--games {n_games} is not allowed: at least 1")
+        if seating not in SEATINGS:
+            raise ConfigError(f"--seating {seating!r} is not allowed: one of {', '.join(SEATINGS)}")
+        specs = tuple(parse_strategy(s, game) for s in strategies)
+        if len(specs) == 1:
+            specs = specs * n_players
+        base = config if config is not None else entry.config_cls()
+        cfg = with_overrides(base, overrides or {})
+        cfg.check_players(n_players)
+        if duplicate:
+            seating = "rotate"
+            n_games = math.ceil(n_games / n_players) * n_players
+        return cls(game=game, n_players=n_players, strategies=specs, n_games=n_games,
+                   seed=root_seed(seed), config=cfg, seating=seating, duplicate=duplicate,
+                   strict=strict, command=command)
+
+    def manifest_fields(self) -> dict:
+        entry = get_game(self.game)
+        return {"game": self.game, "rules_version": entry.rules_version,
+                "higher_is_better": entry.higher_is_better, "n_players": self.n_players,
+                "strategies": [s.text for s in self.strategies], "n_games": self.n_games,
+                "seed": self.seed, "seating": self.seating, "duplicate": self.duplicate,
+                "config": self.config.to_dict(), "command": self.command}
+
+    @classmethod
+    def from_manifest(cls, manifest: dict) -> "RunSpec":
+        entry = get_game(manifest["game"])
+        config = config_from_dict(entry.config_cls, manifest["config"])
+        return cls.create(manifest["game"], manifest["n_players"], manifest["strategies"],
+                          manifest["n_games"], seed=manifest["seed"], seating=manifest["seating"],
+                          duplicate=manifest["duplicate"], command=manifest.get("command", ""),
+                          config=config)
+
+
+@dataclass
+class RunResult:
+    out_dir: Path
+    games: pd.DataFrame
+    seats: pd.DataFrame
+    manifest: dict
+    stopped_early: bool = False
+    forfeits: int = 0
+    timings: dict = field(default_factory=dict)
+
+
+def default_out_dir(spec: RunSpec, root: Path = Path("results")) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = root / f"{spec.game}-{stamp}-s{spec.seed}"
+    k = 1
+    while path.exists():
+        k += 1
+        path = root / f"{spec.game}-{stamp}-s{spec.seed}-{k}"
+    return path
+
+
+def default_chunk_size(n_games: int, jobs: int) -> int:
+    """Thousands of games per task where possible, but enough tasks to balance the workers."""
+    return max(1, min(5000, math.ceil(n_games / max(1, jobs * 8))))
+
+
+def resolve_jobs(jobs: int) -> int:
+    cores = os.cpu_count() or 1
+    if jobs == 0:
+        raise ConfigError("--jobs 0 is not allowed: use a positive count, or -1 for all cores")
+    return cores if jobs < 0 else jobs
+
+
+def _prepare_folder(spec: RunSpec, out_dir: Path, resume: bool, chunk_size: int) -> tuple[dict, set[int]]:
+    fields = spec.manifest_fields()
+    if resume:
+        if not (out_dir / "manifest.json").exists():
+            raise RunFolderError(f"--resume: {out_dir} has no manifest.json, so there is nothing to resume")
+        old = read_manifest(out_dir)
+        differs = [k for k in ("game", "n_players", "strategies", "n_games", "seed", "seating",
+                               "duplicate", "config") if old.get(k) != fields[k]]
+        if differs:
+            raise RunFolderError(f"--resume: {out_dir} was started with different "
+                                 f"{', '.join(differs)}; resume with the same options or use a new --out")
+        if old.get("status") == "complete":
+            raise RunFolderError(f"--resume: {out_dir} is already complete")
+        old["status"] = "running"
+        return old, done_chunks(out_dir)
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise RunFolderError(f"output folder {out_dir} already exists and is not empty: "
+                             f"choose a new --out, or add --resume to finish an interrupted run")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    manifest = {**fields, "chunk_size": chunk_size, "status": "running",
+                "games_done": 0, "versions": versions(),
+                "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "timings": {}}
+    write_manifest(out_dir, manifest)
+    return manifest, set()
+
+
+def _parallel_chunks(spec: RunSpec, todo: list[tuple[int, int, int]], jobs: int, backend: str,
+                     scheduler: str | None):
+    """Yield (chunk_id, Chunk) as chunks finish, in any order."""
+    if jobs == 1 and backend == "loky":
+        for chunk_id, start, stop in todo:
+            yield chunk_id, play_range(spec, start, stop)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    def task(chunk_id, start, stop):
+        return chunk_id, play_range(spec, start, stop)
+
+    if backend == "dask":
+        client = _dask_client(scheduler)
+        with parallel_config(backend="dask"):
+            yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                delayed(task)(*t) for t in todo)
+        client.close()
+        return
+    with parallel_config(backend=backend, n_jobs=jobs):
+        yield from Parallel(return_as="generator_unordered")(delayed(task)(*t) for t in todo)
+
+
+def _dask_client(scheduler: str | None):
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ConfigError("--backend dask needs dask.distributed: pip install 'simkit[dask]'") from None
+    return Client(scheduler) if scheduler else Client(processes=True)
+
+
+class _Progress:
+    def __init__(self, total: int, done: int, enabled: bool | None):
+        if enabled is None:
+            enabled = sys.stderr.isatty()
+        self.bar = None
+        if enabled:
+            import click
+            self.bar = click.progressbar(length=total, label="games", file=sys.stderr,
+                                         show_eta=True, show_percent=True, show_pos=True)
+            self.bar.__enter__()
+            self.bar.update(done)
+
+    def update(self, k: int) -> None:
+        if self.bar is not None:
+            self.bar.update(k)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int | None = None,
+        backend: str = "loky", scheduler: str | None = None, progress: bool | None = None,
+        resume: bool = False, stop: StopRule | None = None) -> RunResult:
+    """Play the run into `out_dir`; return the tables. See the module docstring."""
+    out_dir = Path(out_dir)
+    jobs = resolve_jobs(jobs)
+    if backend not in ("loky", "threading", "multiprocessing", "dask"):
+        raise ConfigError(f"--backend {backend!r} is not allowed: one of loky, dask")
+    if resume and (out_dir / "manifest.json").exists():
+        chunk_size = read_manifest(out_dir).get("chunk_size", chunk_size)
+    chunk_size = chunk_size or default_chunk_size(spec.n_games, jobs)
+    if chunk_size < 1:
+        raise ConfigError(f"--chunk-size {chunk_size} is not allowed: at least 1")
+    manifest, done = _prepare_folder(spec, out_dir, resume, chunk_size)
+    n_chunks = math.ceil(spec.n_games / chunk_size)
+    ranges = {k: (k * chunk_size, min(spec.n_games, (k + 1) * chunk_size)) for k in range(n_chunks)}
+    todo = [(k, *ranges[k]) for k in range(n_chunks) if k not in done]
+    t0 = time.perf_counter()
+    bar = _Progress(spec.n_games, sum(ranges[k][1] - ranges[k][0] for k in done), progress)
+    finished = set(done)
+    prefix = _contiguous(finished, n_chunks)
+    stopped = False
+    status = "interrupted"
+    try:
+        for chunk_id, chunk in _parallel_chunks(spec, todo, jobs, backend, scheduler):
+            write_chunk(out_dir, chunk_id, chunk.games, chunk.seats)
+            finished.add(chunk_id)
+            bar.update(chunk.stop - chunk.start)
+            new_prefix = _contiguous(finished, n_chunks)
+            if stop is not None and new_prefix > prefix:
+                games, seats = read_tables_prefix(out_dir, new_prefix)
+                prefix = new_prefix
+                if stop(games, seats):
+                    stopped = True
+                    break
+            prefix = new_prefix
+        status = "stopped" if stopped else "complete"
+    finally:
+        bar.close()
+        elapsed = time.perf_counter() - t0
+        keep = range(_contiguous(finished, n_chunks)) if stopped else sorted(finished)
+        manifest["timings"] = {**manifest.get("timings", {}),
+                               "wall_seconds": round(manifest.get("timings", {}).get("wall_seconds", 0) + elapsed, 3),
+                               "jobs": jobs, "backend": backend}
+        manifest["status"] = status
+        manifest["games_done"] = sum(ranges[k][1] - ranges[k][0] for k in keep)
+        if status != "interrupted":
+            manifest["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            if stopped:
+                for k in finished - set(keep):
+                    for p in _chunk_files(out_dir, k):
+                        p.unlink(missing_ok=True)
+            games, seats = consolidate(out_dir, list(keep))
+        write_manifest(out_dir, manifest)
+    forfeits = int((games["forfeit_seat"] >= 0).sum()) if len(games) else 0
+    return RunResult(out_dir, games, seats, manifest, stopped, forfeits, manifest["timings"])
+
+
+def _chunk_files(out_dir: Path, chunk_id: int):
+    from simkit.core.records import chunk_paths
+    return chunk_paths(out_dir, chunk_id)
+
+
+def _contiguous(finished: set[int], n_chunks: int) -> int:
+    k = 0
+    while k < n_chunks and k in finished:
+        k += 1
+    return k
+
+
+def read_tables_prefix(out_dir: Path, n_prefix: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    from simkit.core.records import read_chunks
+    return read_chunks(out_dir, range(n_prefix))
+
+
+def load_run(run_dir: Path | str) -> RunResult:
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    games, seats = read_tables(run_dir)
+    forfeits = int((games["forfeit_seat"] >= 0).sum()) if len(games) else 0
+    return RunResult(run_dir, games, seats, manifest, manifest.get("status") == "stopped",
+                     forfeits, manifest.get("timings", {}))
+
+
+def replay_game(run_dir: Path | str, index: int):
+    """Re-play game `index` of a run from its seed; returns (state, record)."""
+    manifest = read_manifest(Path(run_dir))
+    spec = RunSpec.from_manifest(manifest)
+    if not 0 <= index < spec.n_games:
+        raise ConfigError(f"--game {index} is out of range: the run has games 0 to {spec.n_games - 1}")
+    record = play_game(spec, index, keep_state=True)
+    return record["state"], record, spec

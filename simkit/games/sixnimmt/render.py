@@ -1,0 +1,65 @@
+"""6 nimmt! event log as text a person can follow (`simkit replay`)."""
+
+from __future__ import annotations
+
+from simkit.games.sixnimmt.rules import BH
+
+
+def _cards(cards) -> str:
+    return " ".join(f"{c}{'*' * (BH[c] - 1)}" if BH[c] > 1 else str(c) for c in cards)
+
+
+def render_log(state) -> str:
+    """Deal, each turn's reveals, placements, pick-ups, round scores and the winner.
+
+    Cards worth more than one bullhead are marked with one '*' per extra bullhead.
+    """
+    n = state.n
+    lines: list[str] = [f"6 nimmt! with {n} players ({'advanced' if state.config.advanced else 'basic'} game)"]
+    rows: list[list[int]] = []
+    for ev in state.events:
+        kind = ev[0]
+        if kind == "deal":
+            _, rnd, hands, starts = ev
+            rows = [[c] for c in starts]
+            lines.append(f"\n== Round {rnd} ==")
+            for s, hand in enumerate(hands):
+                lines.append(f"  seat {s} hand: {_cards(sorted(hand))}")
+            lines.append(_rows_text(rows))
+        elif kind == "draft_start":
+            _, rnd, first, pool = ev
+            lines.append(f"\n== Round {rnd} == open draft of cards 1..{len(pool)}, seat {first} drafts first")
+        elif kind == "draft":
+            lines.append(f"  seat {ev[1]} drafts {ev[2]}")
+        elif kind == "rows":
+            rows = [[c] for c in ev[2]]
+            lines.append(_rows_text(rows))
+        elif kind == "reveal":
+            _, rnd, turn, plays = ev
+            shown = ", ".join(f"seat {s}: {c}" for c, s in plays)
+            lines.append(f"Turn {turn}: reveal {shown}")
+        elif kind == "place":
+            _, s, card, r = ev
+            rows[r].append(card)
+            lines.append(f"  {card} (seat {s}) -> row {r + 1}")
+        elif kind == "take":
+            _, s, r, taken, card, cause = ev
+            why = "6th card of a full row" if cause == "full" else "lower than every row end, chooses"
+            lines.append(f"  {card} (seat {s}) {why}: takes row {r + 1} [{_cards(taken)}] "
+                         f"= {sum(BH[c] for c in taken)} bullheads")
+            rows[r] = [card]
+        elif kind == "round_end":
+            _, rnd, points, totals = ev
+            lines.append(_rows_text(rows))
+            lines.append(f"Round {rnd} bullheads: " + ", ".join(f"seat {s}: {p}" for s, p in enumerate(points)))
+            lines.append("Totals: " + ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals)))
+        elif kind == "end":
+            _, winners, totals = ev
+            names = " and ".join(f"seat {s}" for s in winners)
+            lines.append(f"\nGame over: {names} {'wins' if len(winners) == 1 else 'share the win'} "
+                         f"with {totals[winners[0]]} bullheads.")
+    return "\n".join(lines) + "\n"
+
+
+def _rows_text(rows: list[list[int]]) -> str:
+    return "\n".join(f"  row {i + 1}: {_cards(r)}" for i, r in enumerate(rows))

@@ -1,0 +1,1 @@
+"""Built-in strategies, one package per game (see simkit.core.strategy)."""

@@ -1,0 +1,51 @@
+"""Baselines: uniform random, always the lowest card, always the highest card."""
+
+from __future__ import annotations
+
+from simkit.core.strategy import Decision, Strategy
+from simkit.games.sixnimmt.rules import row_points
+from simkit.games.sixnimmt.state import TakeRow
+
+
+class RandomStrategy(Strategy):
+    name = "random"
+    description = "Uniformly random legal action (card, row pick or draft pick)."
+
+    def setup(self, info, seat, rng) -> None:
+        super().setup(info, seat, rng)
+        self._buf: list[float] = []
+
+    def act(self, decision: Decision):
+        legal = decision.legal_actions
+        buf = self._buf
+        if not buf:
+            buf.extend(self.rng.random(16).tolist())
+        return legal[int(buf.pop() * len(legal))]
+
+
+def cheapest_row(rows) -> TakeRow:
+    """N10 pick: the row with the fewest bullheads (lowest index on ties)."""
+    costs = [row_points(r) for r in rows]
+    return TakeRow(costs.index(min(costs)))
+
+
+class LowestStrategy(Strategy):
+    name = "lowest"
+    description = "Plays its lowest card (drafts the lowest); takes the cheapest row."
+
+    def act(self, decision: Decision):
+        legal = decision.legal_actions
+        if type(legal[0]) is TakeRow:
+            return cheapest_row(decision.observation.rows)
+        return min(legal)
+
+
+class HighestStrategy(Strategy):
+    name = "highest"
+    description = "Plays its highest card (drafts the highest); takes the cheapest row."
+
+    def act(self, decision: Decision):
+        legal = decision.legal_actions
+        if type(legal[0]) is TakeRow:
+            return cheapest_row(decision.observation.rows)
+        return max(legal)
