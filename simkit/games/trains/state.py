@@ -1,0 +1,585 @@
+"""Game of Trains state: zones, turn order, the event log, observation and determinization.
+
+Zones (every one of the 84 cards is in exactly one): the trains (`trains[p][k]` = card in slot
+k+1, 0 only for a slot left empty when a refill was cut short by a win), the locks
+(`locks[p][k]` = lock card under slot k+1, or 0), the display (`display[e]` = the card of
+effect e, or 0: T11 keeps at most one per effect), the draw pile (top = last element), the
+discard pile, a player's undecided setup draw (`hands`), a kept setup card not yet placed
+(`kept`), and a drawn card not yet placed (`drawn`). The used card of an effect is held in a
+local variable while the effect resolves (T10) and is never visible between steps.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from simkit.core.errors import IllegalAction
+from simkit.core.game import Outcome, State
+from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE
+from simkit.games.trains.config import TrainsConfig
+from simkit.games.trains.rules import (
+    LOCK_SLOTS, N_CARDS, REMOVAL_SLOT, apply_order_effect, effect_table, initial_train,
+    is_ascending, lock_params, moved_slots, removal_hits, resolve_pairs, seat_order,
+    setup_draw_count,
+)
+
+KEEP_PHASE, SETUP_PLACE, TURN, PLACE_PHASE, OVER = range(5)
+PHASE_NAMES = ("keep", "setup_place", "turn", "place", "over")
+_PLACES = PLACE[1:]
+_ALL_CARDS = list(range(1, N_CARDS + 1))
+
+
+@dataclass(frozen=True)
+class TrainsObservation:
+    """What one seat may see (§8). Trains, locks, display and pile sizes are public; the draw
+    pile order, other players' setup draws/discards and their undecided cards are not.
+
+    `display[e]` is the display card of effect e (0 if none; index 0 unused);
+    `locks[p][k]` the lock card under slot k+1 of seat p (0 if none); trains list slot 1..7.
+    `log` is the public event log (hidden cards appear as None or as a count).
+    """
+
+    seat: int
+    n_players: int
+    phase: str
+    to_act: tuple
+    start_seat: int
+    current: int
+    turn: int
+    trains: tuple
+    locks: tuple
+    display: tuple
+    draw_size: int
+    discard_size: int
+    hand: tuple              # own setup draw awaiting the keep decision (T6)
+    kept: int                # own kept setup card awaiting placement (T7), else 0
+    drawn: int               # own drawn card awaiting placement (T9), else 0
+    own_setup_discards: tuple  # own setup discards still in the discard pile
+    effects: tuple           # the number -> effect table in use (index 0 unused)
+    log: tuple
+    unseen: Optional[frozenset] = None  # only with config unseen_cards=True
+
+
+class TrainsState(State):
+    def __init__(self, config: TrainsConfig, n_players: int, rng: np.random.Generator):
+        config.check_players(n_players)
+        self.cfg = config
+        self.n = n_players
+        self.rng = rng
+        self.eff = effect_table(config.effect_table)
+        self._insertion = config.move_semantics == "insert"
+        self._eager = config.reshuffle == "eager"
+        self._immediate = config.refill_stop == "immediate"
+        self._after = config.used_card == "after"
+        self._last = config.pair_keep == "last"
+        deck = (rng.permutation(N_CARDS) + 1).tolist()                       # T2
+        self.start = int(rng.integers(n_players)) if config.start_seat < 0 else config.start_seat  # T4
+        self.order = seat_order(self.start, n_players)
+        self.trains = [initial_train(deck[7 * p: 7 * p + 7]) for p in range(n_players)]  # T3
+        self.draw = deck[7 * n_players:]
+        self.discard: list[int] = []
+        self.locks = [[0] * 7 for _ in range(n_players)]
+        self.display = [0] * 9
+        self.hidden: list[list[int]] = [[] for _ in range(n_players)]
+        self.hands: list[list[int]] = [[] for _ in range(n_players)]
+        self.kept = [0] * n_players
+        self.drawn = 0
+        self.turns = 0
+        self.winner = -1
+        self.capped = False
+        self.reshuffles = 0
+        self.cur = self.start
+        self.setup_idx = 0
+        self.events: list = []
+        self._log: list = []
+        self._legal = None
+        self._emit(("start", n_players, self.start, tuple(map(tuple, self.trains)), config.effect_table))
+        if config.setup_order == "sequential":
+            self._begin_setup(0)
+        else:
+            for idx in range(n_players):
+                self._setup_draw(idx)
+            self.phase = KEEP_PHASE
+            self.acting = tuple(p for p in self.order if len(self.hands[p]) > 1)
+
+    # ------------------------------------------------------------------ log and zones
+
+    def _emit(self, event: tuple) -> None:
+        self.events.append(event)
+        self._log.append(event)
+
+    def _emit_private(self, full: tuple, public: tuple) -> None:
+        self.events.append(full)
+        self._log.append(public)
+
+    def _reshuffle(self) -> None:
+        """T13: the discard pile, shuffled face down, becomes the draw pile."""
+        if not self.discard:
+            raise RuntimeError("T13: draw and discard pile are both empty, which the components "
+                               "make impossible; the engine's card accounting is broken")
+        self.draw = self.rng.permutation(self.discard).tolist()
+        self.discard = []
+        for h in self.hidden:
+            h.clear()
+        self.reshuffles += 1
+        self._emit(("reshuffle", len(self.draw)))
+
+    def _draw_card(self) -> int:
+        """T9/T13: the top card; a lazy reshuffle first if the draw pile is empty."""
+        if not self.draw:
+            self._reshuffle()
+        card = self.draw.pop()
+        if self._eager and not self.draw and self.discard:
+            self._reshuffle()
+        return card
+
+    def _arrive(self, cards) -> None:
+        """T11: cards enter the display one at a time; same-effect cards leave in pairs."""
+        eff = self.eff
+        display = self.display
+        if self._last or len(cards) == 1:
+            for c in cards:
+                e = eff[c]
+                old = display[e]
+                if old:
+                    display[e] = 0
+                    self.discard.append(old)
+                    self.discard.append(c)
+                    self._emit(("pairs", e, (old, c)))
+                else:
+                    display[e] = c
+            return
+        by_effect: dict[int, list[int]] = {}
+        for c in cards:
+            by_effect.setdefault(eff[c], []).append(c)
+        for e, arrivals in by_effect.items():
+            stay, gone = resolve_pairs(display[e], arrivals, "first")
+            display[e] = stay
+            if gone:
+                self.discard.extend(gone)
+                self._emit(("pairs", e, tuple(gone)))
+
+    def _void(self, p: int, slot: int) -> None:
+        """T24: the owner changed the card above a lock: the lock card is discarded face down."""
+        card = self.locks[p][slot - 1]
+        self.locks[p][slot - 1] = 0
+        self.discard.append(card)
+        self._emit(("void", p, slot, card))
+
+    # ------------------------------------------------------------------ setup (T5-T7)
+
+    def _setup_draw(self, idx: int) -> None:
+        """T5: the idx-th player in order draws idx+1 cards; a single card is kept at once (T6)."""
+        p = self.order[idx]
+        k = setup_draw_count(idx)
+        hand = [self._draw_card() for _ in range(k)]
+        self._emit_private(("setup_draw", p, tuple(hand)), ("setup_draw", p, k))
+        if k == 1:
+            self.kept[p] = hand[0]
+        else:
+            self.hands[p] = hand
+
+    def _begin_setup(self, idx: int) -> None:
+        self.setup_idx = idx
+        p = self.order[idx]
+        self.cur = p
+        self._setup_draw(idx)
+        self.phase = SETUP_PLACE if self.kept[p] else KEEP_PHASE
+        self.acting = (p,)
+
+    def _keep(self, p: int, card: int) -> None:
+        """T6: keep one drawn card, discard the others face down."""
+        hand = self.hands[p]
+        gone = tuple(c for c in hand if c != card)
+        self.hands[p] = []
+        self.kept[p] = card
+        self.discard.extend(gone)
+        self.hidden[p].extend(gone)
+        self._emit_private(("keep", p, card, gone), ("keep", p, None, len(gone)))
+
+    def _setup_place(self, p: int, slot: int) -> None:
+        """T7: the kept card replaces a slot; the replaced card enters the display (T11)."""
+        card = self.kept[p]
+        self.kept[p] = 0
+        train = self.trains[p]
+        old = train[slot - 1]
+        train[slot - 1] = card
+        self._emit(("place", p, slot, card, old))
+        self._arrive((old,))
+
+    def _start_turns(self) -> None:
+        self.phase = TURN
+        self.cur = self.start
+        self.acting = (self.start,)
+
+    # ------------------------------------------------------------------ protocol
+
+    def to_act(self) -> tuple[int, ...]:
+        return self.acting
+
+    def legal_actions(self, seat: int):
+        if seat not in self.acting:
+            return ()
+        phase = self.phase
+        if phase == TURN:
+            if self._legal is None:
+                self._legal = self._turn_actions()
+            return self._legal
+        if phase == PLACE_PHASE or phase == SETUP_PLACE:
+            return _PLACES
+        if phase == KEEP_PHASE:
+            return tuple(KEEP[c] for c in self.hands[seat])
+        return ()
+
+    def _turn_actions(self) -> list:
+        """T8/T14: Draw, plus Use(effect, param) for every effect in the display (§5, §7)."""
+        d = self.display
+        acts = [DRAW]
+        for e in (1, 2, 3, 4):
+            if d[e]:
+                acts.extend(USE[e])
+        for e in (5, 6, 7):
+            if d[e] and (self.cfg.allow_all_locked_removal or removal_hits(self.locks, e)):
+                acts.append(USE[e][0])
+        if d[8]:
+            for s in lock_params(self.locks[self.cur], self.cfg.double_lock):
+                acts.append(USE_ONE[(8, s)])
+        return acts
+
+    def is_legal(self, seat: int, action) -> bool:
+        return action in self.legal_actions(seat)
+
+    def _why_illegal(self, seat: int, action) -> tuple[str, str]:
+        phase = self.phase
+        kind = action[0] if isinstance(action, tuple) and action else None
+        if phase == KEEP_PHASE:
+            return (f"seat {seat} must keep one of its drawn cards {self.hands[seat]}, "
+                    f"not {action!r}", "T6")
+        if phase in (SETUP_PLACE, PLACE_PHASE):
+            return f"seat {seat} must place its card into a slot 1..7, not {action!r}", "T7" if phase == SETUP_PLACE else "T9"
+        if kind == "use" and len(action) == 3:
+            e, p = action[1], action[2]
+            if not isinstance(e, int) or not 1 <= e <= 8 or not self.display[e]:
+                present = [x for x in range(1, 9) if self.display[x]]
+                return f"effect {e} is not in the display (present: {present})", "T14" if not present else "T10"
+            rule = f"T{16 + e}"
+            if e == 8:
+                allowed = lock_params(self.locks[seat], self.cfg.double_lock)
+                return f"effect 8 cannot lock slot {p}: allowed are {allowed}", rule
+            if e in (5, 6, 7):
+                if p is not None:
+                    return f"effect {e} takes no parameter, got {p!r}", rule
+                return f"effect {e} would remove nothing: every slot {REMOVAL_SLOT[e]} is locked", rule
+            return f"effect {e} takes a position in {USE[e][0][2]}..{USE[e][-1][2]}, got {p!r}", rule
+        return (f"{action!r} is not an action: on a turn the choices are ('draw',) or "
+                f"('use', effect, param)"), "T8"
+
+    def apply(self, actions) -> None:
+        acting = self.acting
+        if self.phase == OVER:
+            raise IllegalAction("the game is over: no more actions", seat=None, rule="T25")
+        if len(actions) != len(acting):
+            raise IllegalAction(f"expected {len(acting)} action(s), one for each of seats {acting}, "
+                                f"got {len(actions)}", seat=None, rule="T8")
+        for seat, action in zip(acting, actions):
+            if action not in self.legal_actions(seat):
+                msg, rule = self._why_illegal(seat, action)
+                raise IllegalAction(msg, seat=seat, rule=rule)
+        self._legal = None
+        phase = self.phase
+        if phase == TURN:
+            action = actions[0]
+            if action is DRAW or action == DRAW:
+                card = self._draw_card()
+                self.drawn = card
+                self.phase = PLACE_PHASE
+                self._emit_private(("draw", self.cur, card), ("draw", self.cur, None))
+            else:
+                self._use(action[1], action[2])
+                self._end_action()
+        elif phase == PLACE_PHASE:
+            self._place_drawn(actions[0][1])
+            self._end_action()
+        elif phase == KEEP_PHASE:
+            for seat, action in zip(acting, actions):
+                self._keep(seat, action[1])
+            self.phase = SETUP_PLACE
+            if self.cfg.setup_order == "simultaneous":
+                self.acting = self.order
+        else:  # SETUP_PLACE
+            for seat, action in zip(acting, actions):
+                self._setup_place(seat, action[1])
+            if self.cfg.setup_order == "sequential" and self.setup_idx + 1 < self.n:
+                self._begin_setup(self.setup_idx + 1)
+            else:
+                self._start_turns()
+
+    # ------------------------------------------------------------------ actions
+
+    def _place_drawn(self, slot: int) -> None:
+        """T9: the drawn card replaces a slot (voiding a lock there, T24); the replaced card
+        enters the display (T11); then T25."""
+        p = self.cur
+        card = self.drawn
+        self.drawn = 0
+        train = self.trains[p]
+        old = train[slot - 1]
+        train[slot - 1] = card
+        self._emit(("place", p, slot, card, old))
+        if self.locks[p][slot - 1]:
+            self._void(p, slot)
+        self._arrive((old,))
+        if is_ascending(train):
+            self._win(p)
+
+    def _use(self, e: int, param) -> None:
+        """T10: the display card leaves at once, resolves, then is discarded (8: becomes a lock)."""
+        p = self.cur
+        card = self.display[e]
+        self.display[e] = 0
+        self._emit(("use", p, e, param, card))
+        if e <= 4:
+            if not self._after:
+                self.discard.append(card)
+            locks = self.locks[p]
+            voiding = self.cfg.lock_voiding
+            for s in moved_slots(e, param, voiding):
+                if locks[s - 1]:
+                    self._void(p, s)
+            train = apply_order_effect(self.trains[p], e, param, self._insertion)
+            self.trains[p] = train
+            self._emit(("train", p, tuple(train)))
+            if self._after:
+                self.discard.append(card)
+            if is_ascending(train):
+                self._win(p)
+        elif e <= 7:
+            if not self._after:
+                self.discard.append(card)
+            self._remove_and_refill(p, REMOVAL_SLOT[e])
+            if self._after:
+                self.discard.append(card)
+        else:
+            locks = self.locks[p]
+            if locks[param - 1]:          # only with double_lock=True: a wasted lock
+                self.discard.append(card)
+                self._emit(("wasted_lock", p, param, card))
+            else:
+                locks[param - 1] = card
+                self._emit(("lock", p, param, card))
+
+    def _remove_and_refill(self, actor: int, slot: int) -> None:
+        """T21-T23: clockwise from the actor every unlocked slot loses its card to the display
+        (T11 on the batch), then the holes are refilled clockwise from the actor; T25 after
+        each refill (stop at once, or finish all refills with refill_stop='complete')."""
+        k = slot - 1
+        n = self.n
+        holes = []
+        removed = []
+        for j in range(n):
+            q = (actor + j) % n
+            if self.locks[q][k]:
+                self._emit(("protected", q, slot))
+                continue
+            c = self.trains[q][k]
+            self.trains[q][k] = 0
+            removed.append(c)
+            holes.append(q)
+            self._emit(("remove", q, slot, c))
+        if removed:
+            self._arrive(removed)
+        first = -1
+        for q in holes:
+            c = self._draw_card()
+            self.trains[q][k] = c
+            self._emit(("refill", q, slot, c))
+            if first < 0 and is_ascending(self.trains[q]):
+                first = q
+                if self._immediate:
+                    break
+        if first >= 0:
+            self._win(first)
+
+    def _win(self, p: int) -> None:
+        """T25: an ascending train ends the game at once; that player wins."""
+        self.winner = p
+        self._emit(("win", p, self.turns + 1))
+
+    def _end_action(self) -> None:
+        """T8/T15: one action done; the game ends on a win or at the turn cap (a draw)."""
+        self.turns += 1
+        if self.winner >= 0:
+            self.phase = OVER
+            self.acting = ()
+        elif self.turns >= self.cfg.max_turns:
+            self.phase = OVER
+            self.capped = True
+            self.acting = ()
+            self._emit(("cap", self.turns))
+        else:
+            self.cur = (self.cur + 1) % self.n
+            self.phase = TURN
+            self.acting = (self.cur,)
+
+    # ------------------------------------------------------------------ results
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> Outcome:
+        if self.phase != OVER:
+            raise RuntimeError("outcome() of a game that is not over")
+        n = self.n
+        w = self.winner
+        if w < 0:
+            scores = (0.0,) * n
+            ranks = (1,) * n
+            shares = (0.0,) * n
+        else:
+            scores = tuple(1.0 if s == w else 0.0 for s in range(n))
+            ranks = tuple(1 if s == w else 2 for s in range(n))
+            shares = scores
+        return Outcome(scores, ranks, shares, {
+            "turns": self.turns, "capped": self.capped, "start_seat": self.start,
+            "reshuffles": self.reshuffles})
+
+    # ------------------------------------------------------------------ copies and views
+
+    def clone(self) -> "TrainsState":
+        c = TrainsState.__new__(TrainsState)
+        c.__dict__.update(self.__dict__)
+        c.rng = copy.deepcopy(self.rng)
+        c.trains = [t[:] for t in self.trains]
+        c.locks = [lk[:] for lk in self.locks]
+        c.display = self.display[:]
+        c.draw = self.draw[:]
+        c.discard = self.discard[:]
+        c.hidden = [h[:] for h in self.hidden]
+        c.hands = [h[:] for h in self.hands]
+        c.kept = self.kept[:]
+        c.events = self.events[:]
+        c._log = self._log[:]
+        c._legal = None
+        return c
+
+    def _unknown_to(self, seat: int) -> list[int]:
+        """Cards whose place `seat` cannot know, in a fixed zone order (see determinize)."""
+        pool = list(self.draw)
+        for p in range(self.n):
+            if p != seat:
+                pool.extend(self.hidden[p])
+                pool.extend(self.hands[p])
+                if self.kept[p]:
+                    pool.append(self.kept[p])
+        if self.drawn and self.cur != seat:
+            pool.append(self.drawn)
+        return pool
+
+    def observe(self, seat: int) -> TrainsObservation:
+        unseen = frozenset(self._unknown_to(seat)) if self.cfg.unseen_cards else None
+        return TrainsObservation(
+            seat=seat, n_players=self.n, phase=PHASE_NAMES[self.phase], to_act=self.acting,
+            start_seat=self.start, current=self.cur, turn=self.turns,
+            trains=tuple(map(tuple, self.trains)), locks=tuple(map(tuple, self.locks)),
+            display=tuple(self.display), draw_size=len(self.draw), discard_size=len(self.discard),
+            hand=tuple(self.hands[seat]), kept=self.kept[seat],
+            drawn=self.drawn if self.cur == seat else 0,
+            own_setup_discards=tuple(self.hidden[seat]), effects=self.eff,
+            log=tuple(self._log), unseen=unseen)
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> "TrainsState":
+        """Resample exactly what `seat` cannot see: the draw pile order and the cards in it,
+        other players' setup discards still in the discard pile, their undecided setup draws
+        and kept cards, and another player's drawn card before it is placed. The copy's
+        future chance events use `rng`, and its event log is the public one."""
+        det = self.clone()
+        det.rng = rng
+        det.events = self._log[:]
+        pool = self._unknown_to(seat)
+        if not pool:
+            return det
+        new = rng.permutation(pool).tolist()
+        pos = len(self.draw)
+        det.draw = new[:pos]
+        mapping = {}
+        for p in range(self.n):
+            if p == seat:
+                continue
+            h = self.hidden[p]
+            if h:
+                repl = new[pos:pos + len(h)]
+                mapping.update(zip(h, repl))
+                det.hidden[p] = repl
+                pos += len(h)
+            hand = self.hands[p]
+            if hand:
+                det.hands[p] = new[pos:pos + len(hand)]
+                pos += len(hand)
+            if self.kept[p]:
+                det.kept[p] = new[pos]
+                pos += 1
+        if self.drawn and self.cur != seat:
+            det.drawn = new[pos]
+            pos += 1
+        if mapping:
+            det.discard = [mapping.get(c, c) for c in self.discard]
+        return det
+
+    def audit(self) -> list[str]:
+        problems = []
+        over = self.phase == OVER
+        cards = []
+        for p, train in enumerate(self.trains):
+            for k, c in enumerate(train):
+                if c:
+                    cards.append(c)
+                elif not (over and self.winner >= 0):
+                    problems.append(f"seat {p} slot {k + 1} is empty while the game goes on")
+            for k, c in enumerate(self.locks[p]):
+                if c:
+                    cards.append(c)
+                    if k + 1 not in LOCK_SLOTS:
+                        problems.append(f"seat {p} has a lock under slot {k + 1} (T24 allows 1, 4, 7)")
+            cards.extend(self.hands[p])
+            if self.kept[p]:
+                cards.append(self.kept[p])
+            if not set(self.hidden[p]) <= set(self.discard):
+                problems.append(f"seat {p}'s hidden setup discards are not in the discard pile")
+            if is_ascending(train) and 0 not in train and not (over and self.winner == p):
+                problems.append(f"seat {p}'s train {train} is ascending but the game goes on (T25)")
+        for e in range(1, 9):
+            c = self.display[e]
+            if c:
+                cards.append(c)
+                if self.eff[c] != e:
+                    problems.append(f"display slot of effect {e} holds card {c} of effect {self.eff[c]}")
+        if self.display[0]:
+            problems.append("display index 0 is used")
+        cards.extend(self.draw)
+        cards.extend(self.discard)
+        if self.drawn:
+            cards.append(self.drawn)
+        if sorted(cards) != _ALL_CARDS:
+            problems.append(f"{len(cards)} cards accounted for, expected each of 1..84 exactly once")
+        if self.turns > self.cfg.max_turns:
+            problems.append(f"{self.turns} turns played, more than max_turns={self.cfg.max_turns} (T15)")
+        return problems
+
+    def card_zones(self) -> dict[str, int]:
+        """How many cards each zone holds (tests and analytics)."""
+        return {
+            "trains": sum(1 for t in self.trains for c in t if c),
+            "locks": sum(1 for lk in self.locks for c in lk if c),
+            "display": sum(1 for c in self.display if c),
+            "draw": len(self.draw),
+            "discard": len(self.discard),
+            "pending": sum(len(h) for h in self.hands) + sum(1 for c in self.kept if c) + (1 if self.drawn else 0),
+        }
+
+
+def new_state(config: TrainsConfig, n_players: int, rng: np.random.Generator) -> TrainsState:
+    return TrainsState(config, n_players, rng)

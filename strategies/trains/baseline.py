@@ -1,0 +1,19 @@
+"""Baseline Game of Trains strategy: uniformly random over every legal action."""
+
+from __future__ import annotations
+
+from simkit.core.strategy import Decision, Strategy
+
+
+class RandomStrategy(Strategy):
+    name = "random"
+    description = "uniform over all legal actions, parameters included (keep, slot, draw, use e(p))"
+
+    def __init__(self) -> None:
+        self._buf: list[float] = []
+
+    def act(self, decision: Decision):
+        legal = decision.legal_actions
+        if not self._buf:
+            self._buf = decision.rng.random(64).tolist()
+        return legal[int(self._buf.pop() * len(legal))]
