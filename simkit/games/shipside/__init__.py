@@ -1,0 +1,35 @@
+"""Shipside: 2 players play cards beside 5 ships to capture ships and crew (spec:
+shared/rules/shipside.md, reconstructed from a garbled rulebook; every open question is a
+config field)."""
+
+from simkit.core.game import Game
+from simkit.games.shipside.actions import (Direction, EndTurn, Mark, Octopus, Pass, Pick, Play, Rum,
+                                           format_action, parse_action)
+from simkit.games.shipside.config import ShipsideConfig
+from simkit.games.shipside.render import render_log
+from simkit.games.shipside.state import Observation, ShipsideState, ShipView
+
+
+def _max_steps(config: ShipsideConfig, n: int) -> int:
+    # per turn: rum before + action + owner's direction + rum after; plus the variant's picks
+    return config.end.max_turns * 4 + config.setup.hand_size + 2
+
+
+GAME = Game(
+    name="shipside",
+    title="Shipside",
+    min_players=2,
+    max_players=2,
+    config_cls=ShipsideConfig,
+    new_state=ShipsideState,
+    rules_version="shipside-1",
+    render_log=render_log,
+    format_action=format_action,
+    higher_is_better=True,
+    description="Play cards beside 5 ships (either side) to reach their defense; capture ships "
+                "and crew, first to 4 points wins. Octopus and rum mug.",
+    max_steps=_max_steps,
+)
+
+__all__ = ["GAME", "ShipsideConfig", "ShipsideState", "Observation", "ShipView", "Play", "Octopus",
+           "Rum", "Direction", "EndTurn", "Pass", "Pick", "Mark", "format_action", "parse_action"]

@@ -1,0 +1,181 @@
+"""Shipside rules as pure functions (spec: shared/rules/shipside.md, rule numbers S1-S59).
+
+The state (state.py) keeps ints and lists; these functions decide: the deck and its marks,
+the ship row and the crew's starting places, where a moving crew token lands, whether a
+ship is captured, and the final result.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from simkit.games.shipside.config import CREW_KINDS, MARKS, ShipsideConfig, starfish_counts
+
+#: crew tokens in placing order (S8): captain, first mate, two sailors
+CREW_TOKENS = ("captain", "mate", "sailor", "sailor")
+
+
+class Tables(NamedTuple):
+    """Static facts of one config: the deck (S2-S7), ships (S1) and crew (S8)."""
+
+    n_cards: int
+    value: tuple[int, ...]          # card id -> strength (S4)
+    mark: tuple[int, ...]           # card id -> 0 starfish / 1 shell (S7)
+    copy: tuple[int, ...]           # card id -> copy number within (strength, mark)
+    sym: tuple[bool, ...]           # card id -> carries the move-sailor symbol (S6)
+    kind: tuple[tuple[int, bool], ...]  # card id -> (strength, symbol): what actions name
+    label: tuple[str, ...]          # card id -> text, e.g. "-2*"
+    jelly: tuple[bool, ...]         # card id -> is a jellyfish card (S5)
+    defense: tuple[int, ...]        # ship id -> printed defense (config order)
+    ship_of: dict                   # defense -> ship id
+    crew_kind: tuple[str, ...]      # crew token id -> captain / mate / sailor
+    crew_points: tuple[int, ...]    # crew token id -> points (S54)
+
+
+_TABLES: dict[int, tuple[ShipsideConfig, Tables]] = {}
+
+
+def tables(config: ShipsideConfig) -> Tables:
+    """The (cached) static tables of a config."""
+    hit = _TABLES.get(id(config))
+    if hit is not None and hit[0] is config:
+        return hit[1]
+    t = build_tables(config)
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    _TABLES[id(config)] = (config, t)
+    return t
+
+
+def _has_symbol(entries: tuple, value: int, mark: int, copy: int) -> bool:
+    for e in entries:
+        if isinstance(e, int):
+            if e == value:
+                return True
+        elif e[0] == value and e[1] == MARKS[mark] and e[2] == copy:
+            return True
+    return False
+
+
+def build_tables(config: ShipsideConfig) -> Tables:
+    """S2-S7: one card per copy; for each strength the starfish copies come first."""
+    deck = config.deck
+    star = starfish_counts(deck)
+    value, mark, copy, sym = [], [], [], []
+    for v in sorted(deck.values):
+        n = deck.values[v]
+        for i in range(n):
+            m = 0 if i < star[v] else 1
+            c = i if m == 0 else i - star[v]
+            value.append(v)
+            mark.append(m)
+            copy.append(c)
+            sym.append(_has_symbol(deck.move_symbol, v, m, c))
+    kind = tuple((v, s) for v, s in zip(value, sym))
+    label = tuple(f"{v}*" if s else str(v) for v, s in kind)
+    jelly = tuple(v in deck.jellyfish_values for v in value)
+    defense = tuple(config.ships.defenses)
+    crew = CREW_TOKENS[:max(0, min(len(CREW_TOKENS), len(defense) - 1))]
+    pts = config.crew.points
+    return Tables(len(value), tuple(value), tuple(mark), tuple(copy), tuple(sym), kind, label,
+                  jelly, defense, {d: i for i, d in enumerate(defense)}, crew,
+                  tuple(pts[k] for k in crew))
+
+
+def ship_row(defense: tuple[int, ...], order: str, rng) -> list[int]:
+    """S10: ship ids in row order, random (LIKELY) or ascending by defense."""
+    ids = sorted(range(len(defense)), key=lambda i: defense[i])
+    if order == "random":
+        return [ids[i] for i in rng.permutation(len(ids)).tolist()]
+    return ids
+
+
+def crew_start(defense: tuple[int, ...], row: list[int], mode: str, n_tokens: int) -> dict[int, int]:
+    """S11: ship id -> crew token id at setup, at most one token per ship.
+
+    34-empty (default): the second-strongest ship is empty; captain, mate, sailor, sailor go on the
+    others by falling defense (36, 32, 30, 28). 28-empty: the weakest ship is empty. middle-empty:
+    the middle ship of the row is empty, the crew go on the others from left to right.
+    """
+    if mode == "middle-empty":
+        empty = row[len(row) // 2]
+        order = [s for s in row if s != empty]
+    else:
+        by_def = sorted(range(len(defense)), key=lambda i: -defense[i])
+        empty = by_def[1] if mode == "34-empty" else by_def[-1]
+        order = [s for s in by_def if s != empty]
+    return {ship: token for token, ship in enumerate(order[:n_tokens])}
+
+
+def threshold(defense: int, mugs: int, bonus: int) -> int:
+    """S32, S48: the current defense: printed value + bonus per rum mug."""
+    return defense + bonus * mugs
+
+
+def reaches(total: int, thr: int, inclusive: bool) -> bool:
+    """S32: a side captures when its total reaches the defense (>= by default, > if not inclusive)."""
+    return total >= thr if inclusive else total > thr
+
+
+def ship_result(t0: int, t1: int, n0: int, n1: int, thr: int, max_cards: int, inclusive: bool,
+                actor: int) -> tuple[int, str] | None:
+    """S31-S34, S39: None (not scored) or (winner seat or -1 for a tie, 'threshold'/'full').
+
+    The threshold (S32) is checked first; when both sides reach it at once (only possible with
+    unusual decks) the higher total wins, and on equal totals the acting player.
+    """
+    r0 = reaches(t0, thr, inclusive)
+    r1 = reaches(t1, thr, inclusive)
+    if r0 or r1:
+        if r0 and r1:
+            return (0 if t0 > t1 else 1 if t1 > t0 else actor), "threshold"
+        return (0 if r0 else 1), "threshold"
+    if n0 >= max_cards and n1 >= max_cards:
+        if t0 == t1:
+            return -1, "full"
+        return (0 if t0 > t1 else 1), "full"
+    return None
+
+
+def move_target(row: list[int], crew: list[list[int]], ship: int, step: int, wrap: bool,
+                skip: bool, max_per_ship: int) -> int:
+    """S26-S28: the ship a token on `ship` reaches moving `step` (-1 left, +1 right) along the
+    row of ships still in play (gaps ignored, S27), or -1 when that direction is blocked.
+
+    Occupied ships (max_per_ship tokens) are skipped (S26) or block (skip=False); without
+    wrap-around the row's end blocks (S28 alternative).
+    """
+    n = len(row)
+    i = row.index(ship)
+    for k in range(1, n):
+        j = i + k * step
+        if wrap:
+            j %= n
+        elif not 0 <= j < n:
+            return -1
+        target = row[j]
+        if len(crew[target]) < max_per_ship:
+            return target
+        if not skip:
+            return -1
+    return -1
+
+
+def frozen(row: list[int], crew_on_ships: int, freeze_when_full: bool) -> bool:
+    """S29: once ships left = crew tokens on ships, crew no longer move."""
+    return freeze_when_full and len(row) <= crew_on_ships
+
+
+def final_result(scores: list[int], ships: list[int], tie_result: str) -> list[float]:
+    """S55: win shares. Higher score wins; equal scores are a draw (all zero), or with
+    end.tie_result=tiebreak more captured ships wins, still equal is a draw."""
+    a, b = scores
+    if a == b and tie_result == "tiebreak":
+        a, b = ships
+    if a == b:
+        return [0.0, 0.0]
+    return [1.0, 0.0] if a > b else [0.0, 1.0]
+
+
+__all__ = ["CREW_KINDS", "CREW_TOKENS", "Tables", "tables", "build_tables", "ship_row", "crew_start",
+           "threshold", "reaches", "ship_result", "move_target", "frozen", "final_result"]
