@@ -14,7 +14,7 @@ from typing import Any
 from simkit.core.errors import IllegalAction, StrategyError
 from simkit.core.game import Game, State
 from simkit.core.registry import get_game
-from simkit.core.seeding import GameStreams, GeneratorPool, game_streams
+from simkit.core.seeding import GameStreams, GeneratorPool, batch_stream_words, game_streams
 from simkit.core.strategy import Decision, GameInfo
 
 GAME_COLUMNS = ("game", "deal", "rotation", "n_players", "steps", "forfeit_seat", "error", "draw")
@@ -51,11 +51,13 @@ def _forfeit_outcome(n: int, seat: int) -> tuple[list, list, list]:
             [0.0 if s == seat else share for s in range(n)])
 
 
-def play_game(spec, index: int, pool: GeneratorPool | None = None, keep_state: bool = False) -> dict[str, Any]:
+def play_game(spec, index: int, pool: GeneratorPool | None = None, keep_state: bool = False,
+              words: list[int] | None = None, chance_words: list[int] | None = None) -> dict[str, Any]:
     """Play game `index` of `spec`; return its record (and the final state if asked)."""
     game: Game = get_game(spec.game)
     n = spec.n_players
-    streams = game_streams(spec.seed, index, n, duplicate=spec.duplicate, pool=pool)
+    streams = game_streams(spec.seed, index, n, duplicate=spec.duplicate, pool=pool,
+                           words=words, chance_words=chance_words)
     slots, deal, rotation = seat_slots(spec.seating, spec.duplicate, index, n, streams)
     state: State = game.new_state(spec.config, n, streams.chance)
     info = GameInfo(game.name, spec.config, n)
@@ -128,8 +130,13 @@ def play_range(spec, start: int, stop: int) -> Chunk:
     extra_cols: dict[str, list] = {}
     chunk = Chunk(start, stop, g, st)
     seat_range = range(n)
+    words = batch_stream_words(spec.seed, start, stop, n + 2)
+    if spec.duplicate:
+        first_deal = start // n
+        deal_words = batch_stream_words(spec.seed, first_deal, (stop - 1) // n + 1, 1)
     for index in range(start, stop):
-        rec = play_game(spec, index, pool)
+        chance = deal_words[index // n - first_deal] if spec.duplicate else None
+        rec = play_game(spec, index, pool, words=words[index - start], chance_words=chance)
         deal, rotation, forfeit = rec["deal"], rec["rotation"], rec["forfeit"]
         g["game"].append(index)
         g["deal"].append(deal)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from functools import cache
 
 from simkit.core.errors import UnknownNameError
 from simkit.core.game import Game
@@ -17,6 +18,7 @@ GAME_PACKAGES: dict[str, str] = {
 }
 
 
+@cache
 def _installed(name: str) -> bool:
     return importlib.util.find_spec(GAME_PACKAGES[name]) is not None
 
@@ -26,9 +28,16 @@ def game_names() -> list[str]:
 
 
 def get_game(name: str) -> Game:
+    game = _LOADED.get(name)
+    if game is not None:
+        return game
     if name not in GAME_PACKAGES or not _installed(name):
         raise UnknownNameError(f"unknown game {name!r}: allowed are {', '.join(game_names())}")
-    return importlib.import_module(GAME_PACKAGES[name]).GAME
+    game = _LOADED[name] = importlib.import_module(GAME_PACKAGES[name]).GAME
+    return game
+
+
+_LOADED: dict[str, Game] = {}
 
 
 def all_games() -> list[Game]:

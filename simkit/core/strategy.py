@@ -39,12 +39,13 @@ class Decision:
     The runner reuses one Decision per seat for a whole game; read it during `act` only.
     """
 
-    __slots__ = ("_state", "seat", "rng")
+    __slots__ = ("_state", "seat", "rng", "_legal")
 
     def __init__(self, state: State, seat: int, rng: np.random.Generator):
         self._state = state
         self.seat = seat
         self.rng = rng
+        self._legal = state.legal_actions
 
     @property
     def observation(self) -> Any:
@@ -53,7 +54,7 @@ class Decision:
     @property
     def legal_actions(self) -> Any:
         """The legal actions, or None where the game cannot list them (use is_legal)."""
-        return self._state.legal_actions(self.seat)
+        return self._legal(self.seat)
 
     def is_legal(self, action: Action) -> bool:
         return self._state.is_legal(self.seat, action)
@@ -147,19 +148,20 @@ def strategy_parameters(cls: type) -> dict[str, inspect.Parameter]:
             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
 
 
-def _is_import_path(head: str, rest: str) -> bool:
-    return "." in head and rest.isidentifier()
+def _is_import_path(head: str, rest: str, known: dict) -> bool:
+    """`module:Class` (not a built-in name followed by parameters)."""
+    return rest.isidentifier() and ("." in head or head not in known)
 
 
 def parse_strategy(text: str, game: str) -> StrategySpec:
     """Resolve a strategy name as given on the command line; raise a clear error if unknown."""
     text = text.strip()
     head, _, rest = text.partition(":")
-    if _is_import_path(head, rest.partition(":")[0]):
+    known = available_strategies(game)
+    if _is_import_path(head, rest.partition(":")[0], known):
         cls_name, _, param_text = rest.partition(":")
         target = f"{head}:{cls_name}"
     else:
-        known = available_strategies(game)
         if head not in known:
             allowed = ", ".join(sorted(known)) or "none"
             raise UnknownNameError(f"unknown strategy {head!r} for {game}: allowed are {allowed}, "

@@ -7,9 +7,21 @@ from simkit.games.sixnimmt.rules import row_points
 from simkit.games.sixnimmt.state import TakeRow
 
 
+def cheapest_row(rows) -> TakeRow:
+    """N10 pick: the row with the fewest bullheads (lowest index on ties)."""
+    costs = [row_points(r) for r in rows]
+    return TakeRow(costs.index(min(costs)))
+
+
 class RandomStrategy(Strategy):
     name = "random"
-    description = "Uniformly random legal action (card, row pick or draft pick)."
+    description = ("Uniformly random card and draft pick; N10 row pick: the cheapest row "
+                   "(the seed's advice), or uniform with row=uniform.")
+
+    def __init__(self, row: str = "cheapest"):
+        if row not in ("cheapest", "uniform"):
+            raise ValueError(f"row={row!r} is not allowed: cheapest or uniform")
+        self.uniform_rows = row == "uniform"
 
     def setup(self, info, seat, rng) -> None:
         super().setup(info, seat, rng)
@@ -17,16 +29,12 @@ class RandomStrategy(Strategy):
 
     def act(self, decision: Decision):
         legal = decision.legal_actions
+        if type(legal[0]) is TakeRow and not self.uniform_rows:
+            return cheapest_row(decision.observation.rows)
         buf = self._buf
         if not buf:
             buf.extend(self.rng.random(16).tolist())
         return legal[int(buf.pop() * len(legal))]
-
-
-def cheapest_row(rows) -> TakeRow:
-    """N10 pick: the row with the fewest bullheads (lowest index on ties)."""
-    costs = [row_points(r) for r in rows]
-    return TakeRow(costs.index(min(costs)))
 
 
 class LowestStrategy(Strategy):

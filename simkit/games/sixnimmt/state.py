@@ -52,7 +52,7 @@ class Observation:
 class SixNimmtState(State):
     __slots__ = ("config", "n", "rng", "rows", "hands", "penalty", "totals", "last_round",
                  "phase", "round", "turn", "pending", "pend_i", "aside", "pool", "drafters",
-                 "draft_i", "first_drafter", "seen", "events", "_to_act", "_all")
+                 "draft_i", "first_drafter", "seen", "events", "_to_act", "_all", "_outcome")
 
     def __init__(self, config: SixNimmtConfig, n_players: int, rng: np.random.Generator,
                  _empty: bool = False):
@@ -67,6 +67,7 @@ class SixNimmtState(State):
         self.round = 0
         self.first_drafter = -1
         self.events: list = []
+        self._outcome = None
         self._all = tuple(range(n_players))
         self._start_round()
 
@@ -250,7 +251,8 @@ class SixNimmtState(State):
         if over:
             self.phase = OVER
             self._to_act = ()
-            self.events.append(("end", self.outcome().winners, tuple(totals)))
+            self._outcome = self._final_outcome()
+            self.events.append(("end", self._outcome.winners, tuple(totals)))
         else:
             self._start_round()
 
@@ -291,9 +293,12 @@ class SixNimmtState(State):
             to_act=self._to_act)
 
     def outcome(self) -> Outcome:
-        """N17: fewest bullheads wins; ties by config.tie_break."""
-        if self.phase != OVER:
+        if self._outcome is None:
             raise IllegalAction("the game is not over yet")
+        return self._outcome
+
+    def _final_outcome(self) -> Outcome:
+        """N17: fewest bullheads wins; ties by config.tie_break."""
         totals = self.totals
         if self.config.tie_break == "last_round":
             keys = [t * 1000 + lr for t, lr in zip(totals, self.last_round)]
@@ -328,6 +333,7 @@ class SixNimmtState(State):
         other.events = list(self.events)
         other._to_act = self._to_act
         other._all = self._all
+        other._outcome = self._outcome
         return other
 
     def determinize(self, seat: int, rng: np.random.Generator) -> "SixNimmtState":

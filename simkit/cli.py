@@ -1,0 +1,188 @@
+"""The `simkit` command: a thin Click layer over the library (no logic lives here)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from simkit.core.config import describe_fields, parse_set_options
+from simkit.core.errors import SimkitError
+from simkit.core.registry import all_games, game_names, get_game
+from simkit.core.strategy import available_strategies, load_class, strategy_parameters
+
+
+class SimkitGroup(click.Group):
+    """Turns every SimkitError into a one-line message and a non-zero exit (no traceback)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except SimkitError as exc:
+            raise click.ClickException(str(exc).splitlines()[0] if "\n" in str(exc)
+                                       and not ctx.meta.get("strict") else str(exc)) from None
+
+
+@click.group(cls=SimkitGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="simkit")
+def main():
+    """Monte Carlo balance studies of card games.
+
+    \b
+    Example:
+      simkit run sixnimmt --players 5 -s heuristic -s heuristic -s random -n 200000
+      simkit report results/<run-folder>
+    """
+
+
+def _game_arg(ctx, param, value):
+    if value not in game_names():
+        raise click.BadParameter(f"unknown game {value!r}: allowed are {', '.join(game_names())}")
+    return value
+
+
+@main.command()
+def games():
+    """List the games, their player counts and rules versions.
+
+    \b
+    Example:
+      simkit games
+    """
+    for g in all_games():
+        click.echo(f"{g.name:<10} {g.title:<16} {g.players_allowed():<9} players  "
+                   f"{g.rules_version:<12} {g.description}")
+
+
+@main.command()
+@click.argument("game", callback=_game_arg)
+def strategies(game):
+    """List a game's strategies (with parameters) and its config fields for --set.
+
+    \b
+    Example:
+      simkit strategies sixnimmt
+    """
+    click.echo(f"Strategies for {game} (use -s NAME or -s NAME:key=value,...):")
+    for name, target in sorted(available_strategies(game).items()):
+        cls = load_class(target)
+        params = ", ".join(f"{p}={v.default!r}" for p, v in strategy_parameters(cls).items())
+        click.echo(f"  {name:<14} {cls.description}" + (f"  [{params}]" if params else ""))
+    click.echo(f"\nConfig fields of {game} (use --set field=value):")
+    for f in describe_fields(get_game(game).config_cls):
+        click.echo(f"  {f.name} = {f.default!r}  ({f.allowed})")
+        if f.help:
+            click.echo(f"      {f.help}")
+
+
+@main.command()
+@click.argument("game", callback=_game_arg)
+@click.option("-p", "--players", type=int, default=None, help="Number of players (default: 4, or the nearest allowed).")
+@click.option("-s", "--strategy", "strategy_names", multiple=True,
+              help="Strategy per seat (repeat once per seat), or once for all seats. Default: random.")
+@click.option("-n", "--games", "n_games", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=None, help="Master seed (default: fresh, recorded in the manifest).")
+@click.option("-j", "--jobs", type=int, default=-1, show_default=True, help="Worker processes; -1 = all cores.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Run folder (default: a new folder under results/).")
+@click.option("--seating", type=click.Choice(["rotate", "random", "fixed"]), default="rotate", show_default=True,
+              help="rotate: every strategy takes every seat equally; fixed: as given.")
+@click.option("--duplicate", is_flag=True, help="Play every deal once per seat rotation (deal luck cancels).")
+@click.option("--set", "set_items", multiple=True, metavar="FIELD=VALUE",
+              help="Override a rule config field (see `simkit strategies GAME`).")
+@click.option("--chunk-size", type=int, default=None, help="Games per worker task (results do not depend on it).")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
+              help="joblib backend; dask needs a scheduler address or starts a local cluster.")
+@click.option("--scheduler", default=None, help="dask.distributed scheduler address (with --backend dask).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out (same options).")
+@click.option("--strict", is_flag=True, help="Stop at the first strategy error with its traceback.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplicate, set_items,
+        chunk_size, backend, scheduler, resume, strict, progress):
+    """Play a batch of seeded games and write a run folder.
+
+    \b
+    Examples:
+      simkit run sixnimmt --players 5 -s heuristic -s heuristic -s random -s random -s random -n 200000
+      simkit run sixnimmt -p 4 -s random -n 20000 --set max_rounds=1 --seed 7
+      simkit run sixnimmt -p 4 -s heuristic -s random -s random -s random --duplicate -n 4000
+    """
+    from simkit.core.runner import RunSpec, default_out_dir, run as run_games
+
+    entry = get_game(game)
+    if players is None:
+        players = min(max(4, entry.min_players), entry.max_players)
+    spec = RunSpec.create(game, players, list(strategy_names) or ["random"], n_games, seed=seed,
+                          seating=seating, duplicate=duplicate,
+                          overrides=parse_set_options(set_items),
+                          command=shlex.join(["simkit", *sys.argv[1:]]), strict=strict)
+    out_dir = out if out is not None else default_out_dir(spec)
+    click.echo(f"{entry.title}: {spec.n_games} games, {players} players, seed {spec.seed} -> {out_dir}", err=True)
+    try:
+        result = run_games(spec, out_dir, jobs=jobs, chunk_size=chunk_size, backend=backend,
+                           scheduler=scheduler, progress=progress, resume=resume)
+    except KeyboardInterrupt:
+        from simkit.core.runner import load_run
+        done = load_run(out_dir).manifest.get("games_done", 0)
+        click.echo(f"\ninterrupted: {done} finished games are saved in {out_dir}; "
+                   f"finish with the same command plus --resume --out {out_dir}", err=True)
+        sys.exit(130)
+    _print_summary(result, entry)
+
+
+def _print_summary(result, entry) -> None:
+    from simkit.stats.tables import format_summary, summary_table
+
+    games = result.games
+    seats = result.seats
+    title = (f"{entry.title}: {len(games)} games in {result.timings.get('wall_seconds', 0):.1f} s "
+             f"({'fewer' if not entry.higher_is_better else 'more'} points is better); "
+             f"results in {result.out_dir}")
+    click.echo(format_summary(summary_table(seats), title=title))
+    if result.forfeits:
+        click.echo(f"forfeited games: {result.forfeits} (see the 'error' column of games.parquet)")
+    for col in games.columns:
+        if col not in ("draw",) and games[col].dtype == bool and games[col].any():
+            click.echo(f"{col}: {100 * games[col].mean():.2f}% of games")
+    if games["draw"].any():
+        click.echo(f"draws (no winner): {100 * games['draw'].mean():.2f}% of games")
+    if "rounds" in games.columns:
+        click.echo(f"mean rounds per game: {games['rounds'].mean():.2f}")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--game", "-g", "index", type=int, required=True, help="Game index (0-based) in the run.")
+def replay(run_dir, index):
+    """Replay one game of a run from its seed, as a log a person can follow.
+
+    \b
+    Example:
+      simkit replay results/sixnimmt-20261130-101500-s7 --game 3
+    """
+    from simkit.core.runner import replay_game
+
+    state, record, spec = replay_game(run_dir, index)
+    entry = get_game(spec.game)
+    seats = ", ".join(f"seat {s}: {spec.strategies[k].text}" for s, k in enumerate(record["slots"]))
+    click.echo(f"Game {index} of {run_dir} ({seats})")
+    if record["forfeit"] >= 0:
+        click.echo(entry.render_log(state))
+        click.echo(f"Seat {record['forfeit']} forfeited: {record['error']}")
+        return
+    click.echo(entry.render_log(state))
+
+
+def _attach_study_commands() -> None:
+    """report and compare live in simkit.cli_study (statistics side of the tool)."""
+    try:
+        from simkit.cli_study import compare_command, report_command
+    except ImportError:
+        return
+    main.add_command(report_command, "report")
+    main.add_command(compare_command, "compare")
+
+
+_attach_study_commands()
