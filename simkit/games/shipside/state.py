@@ -53,6 +53,7 @@ class Observation(NamedTuple):
     captured: tuple[tuple[int, ...], tuple[int, ...]]  # defenses of captured ships per seat
     marks: tuple[str, ...] | None   # variant: each seat's mark
     pending_dirs: tuple[str, ...]   # phase dir: directions the chooser may pick
+    pending_ship: int               # phase dir: defense of the ship whose crew moves, else -1
 
 
 class ShipsideState(State):
@@ -645,13 +646,14 @@ class ShipsideState(State):
                      else "supply" if self.octo_at[x] < 0
                      else f"on {T.defense[self._ship_of_card(self.octo_at[x])]}" for x in (0, 1))
         pend = self.pending[1] if self.phase == DIR and self.pending[0] == seat else ()
+        pend_ship = T.defense[self.pending[2][1]] if self.phase == DIR else -1
         return Observation(
             seat, self.phase, self.to_act()[0] if self.phase not in (OVER, PICK) else -1, self.turn,
             tuple(ships), tuple(sorted(T.kind[c] for c in self.hands[seat])),
             len(self.hands[1 - seat]), tuple(len(p) for p in self.piles), tuple(self.score),
             tuple(self.rum_left), octo,
             (tuple(T.defense[s] for s in self.captured[0]), tuple(T.defense[s] for s in self.captured[1])),
-            self.marks, pend)
+            self.marks, pend, pend_ship)
 
     def _ship_of_card(self, card: int) -> int:
         for s in self.row:
