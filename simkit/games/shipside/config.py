@@ -75,6 +75,11 @@ class DeckSection(ConfigSection):
             if entry[0] not in self.values:
                 raise ConfigError(f"deck.move_symbol entry {list(entry)!r}: strength {entry[0]} is not in "
                                   f"deck.values")
+            star = _starfish_counts(self)[entry[0]]
+            copies = star if entry[1] == "starfish" else self.values[entry[0]] - star
+            if not 0 <= entry[2] < copies:
+                raise ConfigError(f"deck.move_symbol entry {list(entry)!r}: there are {copies} {entry[1]} "
+                                  f"cards of strength {entry[0]}: allowed copies are 0 to {copies - 1}")
         for v in self.jellyfish_values:
             if not isinstance(v, int) or isinstance(v, bool):
                 raise ConfigError(f"deck.jellyfish_values entry {v!r}: allowed are whole numbers")

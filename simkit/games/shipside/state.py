@@ -238,9 +238,10 @@ class ShipsideState(State):
         if self._octopus_ready(p):                                                  # S40-S46
             as_place = cfg.octopus.as_placement
             octo_on = self.octo_on
+            mine = self.octo_at[p] if cfg.octopus.reuse == "free" else -2   # free: own card unprotected
             for s1 in self.row:
                 for a1 in (0, 1):
-                    kinds = dict.fromkeys(T.kind[c] for c in sides[s1][a1] if octo_on[c] < 0)
+                    kinds = dict.fromkeys(T.kind[c] for c in sides[s1][a1] if octo_on[c] < 0 or c == mine)
                     for value, sym in kinds:
                         for s2, a2 in open_places:
                             if s2 == s1 and a2 == a1:
@@ -280,7 +281,8 @@ class ShipsideState(State):
             return False
         for s1 in self.row:
             for a1 in (0, 1):
-                if any(self.octo_on[c] < 0 for c in self.sides[s1][a1]):
+                if any(self.octo_on[c] < 0 or (c == self.octo_at[p] and self.config.octopus.reuse == "free")
+                       for c in self.sides[s1][a1]):
                     if any((s2, a2) != (s1, a1) for s2, a2 in open_places):
                         return True
         return False
@@ -339,10 +341,12 @@ class ShipsideState(State):
                 return c
         return -1
 
-    def _find_free(self, cards: list[int], kind: tuple[int, bool]) -> int:
+    def _find_free(self, cards: list[int], kind: tuple[int, bool], p: int) -> int:
+        """S43: a card of that kind carrying no octopus (reuse=free: or only p's own)."""
         k = self.T.kind
+        mine = self.octo_at[p] if self.config.octopus.reuse == "free" else -2
         for c in cards:
-            if k[c] == kind and self.octo_on[c] < 0:
+            if k[c] == kind and (self.octo_on[c] < 0 or c == mine):
                 return c
         return -1
 
@@ -403,7 +407,7 @@ class ShipsideState(State):
             s = self._ship_in_play(a.ship, p)
             if a.src_side not in (0, 1):
                 raise IllegalAction(f"{a}: side must be A or B", seat=p, rule="S40")
-            card = self._find_free(self.sides[s1][a.src_side], (a.value, a.sym))
+            card = self._find_free(self.sides[s1][a.src_side], (a.value, a.sym), p)
             if card < 0:
                 raise IllegalAction(f"{a}: no such card without an octopus there", seat=p, rule="S43")
             if s1 == s and a.src_side == a.side:
