@@ -14,6 +14,7 @@ after every decision step:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
@@ -48,7 +49,7 @@ def _play(game: Game, config: GameConfig, n: int, seed: int, index: int, strateg
     info = GameInfo(game.name, config, n)
     bots = []
     for s in range(n):
-        bot = parse_strategy(strategy_names[s % len(strategy_names)], game.name).build()
+        bot = _spec(strategy_names[(s + index) % len(strategy_names)], game.name).build()
         bot.setup(info, s, streams.seats[s])
         bots.append(bot)
     decisions = [Decision(state, s, streams.seats[s]) for s in range(n)]
@@ -86,6 +87,11 @@ def _play(game: Game, config: GameConfig, n: int, seed: int, index: int, strateg
             _fail(game, n, index, step, f"no end after {limit} steps (Game.max_steps)")
     _check_outcome(game, state, n, index, step)
     return list(state.events), actions_taken, step
+
+
+@functools.cache
+def _spec(name: str, game: str):
+    return parse_strategy(name, game)
 
 
 def _snapshot(state: State, n: int):

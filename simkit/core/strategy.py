@@ -8,6 +8,7 @@ group `simkit.strategies` (entry name `<game>.<name>`, value `module:Class`).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 from dataclasses import dataclass
@@ -109,9 +110,14 @@ def builtin_strategies(game: str) -> dict[str, str]:
     return dict(getattr(module, "BUILTIN", {}))
 
 
+@functools.cache
+def _entry_points() -> tuple:
+    return tuple(entry_points(group=ENTRY_POINT_GROUP))
+
+
 def plugin_strategies(game: str) -> dict[str, str]:
     found = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    for ep in _entry_points():
         prefix, _, name = ep.name.partition(".")
         if prefix == game and name:
             found[name] = ep.value

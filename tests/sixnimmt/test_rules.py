@@ -1,0 +1,217 @@
+"""Rules N1-N19 and the [CHOICE] config fields of shared/rules/sixnimmt.md."""
+
+import numpy as np
+import pytest
+
+from simkit.core.errors import ConfigError, IllegalAction
+from simkit.core.registry import get_game
+from simkit.games.sixnimmt.config import SixNimmtConfig
+from simkit.games.sixnimmt.rules import draft_order, target_row, winners
+from simkit.games.sixnimmt.state import DRAFT, OVER, PLAY, ROW_PICK, SixNimmtState, TakeRow
+from tests.sixnimmt.helpers import make_state
+
+
+def test_N1_N2_N3_deal_hands_rows_and_set_aside():
+    for n in (2, 5, 10):
+        state = SixNimmtState(SixNimmtConfig(), n, np.random.default_rng(n))
+        assert [len(h) for h in state.hands] == [10] * n
+        assert len(state.rows) == 4 and all(len(r) == 1 for r in state.rows)
+        assert len(state.aside) == 104 - 10 * n - 4
+        assert state.audit() == []
+
+
+def test_N3_set_aside_cards_hidden_from_every_seat():
+    state = SixNimmtState(SixNimmtConfig(), 3, np.random.default_rng(1))
+    aside = set(state.aside)
+    for seat in range(3):
+        obs = state.observe(seat)
+        visible = set(obs.hand) | set(obs.seen_cards) | {c for r in obs.rows for c in r}
+        assert not visible & aside
+        assert obs.hands is None
+
+
+def test_N4_each_round_reshuffles_all_104_cards():
+    state = SixNimmtState(SixNimmtConfig(), 2, np.random.default_rng(3))
+    first = sorted(state.hands[0])
+    rng = np.random.default_rng(0)
+    while state.round == 1:
+        seats = state.to_act()
+        state.apply([state.legal_actions(s)[0] for s in seats])
+    assert state.round == 2 and state.audit() == []
+    assert sorted(state.hands[0]) != first and all(p == [] for p in state.penalty)
+
+
+def test_N5_card_not_in_hand_is_illegal_and_leaves_state_unchanged():
+    state = make_state([[10], [20], [30], [40]], [[11, 12], [21, 22]])
+    with pytest.raises(IllegalAction) as err:
+        state.apply([11, 99])
+    assert err.value.seat == 1 and err.value.rule == "N5"
+    assert state.hands == [[11, 12], [21, 22]] and state.rows == [[10], [20], [30], [40]]
+
+
+def test_N5_simultaneous_choice_all_seats_act_at_once():
+    state = make_state([[10], [20], [30], [40]], [[11, 12], [21, 22], [31, 32]])
+    assert state.to_act() == (0, 1, 2)
+
+
+def test_N6_reveal_resolves_in_ascending_order():
+    state = make_state([[10], [20], [30], [40]], [[13, 90], [12, 91], [11, 92]])
+    state.apply([13, 12, 11])
+    assert state.rows[0] == [10, 11, 12, 13]
+    reveal = [e for e in state.events if e[0] == "reveal"][-1]
+    assert [c for c, _ in reveal[3]] == [11, 12, 13]
+
+
+def test_N7_N8_target_row_is_highest_lower_end():
+    rows = [[12], [37], [43], [58]]
+    assert target_row(rows, 44) == 2
+    assert target_row(rows, 38) == 1
+    assert target_row(rows, 100) == 3
+    assert target_row(rows, 5) == -1
+
+
+def test_N9_row_capacity_config_changes_when_a_row_is_taken():
+    """N2/N9 with row_capacity=3: the 4th card takes the row."""
+    state = make_state([[10, 11, 12], [20], [30], [40]], [[13, 90], [50, 91]],
+                       SixNimmtConfig(row_capacity=3))
+    state.apply([13, 50])
+    assert state.penalty[0] == [10, 11, 12] and state.rows[0] == [13]
+
+
+def test_N10_only_lowest_card_triggers_row_pick_and_other_seats_wait():
+    state = make_state([[10], [20], [30], [40]], [[5, 90], [6, 91], [7, 92]])
+    state.apply([5, 6, 7])
+    assert state.phase == ROW_PICK and state.to_act() == (0,)
+    assert state.legal_actions(1) == ()
+    with pytest.raises(IllegalAction) as err:
+        state.apply([TakeRow(7)])
+    assert err.value.rule == "N10"
+    state.apply([TakeRow(3)])
+    assert state.penalty[0] == [40] and state.rows[3] == [5, 6, 7]
+
+
+def test_N10_row_pick_sees_cards_revealed_this_turn():
+    state = make_state([[10], [20], [30], [40]], [[5, 90], [60, 91]])
+    state.apply([5, 60])
+    obs = state.observe(0)
+    assert obs.revealed == ((5, 0), (60, 1)) and obs.phase == ROW_PICK
+
+
+def test_N11_N13_picked_up_cards_score_and_never_return_to_hand():
+    state = make_state([[12, 13, 14, 15, 16], [20], [30], [40]], [[17, 90], [50, 91]])
+    state.apply([17, 50])
+    assert state.penalty[0] == [12, 13, 14, 15, 16]
+    assert state.hands[0] == [90] and state.legal_actions(0) == (90,)
+    state.apply([90, 91])
+    # round over: 12, 13, 14, 16 = 1 each, 15 = 2 -> 6; the round's scores are added
+    assert state.totals == [6, 0]
+
+
+def test_N12_ten_turns_per_round():
+    state = SixNimmtState(SixNimmtConfig(max_rounds=1), 4, np.random.default_rng(9))
+    reveals = 0
+    while not state.is_over():
+        seats = state.to_act()
+        if len(seats) > 1:
+            reveals += 1
+        state.apply([state.legal_actions(s)[-1] for s in seats])
+    assert reveals == 10
+
+
+def test_N14_every_round_hands_out_at_least_one_bullhead():
+    for seed in range(40):
+        state = SixNimmtState(SixNimmtConfig(max_rounds=1), 2, np.random.default_rng(seed))
+        while not state.is_over():
+            state.apply([state.legal_actions(s)[0] for s in state.to_act()])
+        assert sum(state.totals) >= 1
+
+
+def test_N15_end_checked_only_after_a_complete_round():
+    state = make_state([[10, 11, 12, 13, 14], [20], [30], [40]], [[15, 16], [50, 51]],
+                       totals=[70, 0])
+    state.apply([15, 50])
+    assert state.phase == PLAY  # 70 is over the threshold, but the round is not finished
+    state.apply([16, 51])
+    assert state.phase == OVER
+
+
+def test_N16_max_rounds_and_threshold_config():
+    state = SixNimmtState(SixNimmtConfig(max_rounds=2, end_threshold=10_000), 3, np.random.default_rng(2))
+    while not state.is_over():
+        state.apply([state.legal_actions(s)[0] for s in state.to_act()])
+    assert state.round == 2
+
+
+def test_N17_ties_share_the_win_by_default():
+    state = make_state([[10], [20], [30], [40]], [[11], [21]], totals=[70, 70])
+    state.apply([11, 21])
+    out = state.outcome()
+    assert out.win_shares == (0.5, 0.5) and out.ranks == (1, 1)
+
+
+def test_N17_last_round_tie_break():
+    assert winners([30, 30, 50], [5, 3, 0], "last_round") == [1]
+    assert winners([30, 30, 50], [5, 5, 0], "last_round") == [0, 1]
+    state = make_state([[12, 13, 14, 16, 17], [20], [30], [40]], [[18], [21]],
+                       SixNimmtConfig(tie_break="last_round"), totals=[61, 66])
+    state.apply([18, 21])  # seat 0 takes 5 -> 66 each; seat 1 took 0 this round
+    out = state.outcome()
+    assert state.totals == [66, 66] and out.winners == (1,) and out.ranks == (2, 1)
+
+
+def test_N17_play_on_until_the_tie_breaks():
+    state = make_state([[10], [20], [30], [40]], [[11], [21]],
+                       SixNimmtConfig(tie_break="play_on"), totals=[70, 70])
+    state.apply([11, 21])
+    assert state.phase == PLAY and state.round == 2
+
+
+def test_N19_draft_order_is_clockwise_not_snake():
+    assert draft_order(3, 1, 7) == [1, 2, 0, 1, 2, 0, 1]
+
+
+def test_N19_first_drafter_rotates_each_round():
+    state = SixNimmtState(SixNimmtConfig(advanced=True, max_rounds=3), 3, np.random.default_rng(4))
+    firsts = []
+    while not state.is_over():
+        if state.phase == DRAFT and state.draft_i == 0:
+            firsts.append(state.to_act()[0])
+        state.apply([state.legal_actions(s)[0] for s in state.to_act()])
+    assert firsts == [(firsts[0] + k) % 3 for k in range(3)]
+    state = SixNimmtState(SixNimmtConfig(advanced=True, first_drafter="seat0"), 3, np.random.default_rng(4))
+    assert state.to_act() == (0,)
+
+
+def test_N19_advanced_hands_are_public():
+    state = SixNimmtState(SixNimmtConfig(advanced=True), 3, np.random.default_rng(4))
+    while state.phase == DRAFT:
+        state.apply([state.legal_actions(state.to_act()[0])[0]])
+    obs = state.observe(1)
+    assert obs.hands == tuple(tuple(sorted(h)) for h in state.hands)
+
+
+def test_section7_public_penalties_choice():
+    state = make_state([[10, 11, 12, 13, 14], [20], [30], [40]], [[15, 16], [50, 51]])
+    state.apply([15, 50])
+    assert state.observe(1).penalties[0] == (10, 11, 12, 13, 14)
+    hidden = make_state([[10, 11, 12, 13, 14], [20], [30], [40]], [[15, 16], [50, 51]],
+                        SixNimmtConfig(public_penalties=False))
+    hidden.apply([15, 50])
+    obs = hidden.observe(1)
+    assert obs.penalties is None and obs.round_points is None
+
+
+def test_config_validation_names_field_and_allowed_values():
+    with pytest.raises(ConfigError, match="rows=0 is out of range"):
+        SixNimmtConfig(rows=0)
+    with pytest.raises(ConfigError, match="tie_break='coin' is not allowed"):
+        SixNimmtConfig(tie_break="coin")
+    with pytest.raises(ConfigError, match="wrong type"):
+        SixNimmtConfig(hand_size="ten")
+    with pytest.raises(ConfigError, match=r"10 players x hand_size 11 \+ rows 4 = 114 cards"):
+        SixNimmtConfig(hand_size=11).check_players(10)
+
+
+def test_game_entry_declares_two_to_ten_players_and_lower_is_better():
+    game = get_game("sixnimmt")
+    assert (game.min_players, game.max_players, game.higher_is_better) == (2, 10, False)
