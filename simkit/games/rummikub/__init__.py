@@ -1,0 +1,30 @@
+"""Rummikub (spec ../shared/rules/rummikub.md): 106 tiles, table rearrangement, jokers, an exact solver."""
+
+from simkit.core.game import Game
+from simkit.games.rummikub.actions import format_action
+from simkit.games.rummikub.config import RummikubConfig
+from simkit.games.rummikub.render import render_log
+from simkit.games.rummikub.state import new_state
+
+RULES_VERSION = "rummikub-1.0"
+
+
+def _max_steps(config: RummikubConfig, n: int) -> int:
+    # per hand: at most 106 draws, 106 plays and n passes, plus penalty turns
+    return config.hands_per_match * (4 * 106 + 4 * n)
+
+
+GAME = Game(
+    name="rummikub",
+    title="Rummikub",
+    min_players=2,
+    max_players=4,
+    config_cls=RummikubConfig,
+    new_state=new_state,
+    rules_version=RULES_VERSION,
+    render_log=render_log,
+    format_action=format_action,
+    higher_is_better=True,
+    description="tile rummy with table rearrangement and jokers; plays are whole new tables",
+    max_steps=_max_steps,
+)

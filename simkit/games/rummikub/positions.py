@@ -1,0 +1,59 @@
+"""Random solver positions (a valid table plus a rack), for tests and benchmarks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.games.rummikub.tiles import GROUP, RUN, Meld, face_of
+
+
+def random_table(rng: np.random.Generator, n_tiles: int, jokers: bool = True,
+                 joker_prob: float = 0.15) -> tuple[tuple[Meld, ...], list[int]]:
+    """A valid table of about `n_tiles` tiles built from random runs (3-5) and groups (3-4);
+    returns (table, tiles left over). Jokers replace a tile with probability `joker_prob`."""
+    free = set(range(104))
+    spare_jokers = [104, 105] if jokers else []
+    table: list[Meld] = []
+    placed = 0
+    attempts = 0
+    while placed < n_tiles and attempts < 2000:
+        attempts += 1
+        if rng.random() < 0.5:
+            c = int(rng.integers(4))
+            length = int(rng.integers(3, 6))
+            s = int(rng.integers(1, 15 - length))
+            faces = [face_of(c, v) for v in range(s, s + length)]
+            kind = RUN
+        else:
+            v = int(rng.integers(1, 14))
+            size = int(rng.integers(3, 5))
+            cols = rng.permutation(4)[:size].tolist()
+            faces = [face_of(c, v) for c in cols]
+            kind = GROUP
+        tiles = []
+        for f in faces:
+            t = 2 * f if 2 * f in free else (2 * f + 1 if 2 * f + 1 in free else None)
+            tiles.append(t)
+        if any(t is None for t in tiles):
+            continue
+        if spare_jokers and rng.random() < joker_prob:
+            i = int(rng.integers(len(tiles)))
+            tiles[i] = spare_jokers.pop()
+        if placed + len(tiles) > n_tiles + 2:
+            continue
+        for t in tiles:
+            free.discard(t)
+        table.append(Meld(kind, tuple(tiles)))
+        placed += len(tiles)
+    left = sorted(free) + spare_jokers
+    return tuple(table), left
+
+
+def random_position(rng: np.random.Generator, table_tiles: int = 40, rack_tiles: int = 10,
+                    jokers: bool = True, joker_prob: float = 0.15) -> tuple[tuple[Meld, ...], list[int]]:
+    """(table, rack): a random valid table and a rack drawn from the tiles not on it."""
+    table, left = random_table(rng, table_tiles, jokers, joker_prob)
+    if not jokers:
+        left = [t for t in left if t < 104]
+    idx = rng.permutation(len(left))[:rack_tiles].tolist()
+    return table, [left[i] for i in idx]

@@ -1,0 +1,422 @@
+"""An exact move solver: the legal end-of-turn table that places the most rack tiles (or points).
+
+Method: an exact search over melds with memoisation (a dynamic programme over "what is left").
+Tiles are reduced to counts per face; faces are taken in (number, colour) order and the lowest
+face with tiles left is settled first: either its remaining rack copies stay on the rack, or
+one copy goes into a meld in which it is the lowest real tile (a run of its colour upward,
+jokers filling gaps or the ends, or a group with higher colours and jokers). Table tiles must all
+be placed. The value of a position is memoised on (face, counts from that face on, jokers left,
+pending joker-replacement flags, initial-meld points reached), so every distinct sub-position is
+solved once and the answer is a proven optimum of the objective.
+
+Rules in force:
+- before the initial meld (R11/R16): only rack tiles, new melds worth >= `initial_points`
+  (jokers counting their best role), jokers only if allowed;
+- after it (R12): all table tiles stay on the table, >= 1 rack tile is added;
+- R15 `free`: table jokers are wild tiles that must be placed;
+- R15 `strict`: every table joker is either *kept* — it stays in one of its start roles, modelled
+  as an extra tile of that face — or *retrieved*, when it is wild but some final meld must hold
+  a real tile of its old role together with a real tile of its old meld's faces. All keep /
+  retrieve combinations are solved (the `free` optimum bounds them and stops the loop early).
+
+The objective: 'tiles' = number of rack tiles placed; 'points' = rack value placed (R20:
+numbers, a joker `joker_points`). Ties are broken towards the other objective.
+The melds come back with tile ids assigned and are checked by the engine's validator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations, product
+from typing import Sequence
+
+from simkit.games.rummikub import rules
+from simkit.games.rummikub.actions import InitialMeld, Play
+from simkit.games.rummikub.tiles import GROUP, RUN, Meld
+
+NEG = -(1 << 40)
+# face index in solver order: k = (number - 1) * 4 + colour; tiles use face = colour * 13 + number - 1
+
+
+def _k(tile: int) -> int:
+    f = tile >> 1
+    return (f % 13) * 4 + f // 13
+
+
+def _kface(k: int) -> int:
+    """Solver index -> tile face."""
+    return (k % 4) * 13 + k // 4
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solver answer: the melds to submit, as an action, with what it places."""
+
+    action: InitialMeld | Play
+    placed: tuple[int, ...]
+    tiles: int
+    points: int
+    proven: bool
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        return self.action.melds if isinstance(self.action, InitialMeld) else self.action.table
+
+
+class _Search:
+    """One exact search over counts. F: forced (table) units per solver face, O: optional (rack)."""
+
+    def __init__(self, F, O, fj, oj, w, jw, patterns, min_value, jokers_ok=True):
+        self.F = F
+        self.O = O
+        self.J = [fj, oj]
+        self.w = w
+        self.jw = jw
+        self.patterns = patterns          # list of (role faces set, mate faces set) per retrieved joker
+        self.min_value = min_value
+        self.memo: dict = {}
+        self.nodes = 0
+
+    # options at solver face k: (faces, n_jokers, layout)
+    def _options(self, k: int):
+        F, O = self.F, self.O
+        jav = self.J[0] + self.J[1]
+        n = k // 4 + 1
+        c = k % 4
+        out = []
+        # runs of colour c whose lowest real tile is (c, n)
+        # walk upward choosing real or joker at each number; emit at each real end
+        stack = [(n, [k], 0)]            # (last real number, faces, gaps used)
+        while stack:
+            last, faces, gaps = stack.pop()
+            span = last - n + 1
+            for x in range(0, jav - gaps + 1):
+                L = span + x
+                if 3 <= L <= 13:
+                    out.append((faces, gaps + x, (RUN, n, last, x)))
+            # extend to a next real number m > last with (m - last - 1) gaps
+            for m in range(last + 1, 14):
+                g = gaps + (m - last - 1)
+                if g > jav:
+                    break
+                km = (m - 1) * 4 + c
+                if F[km] + O[km] > 0:
+                    stack.append((m, faces + [km], g))
+        # groups at number n whose lowest real colour is c
+        others = [k + d for d in range(1, 4 - c) if F[k + d] + O[k + d] > 0]
+        for mask in range(1 << len(others)):
+            faces = [k] + [others[i] for i in range(len(others)) if mask >> i & 1]
+            r = len(faces)
+            for j in range(max(0, 3 - r), min(4 - r, jav) + 1):
+                out.append((faces, j, (GROUP,)))
+        return out
+
+    def _meld_value(self, faces, nj, layout) -> int:
+        if layout[0] == GROUP:
+            return (len(faces) + nj) * (faces[0] // 4 + 1)
+        _, n, last, x = layout
+        up = min(x, 13 - last)
+        L = last - n + 1 + x
+        s = n - (x - up)
+        return L * s + L * (L - 1) // 2
+
+    def _flags_after(self, flags: int, faces) -> int:
+        if not flags:
+            return flags
+        fs = set(faces)
+        hit = []
+        for i, (roles, mates) in enumerate(self.patterns):
+            if flags >> i & 1 and fs & roles and fs & mates:
+                hit.append(i)
+        if len(hit) == 2:
+            r0 = fs & self.patterns[hit[0]][0]
+            r1 = fs & self.patterns[hit[1]][0]
+            if not any(a != b for a in r0 for b in r1):
+                hit = hit[:1]
+        for i in hit:
+            flags &= ~(1 << i)
+        return flags
+
+    def best(self, k: int, flags: int, val: int) -> int:
+        F, O, J = self.F, self.O, self.J
+        while k < 52 and F[k] == 0 and O[k] == 0:
+            k += 1
+        if k == 52:
+            return 0 if (J[0] == 0 and flags == 0 and val >= self.min_value) else NEG
+        key = (k, bytes(F[k:]), bytes(O[k:]), J[0], J[1], flags, val)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit[0]
+        self.nodes += 1
+        res, choice = NEG, None
+        if F[k] == 0:
+            save = O[k]
+            O[k] = 0
+            r = self.best(k + 1, flags, val)
+            O[k] = save
+            if r > res:
+                res, choice = r, None
+        w, jw = self.w, self.jw
+        for faces, nj, layout in self._options(k):
+            if nj > J[0] + J[1]:
+                continue
+            gain = 0
+            taken = []
+            for f in faces:
+                if F[f]:
+                    F[f] -= 1
+                    taken.append(0)
+                else:
+                    O[f] -= 1
+                    gain += w[f]
+                    taken.append(1)
+            jf = min(nj, J[0])
+            J[0] -= jf
+            J[1] -= nj - jf
+            gain += (nj - jf) * jw
+            nval = val
+            if nval < self.min_value:
+                nval = min(self.min_value, val + self._meld_value(faces, nj, layout))
+            r = self.best(k, self._flags_after(flags, faces), nval)
+            J[0] += jf
+            J[1] += nj - jf
+            for f, t in zip(faces, taken):
+                if t:
+                    O[f] += 1
+                else:
+                    F[f] += 1
+            if r > NEG and r + gain > res:
+                res, choice = r + gain, (faces, nj, layout)
+        self.memo[key] = (res, choice)
+        return res
+
+    def reconstruct(self, flags: int, val: int) -> list[tuple]:
+        """Replay the memoised choices: a list of (faces, n_jokers, layout, joker kinds, unit kinds)."""
+        F, O, J = self.F, self.O, self.J
+        saveF, saveO, saveJ = list(F), list(O), list(J)
+        melds = []
+        k = 0
+        while True:
+            while k < 52 and F[k] == 0 and O[k] == 0:
+                k += 1
+            if k == 52:
+                break
+            key = (k, bytes(F[k:]), bytes(O[k:]), J[0], J[1], flags, val)
+            _, choice = self.memo[key]
+            if choice is None:
+                O[k] = 0
+                k += 1
+                continue
+            faces, nj, layout = choice
+            kinds = []
+            for f in faces:
+                if F[f]:
+                    F[f] -= 1
+                    kinds.append(0)
+                else:
+                    O[f] -= 1
+                    kinds.append(1)
+            jf = min(nj, J[0])
+            J[0] -= jf
+            J[1] -= nj - jf
+            if val < self.min_value:
+                val = min(self.min_value, val + self._meld_value(faces, nj, layout))
+            flags = self._flags_after(flags, faces)
+            melds.append((faces, nj, layout, jf, kinds))
+        F[:], O[:], J[:] = saveF, saveO, saveJ
+        return melds
+
+
+def _weights(objective: str, joker_points: int):
+    if objective == "tiles":
+        # primary: tiles; ties broken by points (scaled so they never outweigh one tile)
+        w = [1000 + (k // 4 + 1) for k in range(52)]
+        return w, 1000 + joker_points
+    if objective == "points":
+        w = [(k // 4 + 1) * 1000 + 1 for k in range(52)]
+        return w, joker_points * 1000 + 1
+    raise ValueError(f"objective={objective!r} is not allowed: use 'tiles' or 'points'")
+
+
+def _build_melds(plan, table_ids, rack_ids, virtual, wild_table, wild_rack) -> list[Meld]:
+    """Give every unit of the plan a tile id. table_ids/rack_ids: solver face -> ids (consumed);
+    virtual: solver face -> joker ids kept in that role; wild_*: joker ids."""
+    melds = []
+    wild_table = list(wild_table)
+    wild_rack = list(wild_rack)
+    for faces, nj, layout, jf, kinds in plan:
+        ids = []
+        for f, kind in zip(faces, kinds):
+            if kind:
+                ids.append(rack_ids[f].pop())
+            elif table_ids.get(f):
+                ids.append(table_ids[f].pop())
+            else:
+                ids.append(virtual[f].pop())
+        jokers = [wild_table.pop() for _ in range(jf)] + [wild_rack.pop() for _ in range(nj - jf)]
+        if layout[0] == GROUP:
+            melds.append(Meld(GROUP, tuple(ids + jokers)))
+            continue
+        _, n, last, x = layout
+        seq: list[int | None] = [None] * (last - n + 1)
+        for f, t in zip(faces, ids):
+            seq[f // 4 + 1 - n] = t
+        it = iter(jokers)
+        seq = [t if t is not None else next(it) for t in seq]
+        up = min(x, 13 - last)
+        below = [next(it) for _ in range(x - up)]
+        above = [next(it) for _ in range(up)]
+        melds.append(Meld(RUN, tuple(below + seq + above)))
+    return melds
+
+
+def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, objective: str = "tiles",
+          retrieval: str = "strict", initial_points: int = 30, jokers_in_initial: bool = True,
+          joker_points: int = 30) -> Solution | None:
+    """The best legal submission for a player with `rack` facing `table`, or None if no legal
+    play exists (then the player must draw or pass). See the module docstring for the method."""
+    w, jw = _weights(objective, joker_points)
+    rack = list(rack)
+    O = [0] * 56
+    rack_ids: dict[int, list[int]] = {}
+    rack_jokers = []
+    for t in rack:
+        if t >= 104:
+            rack_jokers.append(t)
+        else:
+            k = _k(t)
+            O[k] += 1
+            rack_ids.setdefault(k, []).append(t)
+    if not opened:
+        oj = len(rack_jokers) if jokers_in_initial else 0
+        s = _Search([0] * 56, O, 0, oj, w, jw, [], initial_points)
+        if s.best(0, 0, 0) <= 0:
+            return None
+        plan = s.reconstruct(0, 0)
+        melds = _build_melds(plan, {}, {k: list(v) for k, v in rack_ids.items()}, {}, [], rack_jokers[:oj])
+        action = InitialMeld(tuple(melds))
+        return _finish(action, melds, set(), True)
+
+    F0 = [0] * 56
+    table_ids: dict[int, list[int]] = {}
+    table_jokers = []
+    for m in table:
+        for t in m.tiles:
+            if t >= 104:
+                table_jokers.append(t)
+            else:
+                k = _k(t)
+                F0[k] += 1
+                table_ids.setdefault(k, []).append(t)
+    table_tiles = {t for m in table for t in m.tiles}
+    starts: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
+
+    def run(keep: dict[int, int], retrieved: list[int], bound: int):
+        """Solve with `keep` (joker -> solver face it keeps) and `retrieved` jokers wild."""
+        F = list(F0)
+        for jk_face in keep.values():
+            F[jk_face] += 1
+        patterns = [starts[j] for j in retrieved] if retrieval == "strict" else []
+        s = _Search(F, list(O), len(table_jokers) - len(keep), len(rack_jokers), w, jw, patterns, 0)
+        flags = (1 << len(patterns)) - 1
+        val = s.best(0, flags, 0)
+        if val <= 0 or val <= bound:
+            return None
+        plan = s.reconstruct(flags, 0)
+        virtual: dict[int, list[int]] = {}
+        for j, kf in keep.items():
+            virtual.setdefault(kf, []).append(j)
+        wild_table = [j for j in table_jokers if j not in keep]
+        tids = {k: list(v) for k, v in table_ids.items()}
+        rids = {k: list(v) for k, v in rack_ids.items()}
+        melds = _build_melds(plan, tids, rids, virtual, wild_table, rack_jokers)
+        return val, melds
+
+    if retrieval == "free" or not table_jokers:
+        got = run({}, list(table_jokers), 0)
+        if got is None:
+            return None
+        return _finish(Play(tuple(got[1])), got[1], table_tiles, True, table, rack, retrieval)
+
+    # strict: keep/retrieve combinations per table joker
+    for m in table:
+        if any(t >= 104 for t in m.tiles):
+            _, _, roles = rules.analyse_meld(m)
+            mates = frozenset(_k(t) for t in m.tiles if t < 104)
+            for j, r in roles.items():
+                starts[j] = (frozenset((f % 13) * 4 + f // 13 for f in r), mates)
+    per_joker = []
+    for j in table_jokers:
+        per_joker.append([("keep", f) for f in sorted(starts[j][0])] + [("retrieve", None)])
+    # the free optimum bounds every strict combination
+    best_val, best_melds, proven = 0, None, True
+    ub = _Search(list(F0), list(O), len(table_jokers), len(rack_jokers), w, jw, [], 0).best(0, 0, 0)
+    combos = sorted(product(*per_joker), key=lambda cmb: sum(1 for a, _ in cmb if a == "retrieve"))
+    for cmb in combos:
+        keep = {j: f for j, (a, f) in zip(table_jokers, cmb) if a == "keep"}
+        retrieved = [j for j, (a, _) in zip(table_jokers, cmb) if a == "retrieve"]
+        got = run(keep, retrieved, best_val)
+        if got is None:
+            continue
+        val, melds = got
+        melds = _fix_identities(table, melds, rack)
+        if melds is None:
+            proven = False          # the type-level optimum had no legal tile assignment
+            continue
+        best_val, best_melds = val, melds
+        if best_val >= ub:
+            break
+    if best_melds is None:
+        return None
+    return _finish(Play(tuple(best_melds)), best_melds, table_tiles, proven, table, rack, retrieval)
+
+
+def _fix_identities(table, melds, rack) -> list[Meld] | None:
+    """Swap copies of the same face between melds until R15 strict holds (or give up)."""
+    if rules.check_play(table, melds, rack, retrieval="strict") is None:
+        return melds
+    # faces that matter for R15: those of table jokers' old melds
+    faces = set()
+    for m in table:
+        if any(t >= 104 for t in m.tiles):
+            faces.update(t >> 1 for t in m.tiles if t < 104)
+            _, _, roles = rules.analyse_meld(m)
+            for r in roles.values():
+                faces.update(r)
+    slots: dict[int, list[tuple[int, int]]] = {}
+    for i, m in enumerate(melds):
+        for p, t in enumerate(m.tiles):
+            if t < 104 and (t >> 1) in faces:
+                slots.setdefault(t >> 1, []).append((i, p))
+    multi = [f for f, sl in slots.items() if len(sl) > 1]
+    if not multi:
+        return None
+    base = [list(m.tiles) for m in melds]
+    choices = []
+    for f in multi:
+        ids = [base[i][p] for i, p in slots[f]]
+        choices.append([(f, perm) for perm in permutations(ids)])
+    for tries, combo in enumerate(product(*choices)):
+        if tries > 500:
+            break
+        cur = [list(t) for t in base]
+        for f, perm in combo:
+            for (i, p), t in zip(slots[f], perm):
+                cur[i][p] = t
+        cand = [Meld(m.kind, tuple(c)) for m, c in zip(melds, cur)]
+        if rules.check_play(table, cand, rack, retrieval="strict") is None:
+            return cand
+    return None
+
+
+def _finish(action, melds, table_tiles, proven, table=None, rack=None, retrieval=None) -> Solution:
+    placed = tuple(t for m in melds for t in m.tiles if t not in table_tiles)
+    points = sum(30 if t >= 104 else (t >> 1) % 13 + 1 for t in placed)
+    return Solution(action, placed, len(placed), points, proven)
+
+
+def solve_observation(obs, config, objective: str = "tiles") -> Solution | None:
+    """`solve` for a seat's Observation under a RummikubConfig."""
+    return solve(obs.table, obs.rack, opened=obs.opened[obs.seat], objective=objective,
+                 retrieval=config.joker_retrieval, initial_points=config.initial_meld_points,
+                 jokers_in_initial=config.joker_in_initial_meld, joker_points=config.joker_points)
