@@ -1,4 +1,5 @@
-"""Synthetic run tables with the runner's schema, for estimator tests without playing games."""
+"""Synthetic run tables with the runner's schema: for testing estimators and reports without
+playing games (and for trying the statistics on a known truth)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,16 @@ import numpy as np
 import pandas as pd
 
 
-def synth(n_games: int = 2000, strengths=(0.7, 0.3), n_players: int = 2, seed: int = 0,
+def synth(n_games: int = 2000, strengths=(0.7, 0.3), n_players: int = 2, seed=0,
           labels=None, higher: bool = True, duplicate: bool = False, spread: float = 3.0,
           draw_every: int = 0, forfeit_every: int = 0, seat_bonus=None):
     """(games, seats) DataFrames: lineup slot k scores round(N(3·strength_k + seat_bonus, spread)).
 
     Rotate seating (slot of seat s = (s + rotation) % n, rotation = game % n); with `duplicate`
     deal = game // n. Every `draw_every`-th game is a draw (all scores equal, no winner);
-    every `forfeit_every`-th game seat 0 forfeits (score NaN, ranked last)."""
-    rng = np.random.default_rng(seed)
+    every `forfeit_every`-th game seat 0 forfeits (score NaN, ranked last). `seed`: an int or
+    a numpy Generator."""
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.Generator(np.random.PCG64(seed))
     k = n_players
     strengths = list(strengths) * (k // len(strengths)) if len(strengths) < k else list(strengths)
     labels = list(labels) if labels else [f"s{i}" for i in range(len(strengths))]

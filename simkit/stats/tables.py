@@ -238,7 +238,7 @@ def running_win_share(seats: pd.DataFrame, max_points: int = 400, level: float =
     """Cumulative win share of each strategy after each game, with its Wilson band.
 
     Columns: player, games (games so far), win_share, low, high; at most `max_points` rows per
-    strategy (evenly spaced, always including the last game)."""
+    strategy (geometrically spaced, for a log axis; always including the last game)."""
     pg = _per_game(seats)
     out = []
     for p in players(seats):
@@ -248,7 +248,8 @@ def running_win_share(seats: pd.DataFrame, max_points: int = 400, level: float =
         n = np.arange(1, len(w) + 1, dtype=float)
         if len(n) == 0:
             continue
-        idx = np.unique(np.linspace(0, len(n) - 1, min(max_points, len(n))).round().astype(int))
+        pts = min(max_points, len(n))
+        idx = np.unique(np.r_[np.geomspace(1, len(n), pts).round().astype(int) - 1, len(n) - 1])
         lo, hi = wilson_arrays(cum[idx], n[idx], level)
         out.append(pd.DataFrame({"player": p, "games": n[idx].astype(int),
                                  "win_share": cum[idx] / n[idx], "low": lo, "high": hi}))

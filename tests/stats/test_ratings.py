@@ -8,7 +8,7 @@ import pytest
 
 from simkit.stats import plackett_luce
 
-from .synth import synth
+from simkit.stats.synthetic import synth
 
 
 def _pairs(wins_a: int, wins_b: int) -> pd.DataFrame:

@@ -12,7 +12,7 @@ from simkit.stats import (balance, format_summary, game_results, head_to_head, p
                           winning_margins)
 from simkit.stats.intervals import wilson
 
-from .synth import synth
+from simkit.stats.synthetic import synth
 
 
 def _tiny():

@@ -1,0 +1,219 @@
+"""Matplotlib charts of a run (Agg backend): each function returns a Figure.
+
+`save_figure` writes a figure as PNG and SVG; `png_bytes` gives the PNG for embedding. The
+figures are sized for a phone-width page (6.4 in wide) and stay legible when scaled down.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from simkit.stats.tables import (player_key, players, running_win_share, seat_effects,  # noqa: E402
+                                 summary_table)
+
+WIDTH = 6.4
+COLORS = plt.get_cmap("tab10").colors
+
+
+def _color(i: int):
+    return COLORS[i % len(COLORS)]
+
+
+def _figure(height: float = 3.6) -> tuple[Figure, plt.Axes]:
+    fig = Figure(figsize=(WIDTH, height), dpi=110, layout="constrained")
+    ax = fig.add_subplot()
+    ax.grid(True, axis="both", alpha=0.3)
+    return fig, ax
+
+
+def save_figure(fig: Figure, stem: Path | str) -> tuple[Path, Path]:
+    """Write `stem`.png and `stem`.svg; return both paths."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
+    fig.savefig(png, format="png")
+    fig.savefig(svg, format="svg")
+    return png, svg
+
+
+def png_bytes(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
+                       title: str = "Score distribution per strategy") -> Figure:
+    """Step histograms of each strategy's per-seat score (forfeited seats left out), with the
+    mean marked; integer scores get one bin per value when the range is small."""
+    fig, ax = _figure(3.8)
+    key = player_key(seats)
+    scores = seats["score"].to_numpy(dtype=float)
+    finite = scores[~np.isnan(scores)]
+    if finite.size == 0:
+        ax.text(0.5, 0.5, "no scores", ha="center", va="center", transform=ax.transAxes)
+        return fig
+    lo, hi = float(finite.min()), float(finite.max())
+    integer = np.all(np.equal(np.mod(finite, 1), 0))
+    if integer and hi - lo <= 80:
+        bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
+    else:
+        bins = np.histogram_bin_edges(finite, bins=40)
+    for i, p in enumerate(players(seats)):
+        x = seats.loc[key == p, "score"].to_numpy(dtype=float)
+        x = x[~np.isnan(x)]
+        if x.size == 0:
+            continue
+        ax.hist(x, bins=bins, density=True, histtype="step", linewidth=1.6, color=_color(i),
+                label=f"{p} (mean {x.mean():.1f})")
+        ax.axvline(x.mean(), color=_color(i), linestyle="--", linewidth=1)
+    ax.set_xlabel("score" + ("" if higher_is_better else " (lower is better)"))
+    ax.set_ylabel("share of games")
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=8, loc="best")
+    return fig
+
+
+def win_shares(table: pd.DataFrame, title: str = "Win share with 95 % Wilson interval") -> Figure:
+    """Horizontal bars of each strategy's win share with its interval; the tick marks the fair
+    share (its seats per game / players)."""
+    n = len(table)
+    fig, ax = _figure(max(1.6, 0.55 * n + 1.1))
+    y = np.arange(n)[::-1]
+    share = table["win_share"].to_numpy()
+    err = np.vstack([share - table["win_low"].to_numpy(), table["win_high"].to_numpy() - share])
+    ax.barh(y, share, color=[_color(i) for i in range(n)], alpha=0.8)
+    ax.errorbar(share, y, xerr=err, fmt="none", ecolor="black", capsize=4, linewidth=1.2)
+    for yi, f in zip(y, table["fair_share"].to_numpy()):
+        ax.plot([f, f], [yi - 0.4, yi + 0.4], color="black", linestyle=":", linewidth=1.5)
+    for yi, s in zip(y, share):
+        ax.text(s, yi + 0.25, f" {100 * s:.1f}%", va="center", fontsize=8)
+    ax.set_yticks(y, [str(p) for p in table["player"]])
+    ax.set_xlim(0, min(1.0, max(float(table["win_high"].max()), 0.05) * 1.25))
+    ax.set_xlabel("win share (dotted: fair share)")
+    ax.set_title(title, fontsize=11)
+    return fig
+
+
+def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
+               title: str = "Seat (turn-order) effects") -> Figure:
+    """Win rate per seat with intervals and the fair rate 1/n; mean score per seat beside it."""
+    se = seat_effects(seats)
+    fig = Figure(figsize=(WIDTH, 3.2), dpi=110, layout="constrained")
+    a1, a2 = fig.subplots(1, 2)
+    x = se["seat"].to_numpy()
+    labels = [str(s + 1) for s in x]
+    r = se["win_rate"].to_numpy()
+    a1.bar(x, r, color=_color(0), alpha=0.8)
+    a1.errorbar(x, r, yerr=np.vstack([r - se["win_low"], se["win_high"] - r]), fmt="none",
+                ecolor="black", capsize=4)
+    a1.axhline(float(se["fair_rate"].iloc[0]), color="black", linestyle=":", label="fair 1/n")
+    a1.set_xticks(x, labels)
+    a1.set_xlabel("seat (1 = first player)")
+    a1.set_ylabel("win rate")
+    a1.legend(fontsize=8, loc="lower center")
+    a1.grid(True, alpha=0.3)
+    m = se["mean_score"].to_numpy()
+    a2.bar(x, m, color=_color(1), alpha=0.8)
+    a2.errorbar(x, m, yerr=np.vstack([m - se["score_low"], se["score_high"] - m]), fmt="none",
+                ecolor="black", capsize=4)
+    a2.set_xticks(x, labels)
+    a2.set_xlabel("seat")
+    a2.set_ylabel("mean score" + ("" if higher_is_better else " (lower better)"))
+    a2.grid(True, alpha=0.3)
+    fig.suptitle(title, fontsize=11)
+    return fig
+
+
+def game_length(games: pd.DataFrame, title: str = "Game length") -> Figure:
+    """Histogram of decision steps per game, and of the first game-specific length column
+    (rounds, turns) when there is one."""
+    extra = [c for c in ("rounds", "turns") if c in games.columns]
+    cols = ["steps"] + extra[:1]
+    fig = Figure(figsize=(WIDTH, 3.0), dpi=110, layout="constrained")
+    axes = fig.subplots(1, len(cols))
+    axes = np.atleast_1d(axes)
+    for i, (ax, col) in enumerate(zip(axes, cols)):
+        x = games[col].to_numpy(dtype=float)
+        if x.size == 0:
+            continue
+        lo, hi = x.min(), x.max()
+        bins = (np.arange(lo - 0.5, hi + 1.5) if hi - lo <= 60
+                else np.histogram_bin_edges(x, bins=40))
+        ax.hist(x, bins=bins, color=_color(i + 2), alpha=0.8)
+        ax.axvline(x.mean(), color="black", linestyle="--", linewidth=1,
+                   label=f"mean {x.mean():.1f}")
+        ax.set_xlabel(col)
+        ax.set_ylabel("games")
+        ax.legend(fontsize=8)
+        ax.grid(True, alpha=0.3)
+    fig.suptitle(title, fontsize=11)
+    return fig
+
+
+def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % band") -> Figure:
+    """Each strategy's cumulative win share after each game, with its Wilson band narrowing."""
+    fig, ax = _figure(3.6)
+    run = running_win_share(seats)
+    if len(run) and run["games"].max() >= 50:
+        run = run[run["games"] >= 10]          # the first few games only add noise
+    table = summary_table(seats).set_index("player")
+    for i, p in enumerate(players(seats)):
+        sub = run[run["player"] == p]
+        ax.plot(sub["games"], sub["win_share"], color=_color(i), linewidth=1.4, label=p)
+        ax.fill_between(sub["games"], sub["low"], sub["high"], color=_color(i), alpha=0.18)
+        ax.axhline(float(table.loc[p, "fair_share"]), color=_color(i), linestyle=":",
+                   linewidth=0.8)
+    if len(run) and run["games"].max() > 20:
+        ax.set_xscale("log")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("games played")
+    ax.set_ylabel("win share so far")
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=8, loc="upper right")
+    return fig
+
+
+def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
+                    title: str = "Win share by run") -> Figure:
+    """Grouped horizontal bars: the win share (with interval) of each strategy in each run."""
+    names: list[str] = []
+    for t in tables:
+        for p in t["player"]:
+            if p not in names:
+                names.append(p)
+    n_runs = len(labels)
+    fig, ax = _figure(max(2.0, 0.45 * n_runs * max(1, len(names)) * 0.6 + 1.2))
+    h = 0.8 / max(1, len(names))
+    y0 = np.arange(n_runs)[::-1]
+    for j, name in enumerate(names):
+        vals, lo, hi, ys = [], [], [], []
+        for yi, t in zip(y0, tables):
+            row = t[t["player"] == name]
+            if row.empty:
+                continue
+            vals.append(float(row["win_share"].iloc[0]))
+            lo.append(float(row["win_low"].iloc[0]))
+            hi.append(float(row["win_high"].iloc[0]))
+            ys.append(yi + 0.4 - h * (j + 0.5))
+        if not vals:
+            continue
+        v = np.array(vals)
+        ax.barh(ys, v, height=h * 0.9, color=_color(j), alpha=0.85, label=name)
+        ax.errorbar(v, ys, xerr=np.vstack([v - np.array(lo), np.array(hi) - v]), fmt="none",
+                    ecolor="black", capsize=2, linewidth=0.8)
+    ax.set_yticks(y0, labels, fontsize=8)
+    ax.set_xlabel("win share")
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=8, loc="lower right")
+    return fig

@@ -1,0 +1,89 @@
+"""A two-sided match summary (side A against side B) from the seats table.
+
+Used by `simkit compare` (to decide when to stop) and by the report (for any run with two
+strategies). Sides are boolean masks over the seats rows, so two copies of one strategy (e.g.
+`random` against `random`) are told apart by their lineup slots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from simkit.stats.elo import SPRT, EloEstimate, elo_pentanomial, elo_wdl
+from simkit.stats.tables import game_results, pentanomial, trinomial
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """W/D/L of A against B, pentanomial pair counts when games come in duplicate pairs, the
+    Elo estimate (from the pentanomial counts when there are pairs, else the trinomial ones),
+    and the SPRT state when a test is given."""
+
+    a: str
+    b: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    penta: list[int] | None
+    estimate: EloEstimate
+    trinomial_estimate: EloEstimate
+    sprt: SPRT | None = None
+    llr: float | None = None
+    decision: str | None = None
+
+    @property
+    def counts(self) -> list[int]:
+        """The counts the SPRT uses: pentanomial when available, else [L, D, W]."""
+        return self.penta if self.penta is not None else [self.losses, self.draws, self.wins]
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["estimate"] = asdict(self.estimate)
+        d["trinomial_estimate"] = asdict(self.trinomial_estimate)
+        d["sprt"] = asdict(self.sprt) if self.sprt else None
+        if self.sprt:
+            d["bounds"] = [self.sprt.lower, self.sprt.upper]
+        return d
+
+    def verdict(self) -> str:
+        """One sentence a person can act on."""
+        if self.sprt is None or self.decision is None:
+            return f"no decision: the SPRT bounds were not reached after {self.games} games"
+        unit = "Elo" if self.sprt.model == "logistic" else "nElo"
+        if self.decision == "H1":
+            return (f"H1 accepted: {self.a} is stronger than {self.b} "
+                    f"(at least {self.sprt.elo1:g} {unit} more likely than {self.sprt.elo0:g})")
+        return (f"H0 accepted: {self.a} is not {self.sprt.elo1:g} {unit} stronger than {self.b} "
+                f"({self.sprt.elo0:g} {unit} more likely)")
+
+
+def match_summary(seats: pd.DataFrame, is_a, is_b, a: str = "A", b: str = "B",
+                  sprt: SPRT | None = None) -> MatchSummary:
+    """Summarise the games of `seats` as a match of side A against side B (see module doc)."""
+    res = game_results(seats, is_a, is_b)
+    losses, draws, wins = trinomial(res)
+    penta = pentanomial(res)
+    tri = elo_wdl(wins, draws, losses)
+    est = elo_pentanomial(penta) if penta is not None else tri
+    llr = decision = None
+    if sprt is not None:
+        counts = penta if penta is not None else [losses, draws, wins]
+        llr = sprt.llr(counts)
+        decision = sprt.decision(llr)
+    return MatchSummary(a, b, int(len(res)), wins, draws, losses, penta, est, tri, sprt, llr,
+                        decision)
+
+
+def lineup_sides(strategies: list[str]) -> tuple[list[int], list[int]]:
+    """Slots of side A and side B in a compare lineup (A on even slots, B on odd ones)."""
+    n = len(strategies)
+    return [k for k in range(n) if k % 2 == 0], [k for k in range(n) if k % 2 == 1]
+
+
+def sides_from_slots(seats: pd.DataFrame, a_slots, b_slots) -> tuple[np.ndarray, np.ndarray]:
+    slot = seats["slot"].to_numpy()
+    return np.isin(slot, list(a_slots)), np.isin(slot, list(b_slots))
