@@ -563,7 +563,7 @@ class TrainsState(State):
         cards.extend(self.discard)
         if self.drawn:
             cards.append(self.drawn)
-        if sorted(cards) != _ALL_CARDS:
+        if len(cards) != N_CARDS or len(set(cards)) != N_CARDS or min(cards) < 1 or max(cards) > N_CARDS:
             problems.append(f"{len(cards)} cards accounted for, expected each of 1..84 exactly once")
         if self.turns > self.cfg.max_turns:
             problems.append(f"{self.turns} turns played, more than max_turns={self.cfg.max_turns} (T15)")
@@ -572,14 +572,13 @@ class TrainsState(State):
     def card_zones(self) -> dict[str, int]:
         """How many cards each zone holds (tests and analytics)."""
         return {
-            "trains": sum(1 for t in self.trains for c in t if c),
-            "locks": sum(1 for lk in self.locks for c in lk if c),
-            "display": sum(1 for c in self.display if c),
+            "trains": 7 * self.n - sum(t.count(0) for t in self.trains),
+            "locks": 7 * self.n - sum(lk.count(0) for lk in self.locks),
+            "display": 9 - self.display.count(0),
             "draw": len(self.draw),
             "discard": len(self.discard),
-            "pending": sum(len(h) for h in self.hands) + sum(1 for c in self.kept if c) + (1 if self.drawn else 0),
+            "pending": sum(map(len, self.hands)) + self.n - self.kept.count(0) + (1 if self.drawn else 0),
         }
-
 
 def new_state(config: TrainsConfig, n_players: int, rng: np.random.Generator) -> TrainsState:
     return TrainsState(config, n_players, rng)
