@@ -1,0 +1,69 @@
+"""check_game over thousands of random games, basic and variant, with Shipside's own invariants:
+52 cards always accounted for (S2), at most one crew token per ship (S26), the game always ends
+by S53 (4 points or every ship scored), and scores as the spec counts them (S54)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from simkit.core.conformance import check_game
+from simkit.games.shipside import GAME
+from simkit.games.shipside.state import OVER
+
+from .helpers import config
+
+
+class Invariants:
+    def __init__(self):
+        self.ends = Counter()
+        self.games = 0
+
+    def __call__(self, st) -> None:
+        T = st.T
+        cards = list(st.out) + [c for h in st.hands for c in h] + [c for p in st.piles for c in p]
+        cards += [c for s in range(len(T.defense)) for side in st.sides[s] for c in side]
+        if st.own is not None:
+            cards += [c for o in st.own for c in o]
+        assert len(cards) == 52 and set(cards) == set(range(52)), "S2: 52 cards not accounted for"
+        assert all(len(st.crew[s]) <= 1 for s in range(len(T.defense))), "S26: two crew on a ship"
+        for p in (0, 1):
+            expect = len(st.captured[p]) + len(st.crew_won[p])      # S54: 1 per ship, 1 per crew
+            assert st.score[p] == expect, f"S54: score {st.score[p]} != {expect}"
+        if st.phase == OVER:
+            self.games += 1
+            self.ends[st.reason] += 1
+            if st.reason == "points":
+                assert max(st.score) >= 4 and min(st.score) < 4
+            else:
+                assert st.reason == "all scored" and not st.row, st.reason
+
+
+@pytest.mark.parametrize("label, overrides, games", [
+    ("basic", {}, 1400),
+    ("variant", {"variant__enabled": "true"}, 1000),
+    ("variant-chooser-shared", {"variant__enabled": "true", "variant__mark_assignment": "chooser",
+                                "variant__personal_decks": "false"}, 200),
+])
+def test_check_game_random(label, overrides, games):
+    inv = Invariants()
+    report = check_game(GAME, games=games, configs=[config(**overrides)] if overrides else None,
+                        seed=11, deep_every=25, extra_check=inv)
+    assert report.games == games and inv.games == games
+    assert set(inv.ends) <= {"points", "all scored"}     # S53: never a cap, a stall or a stuck end
+    assert inv.ends["points"] > 0
+
+
+@pytest.mark.parametrize("overrides", [
+    {"movement__chooser": "owner", "movement__before_scoring": "false"},
+    {"octopus__reuse": "free", "octopus__draw": "true"},
+    {"rum__timing": "before", "rum__max_per_ship": "2", "rum__on_scored": "returned"},
+    {"movement__wrap_around": "false", "movement__skip_occupied": "false", "scoring__full_tie": "stay"},
+    {"rules__play_on_any_side": "false", "rules__pass_when_stuck": "false", "octopus__check_origin": "false"},
+    {"deck__move_symbol": "[0, -2, -4]", "setup__crew_start": "middle-empty", "crew__max_per_ship": "2",
+     "movement__freeze_when_full": "false"},
+])
+def test_check_game_alternative_rules(overrides):
+    report = check_game(GAME, games=60, configs=[config(**overrides)], seed=5, deep_every=10)
+    assert report.games == 60
