@@ -1,0 +1,43 @@
+"""Shipside throughput on one core: games per second for the basic game and the variant with the
+baseline strategies, and for the greedy bots. Run: `python scripts/bench_shipside.py [seconds]`."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+LINEUPS = [
+    ("shipside random vs random", ["random"], {}),
+    ("shipside variant random vs random", ["random"], {"variant.enabled": "true"}),
+    ("shipside greedy vs random", ["greedy", "random"], {}),
+    ("shipside octopus vs greedy", ["octopus", "greedy"], {}),
+]
+
+
+def _games_per_second(strategies, overrides, seconds: float) -> float:
+    from simkit.core.play import play_range
+    from simkit.core.runner import RunSpec
+
+    spec = RunSpec.create(game="shipside", n_players=2, strategies=strategies, n_games=10**7,
+                          seed=1, overrides=overrides)
+    play_range(spec, 0, 5)                      # warm up imports and caches
+    done, start, step = 0, time.perf_counter(), 20
+    while True:
+        play_range(spec, done, done + step)
+        done += step
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed
+        step = min(2000, step * 2)
+
+
+def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
+    """(label, value, unit) rows; each lineup is timed for about `seconds` seconds."""
+    return [(label, _games_per_second(strats, ov, seconds), "games/s")
+            for label, strats, ov in LINEUPS]
+
+
+if __name__ == "__main__":
+    secs = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    for label, value, unit in bench(secs):
+        print(f"{label:<40} {value:10.1f} {unit}")
