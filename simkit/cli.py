@@ -21,8 +21,7 @@ class SimkitGroup(click.Group):
         try:
             return super().invoke(ctx)
         except SimkitError as exc:
-            raise click.ClickException(str(exc).splitlines()[0] if "\n" in str(exc)
-                                       and not ctx.meta.get("strict") else str(exc)) from None
+            raise click.ClickException(str(exc)) from None
 
 
 @click.group(cls=SimkitGroup, context_settings={"help_option_names": ["-h", "--help"]})

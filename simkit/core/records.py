@@ -114,13 +114,12 @@ def read_tables(run_dir: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def versions() -> dict[str, Any]:
-    import click
-    import joblib
-    import numpy
-    import pyarrow
+    from importlib.metadata import PackageNotFoundError, version
 
-    import simkit
-    return {"simkit": simkit.__version__, "python": platform.python_version(),
-            "numpy": numpy.__version__, "pandas": pd.__version__, "pyarrow": pyarrow.__version__,
-            "joblib": joblib.__version__, "click": click.__version__,
-            "platform": platform.platform()}
+    found: dict[str, Any] = {"python": platform.python_version(), "platform": platform.platform()}
+    for package in ("simkit", "numpy", "pandas", "pyarrow", "joblib", "click", "scipy"):
+        try:
+            found[package] = version(package)
+        except PackageNotFoundError:
+            found[package] = None
+    return found

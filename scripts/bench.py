@@ -1,0 +1,118 @@
+#!/usr/bin/env python
+"""Throughput of the engine through the public runner, per game, beside a reference run.
+
+    python scripts/bench.py                 # every game, ~3 s per figure
+    python scripts/bench.py --game sixnimmt --seconds 5
+    python scripts/bench.py --save-reference   # record these figures as the new reference
+
+6 nimmt!: rounds/s on one core (4 players, single rounds) with `random` and with `heuristic`,
+and the speed-up of a 2-worker run over a 1-worker run of the same games. Other games add
+their rows from scripts/bench_<game>.py (a `bench(seconds)` function returning rows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REFERENCE = HERE / "bench_reference.json"
+
+
+def _rate(spec, seconds: float) -> float:
+    """Games per second of play_range on this core, over about `seconds`."""
+    from simkit.core.play import play_range
+
+    play_range(spec, 0, 50)  # warm up imports and caches
+    n, elapsed, start = 200, 0.0, 0
+    while True:
+        t0 = time.perf_counter()
+        play_range(spec, start, start + n)
+        dt = time.perf_counter() - t0
+        if dt * 2 > seconds or n >= 1_000_000:
+            return n / dt
+        start += n
+        n = int(n * min(10.0, max(2.0, seconds / 2 / max(dt, 1e-3))))
+
+
+def _speedup(spec, seconds: float) -> float:
+    from simkit.core.runner import run
+
+    one = _rate(spec, seconds / 2)
+    n = int(one * seconds)
+    tmp = Path(tempfile.mkdtemp())
+    try:
+        t0 = time.perf_counter()
+        run(spec.__class__(**{**spec.__dict__, "n_games": n}), tmp / "a", jobs=1, progress=False)
+        t1 = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        run(spec.__class__(**{**spec.__dict__, "n_games": n}), tmp / "b", jobs=2, progress=False)
+        t2 = time.perf_counter() - t0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return t1 / t2
+
+
+def bench_sixnimmt(seconds: float) -> list[tuple[str, float, str]]:
+    from simkit.core.runner import RunSpec
+
+    rows = []
+    for strategies in (["random"], ["heuristic"]):
+        spec = RunSpec.create("sixnimmt", 4, strategies, 10**9, seed=1, overrides={"max_rounds": "1"})
+        rows.append((f"sixnimmt 4p single round, {strategies[0]}, 1 core", _rate(spec, seconds), "rounds/s"))
+    spec = RunSpec.create("sixnimmt", 4, ["random"], 10**9, seed=1, overrides={"max_rounds": "1"})
+    rows.append(("sixnimmt 4p single round, random, 2 workers vs 1 (run())", _speedup(spec, seconds * 2), "x"))
+    return rows
+
+
+def _game_modules() -> dict[str, object]:
+    found = {}
+    for path in sorted(HERE.glob("bench_*.py")):
+        name = path.stem.removeprefix("bench_")
+        if name == "reference":
+            continue
+        spec = importlib.util.spec_from_file_location(f"_bench_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        if hasattr(module, "bench"):
+            found[name] = module
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
+    parser.add_argument("--save-reference", action="store_true", help="store the figures as the reference")
+    args = parser.parse_args()
+    benches = {"sixnimmt": bench_sixnimmt}
+    benches.update({name: module.bench for name, module in _game_modules().items()})
+    unknown = set(args.game or []) - set(benches)
+    if unknown:
+        print(f"unknown game(s) {', '.join(sorted(unknown))}: allowed are {', '.join(benches)}", file=sys.stderr)
+        return 2
+    reference = json.loads(REFERENCE.read_text()) if REFERENCE.exists() else {}
+    results = {}
+    print(f"{'case':<62} {'now':>12} {'reference':>12}  unit")
+    for name, fn in benches.items():
+        if args.game and name not in args.game:
+            continue
+        for label, value, unit in fn(args.seconds):
+            ref = reference.get(label)
+            ref_text = f"{ref:12.4g}" if isinstance(ref, (int, float)) else f"{'-':>12}"
+            print(f"{label:<62} {value:12.4g} {ref_text}  {unit}", flush=True)
+            results[label] = value
+    if args.save_reference:
+        REFERENCE.write_text(json.dumps({**reference, **results}, indent=1, sort_keys=True) + "\n")
+        print(f"saved as reference in {REFERENCE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The CLI through Click's CliRunner: summaries, replay, and every bad-input case."""
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simkit.cli import main
+
+
+@pytest.fixture
+def cli():
+    return CliRunner()
+
+
+def test_games_and_strategies_listing(cli):
+    out = cli.invoke(main, ["games"])
+    assert out.exit_code == 0 and "sixnimmt" in out.output and "2 to 10" in out.output
+    out = cli.invoke(main, ["strategies", "sixnimmt"])
+    assert out.exit_code == 0
+    for name in ("random", "lowest", "highest", "heuristic", "end_threshold = 66", "max_rounds"):
+        assert name in out.output
+
+
+def test_run_writes_a_run_folder_and_prints_the_summary(cli, tmp_path):
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "4", "-s", "heuristic", "-s", "random",
+                            "-s", "random", "-s", "random", "-n", "40", "--seed", "3", "-j", "1",
+                            "--out", str(tmp_path / "r"), "--set", "max_rounds=1"])
+    assert out.exit_code == 0, out.output
+    assert "heuristic" in out.output and "win share" in out.output and "95% CI" in out.output
+    seats = pd.read_parquet(tmp_path / "r" / "seats.parquet")
+    assert {"game", "seat", "strategy", "score", "rank", "win", "forfeit"} <= set(seats.columns)
+    assert len(seats) == 160
+
+
+def test_identical_parquet_with_jobs_1_and_2(cli, tmp_path):
+    for jobs in ("1", "2"):
+        out = cli.invoke(main, ["run", "sixnimmt", "-p", "3", "-s", "heuristic", "-s", "random",
+                                "-s", "lowest", "-n", "90", "--seed", "11", "-j", jobs,
+                                "--out", str(tmp_path / jobs)])
+        assert out.exit_code == 0, out.output
+    for name in ("games.parquet", "seats.parquet"):
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "1" / name),
+                                      pd.read_parquet(tmp_path / "2" / name))
+
+
+def test_plugin_strategy_as_module_class(cli, tmp_path):
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "2", "-s", "tests.plugins:FirstLegal",
+                            "-s", "random", "-n", "10", "--seed", "1", "-j", "1",
+                            "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0, out.output
+    assert "tests.plugins:FirstLegal" in out.output
+
+
+def test_forfeits_are_counted_in_the_summary(cli, tmp_path):
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "2", "-s", "tests.plugins:Crashes",
+                            "-s", "random", "-n", "6", "--seed", "1", "-j", "1", "--seating", "fixed",
+                            "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0, out.output
+    assert "forfeited games: 6" in out.output
+
+
+def test_strict_stops_with_the_traceback(cli, tmp_path):
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "2", "-s", "tests.plugins:Crashes",
+                            "-s", "random", "-n", "6", "--seed", "1", "-j", "1", "--strict",
+                            "--out", str(tmp_path / "r")])
+    assert out.exit_code != 0
+    assert "boom from a test strategy" in out.output and "Traceback" in out.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "chess"], "unknown game 'chess': allowed are sixnimmt"),
+    (["run", "sixnimmt", "-s", "nope"], "unknown strategy 'nope' for sixnimmt: allowed are"),
+    (["run", "sixnimmt", "--set", "colour=red"], "unknown config field 'colour': allowed are advanced"),
+    (["run", "sixnimmt", "-p", "11"], "--players 11 is not allowed for sixnimmt: allowed are 2 to 10"),
+    (["run", "sixnimmt", "-p", "1"], "--players 1 is not allowed for sixnimmt: allowed are 2 to 10"),
+    (["run", "sixnimmt", "--set", "rows=many"], "rows='many' is not a whole number"),
+    (["run", "sixnimmt", "--set", "row_capacity=0"], "row_capacity=0 is out of range"),
+    (["run", "sixnimmt", "--set", "tie_break=coin"], "tie_break='coin' is not allowed: allowed is one of"),
+    (["run", "sixnimmt", "-p", "10", "--set", "hand_size=12"], "= 124 cards, but the deck has 104"),
+    (["run", "sixnimmt", "-p", "3", "-s", "random", "-s", "random"], "2 strategies for 3 players"),
+    (["run", "sixnimmt", "-n", "0"], "--games 0 is not allowed"),
+    (["run", "sixnimmt", "-s", "heuristic:depth=2"], "unknown parameter 'depth'"),
+    (["run", "sixnimmt", "-n", "x"], "'x' is not a valid integer"),
+])
+def test_bad_input_gives_one_clear_line_and_nonzero_exit(cli, tmp_path, args, message):
+    out = cli.invoke(main, args + ["--out", str(tmp_path / "never")])
+    assert out.exit_code != 0
+    assert message in out.output
+    assert "Traceback" not in out.output
+    assert not (tmp_path / "never" / "games.parquet").exists()
+
+
+def test_existing_output_folder_is_refused(cli, tmp_path):
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "keep.txt").write_text("precious")
+    out = cli.invoke(main, ["run", "sixnimmt", "-n", "5", "--out", str(tmp_path / "r")])
+    assert out.exit_code != 0 and "already exists" in out.output
+    assert (tmp_path / "r" / "keep.txt").read_text() == "precious"
+
+
+def test_replay_prints_a_readable_log(cli, tmp_path):
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "3", "-n", "5", "--seed", "2", "-j", "1",
+                            "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0
+    out = cli.invoke(main, ["replay", str(tmp_path / "r"), "--game", "3"])
+    assert out.exit_code == 0, out.output
+    text = out.output
+    for piece in ("Round 1", "seat 0 hand:", "Turn 1: reveal", "row 1:", "Round 1 bullheads", "Game over"):
+        assert piece in text
+    seats = pd.read_parquet(tmp_path / "r" / "seats.parquet")
+    winners = seats[(seats.game == 3) & (seats.win > 0)].seat.tolist()
+    assert f"seat {winners[0]}" in text.split("Game over:")[1]
+    bad = cli.invoke(main, ["replay", str(tmp_path / "r"), "--game", "99"])
+    assert bad.exit_code != 0 and "--game 99 is out of range: the run has games 0 to 4" in bad.output
+
+
+def test_replay_of_a_folder_without_manifest(cli, tmp_path):
+    out = cli.invoke(main, ["replay", str(tmp_path), "--game", "0"])
+    assert out.exit_code != 0 and "is not a run folder" in out.output

@@ -1,0 +1,155 @@
+"""The runner: identical results whatever jobs/chunks, forfeits, --strict, resume, early stop."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from simkit.core.errors import RunFolderError, StrategyError
+from simkit.core.play import play_range
+from simkit.core.records import write_manifest
+from simkit.core.runner import RunSpec, load_run, replay_game, run
+
+
+def _spec(n_games=60, strategies=("random",), players=4, **kw):
+    return RunSpec.create("sixnimmt", players, list(strategies), n_games, seed=5,
+                          overrides=kw.pop("overrides", {"max_rounds": "1"}), **kw)
+
+
+def test_same_rows_whatever_jobs_and_chunk_size(tmp_path):
+    spec = _spec(300, ("heuristic", "random", "random", "lowest"))
+    a = run(spec, tmp_path / "a", jobs=1, chunk_size=300, progress=False)
+    b = run(spec, tmp_path / "b", jobs=2, chunk_size=7, progress=False)
+    for name in ("games.parquet", "seats.parquet"):
+        pa = pd.read_parquet(tmp_path / "a" / name)
+        pb = pd.read_parquet(tmp_path / "b" / name)
+        pd.testing.assert_frame_equal(pa, pb)
+    assert len(a.games) == 300 and len(b.seats) == 1200
+
+
+def test_rotate_seating_puts_every_strategy_in_every_seat():
+    chunk = play_range(_spec(8, ("heuristic", "random", "random", "lowest")), 0, 8)
+    seats = pd.DataFrame(chunk.seats)
+    heuristic_seats = seats[seats.strategy == "heuristic"].seat.value_counts()
+    assert sorted(heuristic_seats.index) == [0, 1, 2, 3] and set(heuristic_seats) == {2}
+
+
+def test_fixed_and_random_seating():
+    fixed = pd.DataFrame(play_range(_spec(6, ("heuristic", "random", "random", "lowest"),
+                                          seating="fixed"), 0, 6).seats)
+    assert set(fixed[fixed.strategy == "heuristic"].seat) == {0}
+    rnd = pd.DataFrame(play_range(_spec(40, ("heuristic", "random", "random", "lowest"),
+                                        seating="random"), 0, 40).seats)
+    assert rnd[rnd.strategy == "heuristic"].seat.nunique() == 4
+
+
+def test_duplicate_replays_each_deal_in_every_rotation():
+    spec = _spec(8, ("heuristic", "random", "random", "random"), duplicate=True)
+    chunk = play_range(spec, 0, 8)
+    games = pd.DataFrame(chunk.games)
+    assert list(games.deal) == [0, 0, 0, 0, 1, 1, 1, 1]
+    assert list(games.rotation) == [0, 1, 2, 3, 0, 1, 2, 3]
+    states = [replay_state(spec, i) for i in range(4)]
+    deals = {tuple(tuple(h) for h in s.events[0][2]) for s in states}
+    assert len(deals) == 1
+
+
+def replay_state(spec, i):
+    from simkit.core.play import play_game
+    return play_game(spec, i, keep_state=True)["state"]
+
+
+def test_strategy_exception_forfeits_that_game_and_batch_goes_on(tmp_path):
+    spec = _spec(20, ("tests.plugins:Crashes:after=2", "random", "random", "random"), seating="fixed")
+    result = run(spec, tmp_path / "r", jobs=1, progress=False)
+    assert result.forfeits == 20 and len(result.games) == 20
+    assert (result.games.forfeit_seat == 0).all()
+    assert result.games.error.str.contains("RuntimeError: boom from a test strategy").all()
+    seats = result.seats
+    assert seats[seats.seat == 0].forfeit.all() and (seats[seats.seat == 0].win == 0).all()
+    assert seats.groupby("game").win.sum().round(9).eq(1).all()
+    assert seats.score.isna().all()
+
+
+def test_illegal_action_forfeits_with_the_rule_in_the_error(tmp_path):
+    spec = _spec(5, ("random", "tests.plugins:PlaysIllegal"), players=2, seating="fixed")
+    result = run(spec, tmp_path / "r", jobs=1, progress=False)
+    assert (result.games.forfeit_seat == 1).all()
+    assert result.games.error.str.contains("not a card in its hand").all()
+
+
+def test_strict_stops_with_traceback_and_keeps_finished_chunks(tmp_path):
+    spec = _spec(30, ("random", "random"), players=2, strict=True)
+    ok = run(spec, tmp_path / "ok", jobs=1, progress=False)
+    assert ok.forfeits == 0
+    bad = RunSpec.create("sixnimmt", 2, ["random", "tests.plugins:PlaysIllegal"], 30, seed=5,
+                         seating="fixed", strict=True)
+    with pytest.raises(StrategyError, match="Traceback"):
+        run(bad, tmp_path / "bad", jobs=1, progress=False)
+    assert json.loads((tmp_path / "bad" / "manifest.json").read_text())["status"] == "interrupted"
+
+
+def test_existing_folder_is_never_overwritten(tmp_path):
+    spec = _spec(10)
+    run(spec, tmp_path / "r", jobs=1, progress=False)
+    with pytest.raises(RunFolderError, match="already exists"):
+        run(spec, tmp_path / "r", jobs=1, progress=False)
+
+
+def test_interrupted_run_resumes_to_identical_results(tmp_path, monkeypatch):
+    spec = _spec(100)
+    full = run(spec, tmp_path / "full", jobs=1, chunk_size=10, progress=False)
+    import simkit.core.runner as runner_mod
+    real = runner_mod.write_chunk
+    calls = {"n": 0}
+
+    def flaky(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner_mod, "write_chunk", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        run(spec, tmp_path / "part", jobs=1, chunk_size=10, progress=False)
+    partial = load_run(tmp_path / "part")
+    assert partial.manifest["status"] == "interrupted" and len(partial.games) == 30
+    monkeypatch.setattr(runner_mod, "write_chunk", real)
+    with pytest.raises(RunFolderError, match="different n_games"):
+        run(_spec(50), tmp_path / "part", jobs=1, resume=True, progress=False)
+    resumed = run(spec, tmp_path / "part", jobs=2, resume=True, progress=False)
+    assert resumed.manifest["status"] == "complete"
+    pd.testing.assert_frame_equal(resumed.games, full.games)
+    pd.testing.assert_frame_equal(resumed.seats, full.seats)
+
+
+def test_stop_rule_ends_early_with_a_contiguous_prefix(tmp_path):
+    spec = _spec(200)
+    seen = []
+
+    def stop(games, seats):
+        seen.append(len(games))
+        return len(games) >= 60
+
+    result = run(spec, tmp_path / "r", jobs=1, chunk_size=20, progress=False, stop=stop)
+    assert result.stopped_early and len(result.games) == 60
+    assert list(result.games.game) == list(range(60))
+    assert result.manifest["status"] == "stopped" and result.manifest["games_done"] == 60
+    assert seen == [20, 40, 60]
+
+
+def test_replay_matches_the_recorded_row(tmp_path):
+    spec = _spec(12, ("heuristic", "random", "random", "lowest"), overrides={})
+    result = run(spec, tmp_path / "r", jobs=2, chunk_size=5, progress=False)
+    state, record, _ = replay_game(tmp_path / "r", 7)
+    row = result.seats[result.seats.game == 7].sort_values("seat")
+    assert list(row.score) == list(state.outcome().scores)
+    assert record["slots"] == list(row.slot)
+
+
+def test_sanity_random_four_players_single_rounds_and_full_games():
+    """Issue 2 sanity: ~12.1 bullheads per player per round, ~4.4 rounds per full game."""
+    rounds = pd.DataFrame(play_range(_spec(4000), 0, 4000).seats)
+    assert 11.8 < rounds.score.mean() < 12.4
+    full = pd.DataFrame(play_range(_spec(1500, overrides={}), 0, 1500).games)
+    assert 4.25 < full["rounds"].mean() < 4.55
