@@ -1,0 +1,100 @@
+"""`simkit compare` and `simkit report` driven through Click's CliRunner."""
+
+import json
+
+import pandas as pd
+from click.testing import CliRunner
+
+from simkit.cli import main
+from simkit.cli_study import compare_command, report_command
+
+
+def test_compare_stops_early_with_the_heuristic_judged_better(tmp_path):
+    out = tmp_path / "cmp"
+    res = CliRunner().invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--seed", "1",
+                                    "--max-games", "4000", "--jobs", "1", "--out", str(out),
+                                    "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "H1 accepted: heuristic is stronger than random" in res.output
+    assert "stopped early" in res.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["games_done"] < 4000 and manifest["duplicate"] is True
+    record = json.loads((out / "compare.json").read_text())
+    assert record["decision"] == "H1" and record["llr"] >= record["bounds"][1]
+    assert record["penta"] is not None and 2 * sum(record["penta"]) == record["games"]
+    assert record["estimate"]["elo"] > 0 and record["estimate"]["los"] > 0.99
+    for word in ("Elo", "nElo", "LOS", "LLR"):
+        assert word in res.output
+
+
+def test_compare_random_against_itself_runs_to_the_maximum_without_a_decision(tmp_path):
+    out = tmp_path / "cmp"
+    res = CliRunner().invoke(main, ["compare", "sixnimmt", "random", "random", "--seed", "2",
+                                    "--max-games", "300", "--jobs", "1", "--out", str(out),
+                                    "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "no decision" in res.output and "accepted" not in res.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["games_done"] == 300
+    record = json.loads((out / "compare.json").read_text())
+    assert record["decision"] is None
+    assert record["bounds"][0] < record["llr"] < record["bounds"][1]
+
+
+def test_compare_four_players_alternates_the_sides_and_pairs_games(tmp_path):
+    out = tmp_path / "cmp4"
+    res = CliRunner().invoke(main, ["compare", "sixnimmt", "heuristic", "random", "-p", "4",
+                                    "--seed", "3", "--max-games", "96", "--batch", "48",
+                                    "--jobs", "1", "--out", str(out), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["strategies"] == ["heuristic", "random", "heuristic", "random"]
+    record = json.loads((out / "compare.json").read_text())
+    assert record["a_slots"] == [0, 2] and record["b_slots"] == [1, 3]
+    assert record["penta"] is not None and 2 * sum(record["penta"]) == record["games"]
+
+
+def test_compare_run_folder_is_accepted_by_report(tmp_path):
+    out = tmp_path / "cmp"
+    runner = CliRunner()
+    runner.invoke(main, ["compare", "sixnimmt", "random", "random", "--seed", "4",
+                         "--max-games", "60", "--jobs", "1", "--out", str(out), "--no-progress"])
+    res = runner.invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    html = (tmp_path / "rep" / "report.html").read_text()
+    assert 'id="match"' in html and "SPRT" in html and "no decision" in html
+    summary = pd.read_csv(tmp_path / "rep" / "tables" / "cmp" / "summary.csv")
+    assert list(summary["player"]) == ["random#1", "random#2"]
+
+
+def test_report_default_folder_is_inside_the_run(tmp_path):
+    out = tmp_path / "cmp"
+    runner = CliRunner()
+    runner.invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--seed", "5",
+                         "--max-games", "40", "--jobs", "1", "--out", str(out), "--no-progress"])
+    res = runner.invoke(main, ["report", str(out)])
+    assert res.exit_code == 0, res.output
+    assert (out / "report" / "report.html").exists() and (out / "report" / "summary.md").exists()
+
+
+def test_malformed_sprt_and_unknown_names_are_clear_errors(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--sprt", "0,10"])
+    assert res.exit_code == 2 and "elo0,elo1,alpha,beta" in res.output
+    res = runner.invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--sprt", "0,x,1,1"])
+    assert res.exit_code == 2 and "must be a number" in res.output
+    res = runner.invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--sprt",
+                               "10,0,0.05,0.05"])
+    assert res.exit_code == 2 and "elo0 must be less than elo1" in res.output
+    res = runner.invoke(main, ["compare", "nogame", "a", "b", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 1 and "unknown game 'nogame'" in res.output
+    res = runner.invoke(main, ["report", str(tmp_path)])
+    assert res.exit_code == 1 and "no manifest.json" in res.output
+
+
+def test_help_has_examples():
+    for cmd in (compare_command, report_command):
+        res = CliRunner().invoke(cmd, ["--help"])
+        assert res.exit_code == 0 and "Example" in res.output
+    assert "simkit compare sixnimmt heuristic random" in CliRunner().invoke(
+        compare_command, ["--help"]).output
