@@ -52,6 +52,15 @@ def png_bytes(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
+def _bins(x: np.ndarray, target: int) -> np.ndarray:
+    """About `target` bins; whole-number data gets whole-number bin widths centred on values."""
+    lo, hi = float(x.min()), float(x.max())
+    if np.all(np.equal(np.mod(x, 1), 0)):
+        width = max(1, int(np.ceil((hi - lo + 1) / target)))
+        return np.arange(lo - 0.5, hi + width + 0.5, width)
+    return np.histogram_bin_edges(x, bins=target)
+
+
 def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
                        title: str = "Score distribution per strategy") -> Figure:
     """Step histograms of each strategy's per-seat score (forfeited seats left out), with the
@@ -64,11 +73,7 @@ def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
         ax.text(0.5, 0.5, "no scores", ha="center", va="center", transform=ax.transAxes)
         return fig
     lo, hi = float(finite.min()), float(finite.max())
-    integer = np.all(np.equal(np.mod(finite, 1), 0))
-    if integer and hi - lo <= 80:
-        bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
-    else:
-        bins = np.histogram_bin_edges(finite, bins=40)
+    bins = _bins(finite, 40)
     for i, p in enumerate(players(seats)):
         x = seats.loc[key == p, "score"].to_numpy(dtype=float)
         x = x[~np.isnan(x)]
@@ -80,7 +85,7 @@ def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
     ax.set_xlabel("score" + ("" if higher_is_better else " (lower is better)"))
     ax.set_ylabel("share of games")
     ax.set_title(title, fontsize=11)
-    ax.legend(fontsize=8, loc="best")
+    fig.legend(fontsize=8, loc="outside lower center", ncols=2, frameon=False)
     return fig
 
 
@@ -147,10 +152,7 @@ def game_length(games: pd.DataFrame, title: str = "Game length") -> Figure:
         x = games[col].to_numpy(dtype=float)
         if x.size == 0:
             continue
-        lo, hi = x.min(), x.max()
-        bins = (np.arange(lo - 0.5, hi + 1.5) if hi - lo <= 60
-                else np.histogram_bin_edges(x, bins=40))
-        ax.hist(x, bins=bins, color=_color(i + 2), alpha=0.8)
+        ax.hist(x, bins=_bins(x, 25), color=_color(i + 2), alpha=0.8)
         ax.axvline(x.mean(), color="black", linestyle="--", linewidth=1,
                    label=f"mean {x.mean():.1f}")
         ax.set_xlabel(col)
@@ -171,7 +173,8 @@ def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % b
     for i, p in enumerate(players(seats)):
         sub = run[run["player"] == p]
         ax.plot(sub["games"], sub["win_share"], color=_color(i), linewidth=1.4, label=p)
-        ax.fill_between(sub["games"], sub["low"], sub["high"], color=_color(i), alpha=0.18)
+        ax.fill_between(sub["games"], sub["low"], sub["high"], color=_color(i), alpha=0.12,
+                        linewidth=0)
         ax.axhline(float(table.loc[p, "fair_share"]), color=_color(i), linestyle=":",
                    linewidth=0.8)
     if len(run) and run["games"].max() > 20:
@@ -180,7 +183,8 @@ def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % b
     ax.set_xlabel("games played")
     ax.set_ylabel("win share so far")
     ax.set_title(title, fontsize=11)
-    ax.legend(fontsize=8, loc="upper right")
+    fig.legend(fontsize=8, loc="outside lower center", ncols=min(4, max(1, len(players(seats)))),
+               frameon=False)
     return fig
 
 
