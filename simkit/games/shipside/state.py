@@ -23,6 +23,7 @@ from simkit.games.shipside.config import MARKS, ShipsideConfig
 
 MARK, PICK, MAIN, DIR, RUM, OVER = "mark", "pick", "main", "dir", "rum", "over"
 _STEP = {"L": -1, "R": 1}
+_new = tuple.__new__
 
 
 class ShipView(NamedTuple):
@@ -220,41 +221,56 @@ class ShipsideState(State):
         player_chooses = cfg.movement.chooser == "player"
         sides = self.sides
         defense = T.defense
-        out = []
-        dirs_cache: dict[int, tuple] = {}
-        hand_kinds = list(dict.fromkeys(T.kind[c] for c in self.hands[p]))
+        crew = self.crew
+        new = _new
+        out: list = []
         open_places = [(s, a) for s in self.row for a in sides_allowed if len(sides[s][a]) < maxc]
-        for value, sym in hand_kinds:                                               # S19, S20
+        plain = [(defense[s], a, None) for s, a in open_places]
+        moving = None           # places with the crew directions a symbol card offers (S23-S25)
+
+        def symbol_places():
+            opts = []
+            cache: dict[int, tuple] = {}
             for s, a in open_places:
-                if sym and (player_chooses or a == p):
-                    dirs = dirs_cache.get(s)
+                if crew[s] and (player_chooses or a == p):
+                    dirs = cache.get(s)
                     if dirs is None:
-                        dirs = dirs_cache[s] = self._dirs(s)
-                    if dirs:
-                        for d in dirs:
-                            out.append(Play(value, sym, defense[s], a, d))
-                        continue
-                out.append(Play(value, sym, defense[s], a, None))
+                        dirs = cache[s] = self._dirs(s)
+                else:
+                    dirs = ()
+                if dirs:
+                    opts.extend((defense[s], a, d) for d in dirs)
+                else:
+                    opts.append((defense[s], a, None))
+            return opts
+
+        for value, sym in dict.fromkeys(T.kind[c] for c in self.hands[p]):       # S19, S20
+            if sym:
+                if moving is None:
+                    moving = symbol_places()
+                out += [new(Play, (value, True, d, a, dr, "play")) for d, a, dr in moving]
+            else:
+                out += [new(Play, (value, False, d, a, None, "play")) for d, a, _ in plain]
         if self._octopus_ready(p):                                                  # S40-S46
             as_place = cfg.octopus.as_placement
             octo_on = self.octo_on
             mine = self.octo_at[p] if cfg.octopus.reuse == "free" else -2   # free: own card unprotected
+            kind = T.kind
             for s1 in self.row:
+                d1 = defense[s1]
                 for a1 in (0, 1):
-                    kinds = dict.fromkeys(T.kind[c] for c in sides[s1][a1] if octo_on[c] < 0 or c == mine)
-                    for value, sym in kinds:
-                        for s2, a2 in open_places:
-                            if s2 == s1 and a2 == a1:
-                                continue
-                            if sym and as_place and (player_chooses or a2 == p):
-                                dirs = dirs_cache.get(s2)
-                                if dirs is None:
-                                    dirs = dirs_cache[s2] = self._dirs(s2)
-                                if dirs:
-                                    for d in dirs:
-                                        out.append(Octopus(value, sym, defense[s1], a1, defense[s2], a2, d))
-                                    continue
-                            out.append(Octopus(value, sym, defense[s1], a1, defense[s2], a2, None))
+                    cards = sides[s1][a1]
+                    if not cards:
+                        continue
+                    for value, sym in dict.fromkeys(kind[c] for c in cards if octo_on[c] < 0 or c == mine):
+                        if sym and as_place:
+                            if moving is None:
+                                moving = symbol_places()
+                            opts = moving
+                        else:
+                            opts = plain
+                        out += [new(Octopus, (value, sym, d1, a1, d, a, dr, "octopus"))
+                                for d, a, dr in opts if d != d1 or a != a1]
         if not out:
             out.append(PASS)                                                        # S18
         if self.rum_left[p] > 0 and not self.rum_turn:                              # S17, S47
@@ -357,7 +373,7 @@ class ShipsideState(State):
                                 f"{[self.T.defense[x] for x in self.row]}", seat=p, rule="S27")
         return s
 
-    def _check_place(self, s: int, side: int, p: int, what: str) -> None:
+    def _check_place(self, s: int, side: int, p: int, what) -> None:
         if side not in (0, 1):
             raise IllegalAction(f"{what}: side must be A or B", seat=p, rule="S19")
         if not self.config.rules.play_on_any_side and side != p:
@@ -367,7 +383,7 @@ class ShipsideState(State):
             raise IllegalAction(f"{what}: that side already holds "
                                 f"{self.config.rules.max_cards_per_side} cards", seat=p, rule="S20")
 
-    def _check_dir(self, s: int, card: int, side: int, p: int, d, what: str, placement: bool) -> None:
+    def _check_dir(self, s: int, card: int, side: int, p: int, d, what, placement: bool) -> None:
         """S25: the acting player names a direction exactly when they must choose one."""
         needed = ()
         if placement and self.T.sym[card] and (self.config.movement.chooser == "player" or side == p):
@@ -390,8 +406,8 @@ class ShipsideState(State):
             card = self._find(self.hands[p], (a.value, a.sym))
             if card < 0:
                 raise IllegalAction(f"{a}: no such card in hand", seat=p, rule="S19")
-            self._check_place(s, a.side, p, str(a))
-            self._check_dir(s, card, a.side, p, a.dir, str(a), True)
+            self._check_place(s, a.side, p, a)
+            self._check_dir(s, card, a.side, p, a.dir, a, True)
             self.passes = 0
             self.hands[p].remove(card)
             self._put(card, s, a.side)
@@ -412,8 +428,8 @@ class ShipsideState(State):
                 raise IllegalAction(f"{a}: no such card without an octopus there", seat=p, rule="S43")
             if s1 == s and a.src_side == a.side:
                 raise IllegalAction(f"{a}: the card must move to another side", seat=p, rule="S46")
-            self._check_place(s, a.side, p, str(a))
-            self._check_dir(s, card, a.side, p, a.dir, str(a), self.config.octopus.as_placement)
+            self._check_place(s, a.side, p, a)
+            self._check_dir(s, card, a.side, p, a.dir, a, self.config.octopus.as_placement)
             self.passes = 0
             old = self.octo_at[p]
             if old >= 0:                                                           # reuse=free
