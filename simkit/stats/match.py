@@ -87,3 +87,33 @@ def lineup_sides(strategies: list[str]) -> tuple[list[int], list[int]]:
 def sides_from_slots(seats: pd.DataFrame, a_slots, b_slots) -> tuple[np.ndarray, np.ndarray]:
     slot = seats["slot"].to_numpy()
     return np.isin(slot, list(a_slots)), np.isin(slot, list(b_slots))
+
+
+def format_paired(seats: pd.DataFrame) -> str | None:
+    """Terminal text of the paired analysis of a duplicate run (None for other runs): the
+    deal-averaged win share and score per strategy, and for two strategies the match figures
+    (Elo, nElo, LOS) from the pentanomial counts of the seat-swapped game pairs."""
+    from simkit.stats.tables import paired_table, player_key, players
+
+    table = paired_table(seats)
+    if table is None:
+        return None
+    width = max(8, *(len(str(p)) for p in table["player"]))
+    lines = ["paired by deal (each deal played in every seat rotation):",
+             f"{'strategy':<{width}}  {'deals':>6}  {'win share':>9}  {'95% CI':>13}  "
+             f"{'mean score':>10}  {'95% CI':>17}"]
+    for r in table.itertuples():
+        lines.append(f"{str(r.player):<{width}}  {r.deals:>6}  {100 * r.win_share:>8.1f}%  "
+                     f"{100 * r.win_low:>5.1f}-{100 * r.win_high:.1f}%  {r.mean_score:>10.2f}  "
+                     f"{r.score_low:>7.2f} to {r.score_high:.2f}")
+    names = players(seats)
+    if len(names) == 2:
+        key = player_key(seats)
+        m = match_summary(seats, (key == names[0]).to_numpy(), (key == names[1]).to_numpy(),
+                          names[0], names[1])
+        e = m.estimate
+        lines.append(f"{m.a} against {m.b}: W {m.wins} / D {m.draws} / L {m.losses}"
+                     + (f", pentanomial {m.penta}" if m.penta else "")
+                     + f"; Elo {e.elo:+.1f} ± {e.elo_error:.1f}, nElo {e.nelo:+.1f} ± "
+                       f"{e.nelo_error:.1f}, LOS {100 * e.los:.2f}%")
+    return "\n".join(lines)
