@@ -11,20 +11,17 @@ rank of the drawn card among the 7 train cards matters, so 8 intervals cover eve
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import permutations
 
 from simkit.core.strategy import Decision, Strategy
 from simkit.games.trains.actions import DRAW, PLACE
 from simkit.games.trains.rules import REMOVAL_SLOT, apply_order_effect, moved_slots
 
 WIN = 10_000.0
-_CACHE: dict = {}
+_RANGE7 = range(7)
 
 
-def sortedness(t) -> float:
-    """32 * LIS - inversions of a 7-card train (WIN if ascending). Memoised."""
-    v = _CACHE.get(t)
-    if v is not None:
-        return v
+def _pattern_score(t) -> float:
     best = [1] * 7
     inv = 0
     for j in range(1, 7):
@@ -37,11 +34,17 @@ def sortedness(t) -> float:
             else:
                 inv += 1
         best[j] = bj
-    v = WIN if inv == 0 else 32.0 * max(best) - inv
-    if len(_CACHE) > 500_000:
-        _CACHE.clear()
-    _CACHE[t] = v
-    return v
+    return WIN if inv == 0 else 32.0 * max(best) - inv
+
+
+#: score of every order pattern of 7 distinct values, keyed by the pattern's argsort (a
+#: permutation and its inverse share LIS length and inversion count, so either key works)
+_SCORES = {p: _pattern_score(p) for p in permutations(_RANGE7)}
+
+
+def sortedness(t) -> float:
+    """32 * LIS - inversions of a train of 7 distinct values (WIN if ascending)."""
+    return _SCORES[tuple(sorted(_RANGE7, key=t.__getitem__))]
 
 
 def unseen_cards(obs) -> list[int]:
@@ -56,54 +59,75 @@ def unseen_cards(obs) -> list[int]:
     return [c for c in range(1, 85) if c not in seen]
 
 
-def intervals(train, unseen: list[int]) -> list[tuple[float, int]]:
-    """(representative value, number of unseen cards) for each gap between sorted train cards."""
-    vals = sorted(train)
-    out = []
-    lo_idx = 0
-    lo_val = 0.5
-    for v in vals:
-        hi_idx = bisect_left(unseen, v)
-        if hi_idx > lo_idx:
-            out.append((lo_val, hi_idx - lo_idx))
-        lo_idx = hi_idx
-        lo_val = v + 0.5
-    if len(unseen) > lo_idx:
-        out.append((lo_val, len(unseen) - lo_idx))
-    return out
+_PLACE_TABLES: dict = {}
+
+
+def place_table(train) -> tuple:
+    """(table, best): table[k][g] is the sortedness after a card with g of the 7 train cards
+    below it replaces slot k+1; best[g] = (max over slots, first best slot). Only the order
+    pattern of the train matters, so tables are shared by the 5040 patterns."""
+    key = tuple(sorted(_RANGE7, key=train.__getitem__))
+    hit = _PLACE_TABLES.get(key)
+    if hit is not None:
+        return hit
+    ranks = [0] * 7
+    for i, k in enumerate(key):
+        ranks[k] = 2 * i + 1                 # train values 1, 3, ..., 13
+    table = []
+    for k in _RANGE7:
+        row = []
+        t = ranks[:]
+        for g in range(8):
+            t[k] = 2 * g                     # a card with g train cards below it
+            row.append(sortedness(t))
+        table.append(row)
+    best = []
+    for g in range(8):
+        col = [table[k][g] for k in _RANGE7]
+        m = max(col)
+        best.append((m, col.index(m) + 1))
+    hit = (table, best)
+    _PLACE_TABLES[key] = hit
+    return hit
+
+
+def gap_counts(train, unseen: list[int]) -> list[int]:
+    """counts[g]: unseen cards with exactly g of the train's cards below them."""
+    counts = []
+    prev = 0
+    for v in sorted(train):
+        i = bisect_left(unseen, v)
+        counts.append(i - prev)
+        prev = i
+    counts.append(len(unseen) - prev)
+    return counts
+
+
+def below(train, card) -> int:
+    return sum(1 for c in train if c < card)
 
 
 def best_place(train, card) -> tuple[float, int]:
     """(score, slot) of the best slot for `card` (first best slot on ties)."""
-    best, best_slot = -1e9, 1
-    t = list(train)
-    for k in range(7):
-        old = t[k]
-        t[k] = card
-        v = sortedness(tuple(t))
-        t[k] = old
-        if v > best:
-            best, best_slot = v, k + 1
-    return best, best_slot
+    return place_table(train)[1][below(train, card)]
 
 
-def expected_draw(train, gaps) -> float:
-    total = sum(n for _, n in gaps)
+def expected_draw(train, counts) -> float:
+    """Expected score after drawing a uniformly random unseen card and placing it best."""
+    total = sum(counts)
     if not total:
-        return sortedness(tuple(train))
-    return sum(best_place(train, c)[0] * n for c, n in gaps) / total
+        return sortedness(train)
+    best = place_table(train)[1]
+    return sum(best[g][0] * n for g, n in enumerate(counts) if n) / total
 
 
-def expected_refill(train, slot: int, gaps) -> float:
-    total = sum(n for _, n in gaps)
+def expected_refill(train, slot: int, counts) -> float:
+    """Expected score after slot `slot` is refilled with a uniformly random unseen card."""
+    total = sum(counts)
     if not total:
-        return sortedness(tuple(train))
-    t = list(train)
-    acc = 0.0
-    for c, n in gaps:
-        t[slot - 1] = c
-        acc += sortedness(tuple(t)) * n
-    return acc / total
+        return sortedness(train)
+    row = place_table(train)[0][slot - 1]
+    return sum(row[g] * n for g, n in enumerate(counts) if n) / total
 
 
 class GreedyStrategy(Strategy):
@@ -143,7 +167,7 @@ class GreedyStrategy(Strategy):
         me = obs.trains[obs.seat]
         locks = obs.locks[obs.seat]
         base = sortedness(me)
-        gaps = intervals(me, unseen_cards(obs))
+        gaps = gap_counts(me, unseen_cards(obs))
         best, pick = expected_draw(me, gaps), DRAW
         for a in legal:
             if a is DRAW:
@@ -172,27 +196,32 @@ class RivalStrategy(GreedyStrategy):
         self.attack = attack
         self.lock_risk = lock_risk
 
-    def _threat(self, obs, display, skip_effect: int = 0) -> float:
-        """Penalty when an opponent could complete its train with an effect 1-4 of `display`."""
+    def _win_penalties(self, obs) -> list[float]:
+        """pen[e]: penalty for leaving effect e (1-4) in the display, because an opponent could
+        complete its train with it (the next player to act weighs most)."""
         n = obs.n_players
-        penalty = 0.0
+        pen = [0.0] * 9
         for j in range(1, n):
-            q = (obs.seat + j) % n
-            t = obs.trains[q]
+            t = obs.trains[(obs.seat + j) % n]
+            if sortedness(t) < 32.0 * 5:      # one reordering never sorts a train with LIS < 5
+                continue
             for e in (1, 2, 3, 4):
-                if e == skip_effect or not display[e]:
-                    continue
-                for p in ((1, 2, 3, 4, 5, 6) if e == 1 else (1, 2, 3, 4, 5) if e < 4 else (3, 4, 5, 6, 7)):
-                    if sortedness(tuple(apply_order_effect(t, e, p))) >= WIN:
-                        penalty += 2000.0 if j == 1 else 600.0
+                for p in _PARAMS[e]:
+                    if sortedness(apply_order_effect(t, e, p)) >= WIN:
+                        pen[e] += 2000.0 if j == 1 else 600.0
                         break
-        return penalty
+        return pen
+
+    @staticmethod
+    def _threat(pen, display, skip_effect: int = 0) -> float:
+        return sum(pen[e] for e in (1, 2, 3, 4) if display[e] and e != skip_effect)
 
     def place_slot(self, obs, card) -> int:
         me = list(obs.trains[obs.seat])
         locks = obs.locks[obs.seat]
         eff = obs.effects
         best, best_slot = -1e18, 1
+        pen = self._win_penalties(obs)
         for k in range(7):
             old = me[k]
             me[k] = card
@@ -205,7 +234,7 @@ class RivalStrategy(GreedyStrategy):
             disp = list(obs.display)
             e = eff[old]
             disp[e] = 0 if disp[e] else old
-            v -= self._threat(obs, disp)
+            v -= self._threat(pen, disp)
             if v > best:
                 best, best_slot = v, k + 1
         return best_slot
@@ -217,13 +246,14 @@ class RivalStrategy(GreedyStrategy):
         locks = obs.locks[seat]
         base = sortedness(me)
         unseen = unseen_cards(obs)
-        gaps = intervals(me, unseen)
+        gaps = gap_counts(me, unseen)
         opp = [(seat + j) % n for j in range(1, n)]
         scores = {q: sortedness(obs.trains[q]) for q in opp}
         leader = max(opp, key=lambda q: scores[q])
         lead_t = obs.trains[leader]
         lead_now = scores[leader]
-        threat_now = self._threat(obs, obs.display)
+        pen = self._win_penalties(obs)
+        threat_now = self._threat(pen, obs.display)
         best, pick = expected_draw(me, gaps) - self.attack * lead_now - threat_now, DRAW
         for a in legal:
             if a is DRAW:
@@ -239,16 +269,18 @@ class RivalStrategy(GreedyStrategy):
                 s = REMOVAL_SLOT[e]
                 v = base if locks[s - 1] else expected_refill(me, s, gaps)
                 if not obs.locks[leader][s - 1]:
-                    lead_after = expected_refill(lead_t, s, intervals(lead_t, unseen))
+                    lead_after = expected_refill(lead_t, s, gap_counts(lead_t, unseen))
             else:
                 loss = base - expected_refill(me, p, gaps)
                 risk = self.lock_risk * (2.0 if obs.display[REMOVAL_SLOT_OF_LOCK[p]] else 1.0)
                 v = base + max(0.0, loss) * risk
-            v -= self.attack * lead_after + self._threat(obs, obs.display, skip_effect=e)
+            v -= self.attack * lead_after + self._threat(pen, obs.display, skip_effect=e)
             if v > best:
                 best, pick = v, a
         return pick
 
+
+_PARAMS = {1: (1, 2, 3, 4, 5, 6), 2: (1, 2, 3, 4, 5), 3: (1, 2, 3, 4, 5), 4: (3, 4, 5, 6, 7)}
 
 #: the removal effect that hits each lockable slot
 REMOVAL_SLOT_OF_LOCK = {s: e for e, s in REMOVAL_SLOT.items()}

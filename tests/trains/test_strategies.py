@@ -9,7 +9,7 @@ from simkit.core.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, PLACE, USE_ONE
 from simkit.games.trains.state import from_position
-from strategies.trains.heuristic import WIN, intervals, sortedness
+from strategies.trains.heuristic import WIN, best_place, expected_draw, gap_counts, sortedness
 
 T = [80, 66, 51, 40, 22, 13, 5]
 
@@ -70,11 +70,20 @@ def test_sortedness_orders_by_lis_then_inversions():
     assert sortedness((1, 2, 3, 4, 5, 7, 6)) > sortedness((2, 3, 4, 5, 6, 7, 1))
 
 
-def test_intervals_count_every_unseen_card():
-    """The 8 gaps around the train's cards hold every unseen card exactly once."""
-    unseen = [c for c in range(1, 85) if c not in T]
-    gaps = intervals(T, unseen)
-    assert sum(n for _, n in gaps) == 77 and len(gaps) == 8
+def test_gap_counts_and_expected_draw_match_brute_force():
+    """The 8 gaps around the train's cards hold every unseen card once; the pattern tables give
+    the same expected draw value as placing every unseen card in every slot."""
+    train = [30, 12, 55, 41, 70, 3, 64]
+    unseen = [c for c in range(1, 85) if c not in train]
+    counts = gap_counts(train, unseen)
+    assert sum(counts) == 77 and len(counts) == 8
+    brute = 0.0
+    for c in unseen:
+        brute += max(sortedness(train[:k] + [c] + train[k + 1:]) for k in range(7))
+    assert abs(expected_draw(train, counts) - brute / 77) < 1e-9
+    score, slot = best_place(train, 60)
+    assert score == max(sortedness(train[:k] + [60] + train[k + 1:]) for k in range(7))
+    assert score == sortedness(train[:slot - 1] + [60] + train[slot:])
 
 
 @pytest.mark.parametrize("name", ["greedy", "rival"])
