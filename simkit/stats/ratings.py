@@ -61,9 +61,16 @@ def _stages(seats: pd.DataFrame, order: list[str]):
     remaining, chosen = remaining[keep], chosen[keep]
     if len(remaining) == 0:
         return np.zeros((0, k)), np.zeros((0, k)), np.zeros(0)
-    both = np.hstack([remaining, chosen])
-    uniq, counts = np.unique(both, axis=0, return_counts=True)
-    return uniq[:, :k], uniq[:, k:], counts.astype(float)
+    both = np.hstack([remaining, chosen]).astype(np.int64)
+    # aggregate identical stages: encode each row as one integer (counts < base)
+    base = int(both.max()) + 1
+    codes = both @ (base ** np.arange(2 * k - 1, -1, -1, dtype=np.int64)) if base ** (2 * k) < 2 ** 62 else None
+    if codes is None:
+        uniq, counts = np.unique(both, axis=0, return_counts=True)
+    else:
+        _, first, counts = np.unique(codes, return_index=True, return_counts=True)
+        uniq = both[first]
+    return uniq[:, :k].astype(float), uniq[:, k:].astype(float), counts.astype(float)
 
 
 def plackett_luce(seats: pd.DataFrame, prior_games: float = 1.0, tol: float = 1e-9,
@@ -74,7 +81,8 @@ def plackett_luce(seats: pd.DataFrame, prior_games: float = 1.0, tol: float = 1e
     low, high (95 %), games, plus the attribute `iterations` in `DataFrame.attrs`."""
     order = players(seats)
     k = len(order)
-    games = player_key(seats).groupby(seats["game"]).unique().explode().value_counts()
+    games = (pd.DataFrame({"p": player_key(seats).to_numpy(), "g": seats["game"].to_numpy()})
+             .drop_duplicates()["p"].value_counts())
     if k == 0:
         return pd.DataFrame(columns=["player", "rating", "se", "low", "high", "games"])
     C, G, wt = _stages(seats, order)
