@@ -91,10 +91,14 @@ def batch_stream_words(master: int, start: int, stop: int, n_streams: int) -> li
     return out.astype("<u4").view("<u8").astype(np.uint64).tolist()
 
 
+def _stream_inc(stream: int) -> int:
+    return (_INC_STEP * (2 * stream + 1)) & _MASK128 | 1
+
+
 def _pcg_state(words: list[int], stream: int) -> dict:
     hi, lo = words[WORDS_PER_STREAM * stream: WORDS_PER_STREAM * (stream + 1)]
     return {"bit_generator": "PCG64",
-            "state": {"state": (hi << 64) | lo, "inc": (_INC_STEP * (2 * stream + 1)) & _MASK128 | 1},
+            "state": {"state": (hi << 64) | lo, "inc": _stream_inc(stream)},
             "has_uint32": 0, "uinteger": 0}
 
 
@@ -103,12 +107,19 @@ class GeneratorPool:
 
     def __init__(self) -> None:
         self._gens: list[Generator] = []
+        self._states: list[dict] = []
 
     def get(self, slot: int, words: list[int], stream: int) -> Generator:
         while len(self._gens) <= slot:
             self._gens.append(Generator(PCG64(0)))
+            self._states.append(_pcg_state([0, 0] * (slot + 1), slot))
+        state = self._states[slot]
+        inner = state["state"]
+        k = WORDS_PER_STREAM * stream
+        inner["state"] = (words[k] << 64) | words[k + 1]
+        inner["inc"] = _stream_inc(stream)
         gen = self._gens[slot]
-        gen.bit_generator.state = _pcg_state(words, stream)
+        gen.bit_generator.state = state
         return gen
 
 

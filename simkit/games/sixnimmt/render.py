@@ -20,8 +20,9 @@ def render_log(state) -> str:
     for ev in state.events:
         kind = ev[0]
         if kind == "deal":
-            _, rnd, hands, starts = ev
-            rows = [[c] for c in starts]
+            _, rnd, h, dealt = ev
+            hands = [dealt[k * h:(k + 1) * h] for k in range(n)]
+            rows = [[c] for c in dealt[n * h:]]
             lines.append(f"\n== Round {rnd} ==")
             for s, hand in enumerate(hands):
                 lines.append(f"  seat {s} hand: {_cards(sorted(hand))}")

@@ -26,6 +26,7 @@ class TakeRow:
 
 
 TAKE_ROW = tuple(TakeRow(r) for r in range(10))
+_DECK = np.arange(1, 105)
 
 
 @dataclass(frozen=True)
@@ -94,17 +95,17 @@ class SixNimmtState(State):
             self._to_act = (first,)
             self.events.append(("draft_start", self.round, first, tuple(self.pool)))
             return
-        deck = (self.rng.permutation(104) + 1).tolist()
+        deck = self.rng.permutation(_DECK).tolist()
         self.hands = [deck[k * h:(k + 1) * h] for k in range(n)]
         dealt = n * h
-        self.rows = [[c] for c in deck[dealt:dealt + cfg.rows]]
+        self.seen = deck[dealt:dealt + cfg.rows]
+        self.rows = [[c] for c in self.seen]
         self.aside = deck[dealt + cfg.rows:]
         self.pool = []
-        self.seen = deck[dealt:dealt + cfg.rows]
         self.phase = PLAY
         self._to_act = self._all
-        self.events.append(("deal", self.round, tuple(tuple(hand) for hand in self.hands),
-                            tuple(c for c in self.seen)))
+        # hands are deck[k*h:(k+1)*h], then the row starts (the set-aside cards stay hidden)
+        self.events.append(("deal", self.round, h, tuple(deck[:dealt + cfg.rows])))
 
     def _choose_first_drafter(self) -> int:
         """N19 [CHOICE] first drafter."""
@@ -170,11 +171,11 @@ class SixNimmtState(State):
             if type(card) is not int or card not in hands[s]:
                 raise IllegalAction(f"seat {s} played {card!r}, which is not a card in its hand "
                                     f"{sorted(hands[s])}", seat=s, rule="N5")
-        for s, card in enumerate(actions):
-            hands[s].remove(card)
-        plays = sorted(zip(actions, self._all))
+        for hand, card in zip(hands, actions):
+            hand.remove(card)
+        plays = tuple(sorted(zip(actions, self._all)))
         self.seen.extend(actions)
-        self.events.append(("reveal", self.round, self.turn + 1, tuple(plays)))
+        self.events.append(("reveal", self.round, self.turn + 1, plays))
         self._resolve(plays, 0)
 
     def _resolve(self, plays, i: int) -> None:
