@@ -169,10 +169,12 @@ def _parallel_chunks(spec: RunSpec, todo: list[tuple[int, int, int]], jobs: int,
 
     if backend == "dask":
         client = _dask_client(scheduler)
-        with parallel_config(backend="dask"):
-            yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                delayed(task)(*t) for t in todo)
-        client.close()
+        try:
+            with parallel_config(backend="dask"):
+                yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                    delayed(task)(*t) for t in todo)
+        finally:
+            client.close()
         return
     with parallel_config(backend=backend, n_jobs=jobs):
         yield from Parallel(return_as="generator_unordered")(delayed(task)(*t) for t in todo)
@@ -183,7 +185,10 @@ def _dask_client(scheduler: str | None):
         from dask.distributed import Client
     except ImportError:
         raise ConfigError("--backend dask needs dask.distributed: pip install 'simkit[dask]'") from None
-    return Client(scheduler) if scheduler else Client(processes=True)
+    try:
+        return Client(scheduler) if scheduler else Client(processes=True, dashboard_address=None)
+    except OSError as exc:
+        raise ConfigError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
 
 
 class _Progress:

@@ -153,3 +153,12 @@ def test_sanity_random_four_players_single_rounds_and_full_games():
     assert 11.8 < rounds.score.mean() < 12.4
     full = pd.DataFrame(play_range(_spec(1500, overrides={}), 0, 1500).games)
     assert 4.25 < full["rounds"].mean() < 4.55
+
+
+def test_dask_backend_gives_the_same_rows(tmp_path):
+    pytest.importorskip("dask.distributed")
+    spec = _spec(40)
+    a = run(spec, tmp_path / "a", jobs=1, progress=False)
+    b = run(spec, tmp_path / "b", jobs=2, chunk_size=9, backend="dask", progress=False)
+    pd.testing.assert_frame_equal(a.seats, b.seats)
+    assert b.manifest["timings"]["backend"] == "dask"
