@@ -140,6 +140,12 @@ def _print_summary(result, entry) -> None:
              f"({'fewer' if not entry.higher_is_better else 'more'} points is better); "
              f"results in {result.out_dir}")
     click.echo(format_summary(summary_table(seats), title=title))
+    if result.manifest.get("duplicate"):
+        from simkit.stats.match import format_paired
+
+        paired = format_paired(seats)
+        if paired:
+            click.echo(paired)
     if result.forfeits:
         click.echo(f"forfeited games: {result.forfeits} (see the 'error' column of games.parquet)")
     for col in games.columns:

@@ -117,3 +117,13 @@ def test_replay_prints_a_readable_log(cli, tmp_path):
 def test_replay_of_a_folder_without_manifest(cli, tmp_path):
     out = cli.invoke(main, ["replay", str(tmp_path), "--game", "0"])
     assert out.exit_code != 0 and "is not a run folder" in out.output
+
+
+def test_duplicate_run_prints_the_paired_analysis(cli, tmp_path):
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "2", "-s", "heuristic", "-s", "random",
+                            "-n", "40", "--duplicate", "--seed", "3", "-j", "1",
+                            "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0, out.output
+    assert "paired by deal" in out.output and "pentanomial" in out.output
+    games = pd.read_parquet(tmp_path / "r" / "games.parquet")
+    assert games.groupby("deal").size().eq(2).all()
