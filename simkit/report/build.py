@@ -245,7 +245,10 @@ def match_rows(m: MatchSummary):
         rows.append(["Elo (unpaired)", f"{_f(t.elo, 1)} ± {_f(t.elo_error, 1)}",
                      "trinomial, for contrast: pairing narrows the interval"])
     if m.sprt is not None:
-        rows.append(["SPRT", m.sprt.describe(), ""])
+        unit = "Elo" if m.sprt.model == "logistic" else "nElo"
+        rows.append(["SPRT", f"[{m.sprt.elo0:g}, {m.sprt.elo1:g}] {unit}",
+                     f"alpha {m.sprt.alpha:g}, beta {m.sprt.beta:g}, LLR bounds "
+                     f"({m.sprt.lower:.2f}, {m.sprt.upper:.2f})"])
         rows.append(["LLR", _f(m.llr), m.verdict()])
     return ["figure", "value", "meaning"], rows
 
@@ -348,7 +351,7 @@ dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
 figure{margin:.6rem 0}figure img{max-width:100%;height:auto;display:block;border:1px solid #eee}
 figcaption{font-size:.8rem;color:#555}.note{font-size:.9rem;color:#333}
 nav{font-size:.9rem}nav a{margin-right:.6rem}.verdict{font-weight:600}
-table.wrap-last td:last-child{white-space:normal;text-align:left;min-width:12rem}
+table.wrap-last td:last-child,table.wrap-last th:last-child{white-space:normal;text-align:left;min-width:9rem}
 @media (max-width:600px){body{font-size:15px;padding:0 .5rem}table{font-size:.75rem}
 th,td{padding:.2rem .3rem}h1{font-size:1.25rem}h2{font-size:1.1rem}}
 """

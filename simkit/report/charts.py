@@ -217,7 +217,10 @@ def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
         ax.errorbar(v, ys, xerr=np.vstack([v - np.array(lo), np.array(hi) - v]), fmt="none",
                     ecolor="black", capsize=2, linewidth=0.8)
     ax.set_yticks(y0, labels, fontsize=8)
+    top = max((float(t["win_high"].max()) for t in tables if len(t)), default=1.0)
+    ax.set_xlim(0, min(1.0, top * 1.08 + 0.01))
     ax.set_xlabel("win share")
     ax.set_title(title, fontsize=11)
-    ax.legend(fontsize=8, loc="lower right")
+    fig.legend(fontsize=8, loc="outside lower center", ncols=min(4, max(1, len(names))),
+               frameon=False)
     return fig
