@@ -25,6 +25,12 @@ CAPTURE = 100.0
 WIN = 10_000.0
 
 
+def _mut(ships: dict, d: int) -> list:
+    """Copy-on-write: a private copy of ship `d`'s entry, so the base board stays untouched."""
+    v = ships[d] = ships[d][:]
+    return v
+
+
 class GreedyStrategy(Strategy):
     name = "greedy"
     description = ("Captures when it can, dumps jellyfish and zeros on the opponent's side, spends "
@@ -95,11 +101,20 @@ class GreedyStrategy(Strategy):
         return ships
 
     def _total(self, ships, hand_max, obs) -> float:
+        """Sum of the ship values; memoised per decision (most ships are unchanged by an action)."""
         me = self.seat
         opp_k = obs.opp_hand
         ms, os_ = obs.scores[me], obs.scores[1 - me]
-        return sum(self._ship_value(s[0], s[1], s[2], s[3], s[4], s[5], hand_max, opp_k, ms, os_)
-                   for s in ships.values())
+        memo = self._memo
+        total = 0.0
+        for s in ships.values():
+            key = (s[0], s[1], s[2], s[3], s[4], s[5], hand_max)
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = self._ship_value(s[0], s[1], s[2], s[3], s[4], s[5], hand_max,
+                                                 opp_k, ms, os_)
+            total += v
+        return total
 
     def _crew_target(self, obs, ship_def: int, d: str) -> int:
         row = [sv.defense for sv in obs.row]
@@ -117,14 +132,14 @@ class GreedyStrategy(Strategy):
             return
         kind = next(sv.crew[0] for sv in obs.row if sv.defense == ship_def)
         pts = self.crew_pts[kind]
-        ships[ship_def][5] -= pts
-        ships[target][5] += pts
+        _mut(ships, ship_def)[5] -= pts
+        _mut(ships, target)[5] += pts
 
     def _place(self, ships, obs, value: int, ship_def: int, side: int, sym: bool, d) -> None:
         before = self.cfg.movement.before_scoring
         if sym and before:
             self._apply_move(ships, obs, ship_def, d)
-        s = ships[ship_def]
+        s = _mut(ships, ship_def)
         if side == self.seat:
             s[1] += value
             s[3] += 1
@@ -133,15 +148,15 @@ class GreedyStrategy(Strategy):
             s[4] += 1
 
     def _value_play(self, a: Play, base, hand, obs) -> float:
-        ships = {k: v[:] for k, v in base.items()}
+        ships = dict(base)
         self._place(ships, obs, a.value, a.ship, a.side, a.sym, a.dir)
         rest = list(hand)
         rest.remove(a.value)
         return self._total(ships, max(rest) if rest else None, obs)
 
     def _value_octopus(self, a: Octopus, base, hand, obs) -> float:
-        ships = {k: v[:] for k, v in base.items()}
-        src = ships[a.src_ship]
+        ships = dict(base)
+        src = _mut(ships, a.src_ship)
         if a.src_side == self.seat:
             src[1] -= a.value
             src[3] -= 1
@@ -152,8 +167,8 @@ class GreedyStrategy(Strategy):
         return self._total(ships, max(hand) if hand else None, obs) - self.octopus_cost
 
     def _value_rum(self, a: Rum, base, hand, obs) -> float:
-        ships = {k: v[:] for k, v in base.items()}
-        ships[a.ship][0] += self.bonus
+        ships = dict(base)
+        _mut(ships, a.ship)[0] += self.bonus
         return self._total(ships, max(hand) if hand else None, obs)
 
     # ---------------------------------------------------------------- decisions
@@ -166,6 +181,7 @@ class GreedyStrategy(Strategy):
         if t is Mark:
             return first
         obs = decision.observation
+        self._memo = {}
         hand = [v for v, _ in obs.hand]
         base = self._board(obs)
         hand_max = max(hand) if hand else None
@@ -209,7 +225,7 @@ class GreedyStrategy(Strategy):
         return best
 
     def _value_dir(self, a: Direction, base, hand_max, obs) -> float:
-        ships = {k: v[:] for k, v in base.items()}
+        ships = dict(base)
         self._apply_move(ships, obs, obs.pending_ship, a.dir)
         return self._total(ships, hand_max, obs)
 

@@ -24,6 +24,7 @@ from simkit.games.shipside.config import MARKS, ShipsideConfig
 MARK, PICK, MAIN, DIR, RUM, OVER = "mark", "pick", "main", "dir", "rum", "over"
 _STEP = {"L": -1, "R": 1}
 _new = tuple.__new__
+_DIRS = {(False, False): (), (True, False): ("L",), (False, True): ("R",), (True, True): ("L", "R")}
 
 
 class ShipView(NamedTuple):
@@ -197,21 +198,24 @@ class ShipsideState(State):
         cap = self.config.rum.max_per_ship                                        # S52
         return [s for s in self.row if len(self.mugs[s]) < cap]
 
-    def _dirs(self, ship: int) -> tuple[str, ...]:
-        """S23-S29: directions in which the crew on `ship` can move ('' = nobody moves)."""
+    def _dirs(self, ship: int, check_frozen: bool = True) -> tuple[str, ...]:
+        """S23-S29: directions in which the crew on `ship` can move (() = nobody moves)."""
         crew = self.crew
         if not crew[ship]:
             return ()                                                               # S24
         m = self.config.movement
         row = self.row
-        if rules.frozen(row, sum(len(crew[s]) for s in row), m.freeze_when_full):  # S29
+        if check_frozen and self._frozen():                                         # S29
             return ()
         mx = self.config.crew.max_per_ship
-        out = []
-        for d in ("L", "R"):
-            if rules.move_target(row, crew, ship, _STEP[d], m.wrap_around, m.skip_occupied, mx) >= 0:
-                out.append(d)
-        return tuple(out)
+        left = rules.move_target(row, crew, ship, -1, m.wrap_around, m.skip_occupied, mx) >= 0
+        right = rules.move_target(row, crew, ship, 1, m.wrap_around, m.skip_occupied, mx) >= 0
+        return _DIRS[left, right]
+
+    def _frozen(self) -> bool:
+        crew = self.crew
+        return rules.frozen(self.row, sum([len(crew[s]) for s in self.row]),
+                            self.config.movement.freeze_when_full)
 
     def _main_actions(self, p: int) -> list:
         cfg = self.config
@@ -231,11 +235,12 @@ class ShipsideState(State):
         def symbol_places():
             opts = []
             cache: dict[int, tuple] = {}
+            still = self._frozen()
             for s, a in open_places:
-                if crew[s] and (player_chooses or a == p):
+                if crew[s] and not still and (player_chooses or a == p):
                     dirs = cache.get(s)
                     if dirs is None:
-                        dirs = cache[s] = self._dirs(s)
+                        dirs = cache[s] = self._dirs(s, False)
                 else:
                     dirs = ()
                 if dirs:
