@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,9 +30,11 @@ TAKE_ROW = tuple(TakeRow(r) for r in range(10))
 _DECK = np.arange(1, 105)
 
 
-@dataclass(frozen=True)
-class Observation:
-    """What one seat may see (§7). Hidden: other hands (basic game) and the set-aside cards."""
+class Observation(NamedTuple):
+    """What one seat may see (§7). Hidden: other hands (basic game) and the set-aside cards.
+
+    A NamedTuple: immutable, comparable, and cheap to build in the hot loop.
+    """
 
     seat: int
     n_players: int
@@ -283,15 +286,16 @@ class SixNimmtState(State):
         cfg = self.config
         public = cfg.public_penalties
         revealed = tuple(self.pending) if self.phase == ROW_PICK else ()
+        advanced = cfg.advanced
         return Observation(
-            seat=seat, n_players=self.n, phase=self.phase, round=self.round, turn=self.turn,
-            rows=tuple(tuple(r) for r in self.rows), hand=tuple(sorted(self.hands[seat])),
-            totals=tuple(self.totals), seen_cards=tuple(self.seen), revealed=revealed,
-            penalties=tuple(tuple(p) for p in self.penalty) if public else None,
-            round_points=tuple(sum(BH[c] for c in p) for p in self.penalty) if public else None,
-            hands=tuple(tuple(sorted(h)) for h in self.hands) if cfg.advanced else None,
-            pool=tuple(self.pool) if cfg.advanced else None,
-            to_act=self._to_act)
+            seat, self.n, self.phase, self.round, self.turn,
+            tuple(map(tuple, self.rows)), tuple(sorted(self.hands[seat])),
+            tuple(self.totals), tuple(self.seen), revealed,
+            tuple(map(tuple, self.penalty)) if public else None,
+            tuple([sum([BH[c] for c in p]) for p in self.penalty]) if public else None,
+            tuple(tuple(sorted(h)) for h in self.hands) if advanced else None,
+            tuple(self.pool) if advanced else None,
+            self._to_act)
 
     def outcome(self) -> Outcome:
         if self._outcome is None:
