@@ -41,15 +41,15 @@ class Invariants:
 
 
 @pytest.mark.parametrize("label, overrides, games", [
-    ("basic", {}, 1400),
-    ("variant", {"variant__enabled": "true"}, 1000),
+    ("basic", {}, 2000),
+    ("variant", {"variant__enabled": "true"}, 1600),
     ("variant-chooser-shared", {"variant__enabled": "true", "variant__mark_assignment": "chooser",
-                                "variant__personal_decks": "false"}, 200),
+                                "variant__personal_decks": "false"}, 400),
 ])
 def test_check_game_random(label, overrides, games):
     inv = Invariants()
     report = check_game(GAME, games=games, configs=[config(**overrides)] if overrides else None,
-                        seed=11, deep_every=25, extra_check=inv)
+                        seed=11, deep_every=40, extra_check=inv)
     assert report.games == games and inv.games == games
     assert set(inv.ends) <= {"points", "all scored"}     # S53: never a cap, a stall or a stuck end
     assert inv.ends["points"] > 0
