@@ -1,6 +1,7 @@
 """Heuristic Game of Trains strategies: `greedy` (one ply, own train only) and `rival`
-(greedy plus attacks on the leading opponent with effects 5-7, denial of winning effects, and
-locks).
+(greedy plus play against the leading opponents: effects 5-7 valued by how much they cut the
+opponents' chance to complete their train on a draw, denial of display effects an opponent could
+win with, and locks when the matching removal effect is in the display).
 
 Both score a train by how sorted it is: the longest increasing subsequence first, then the
 fewest inversions (`sortedness`); an ascending train scores WIN. A draw is valued by the exact
@@ -187,10 +188,10 @@ class GreedyStrategy(Strategy):
 
 class RivalStrategy(GreedyStrategy):
     name = "rival"
-    description = ("greedy, and also plays against the leading opponent: effects 5-7 on the leader, "
-                   "denies effects an opponent could win with, locks a well-placed slot")
+    description = ("greedy, and also plays against the leading opponents: effects 5-7 that cut their "
+                   "chance to win, denial of effects they could win with, locks against a shown removal")
 
-    def __init__(self, attack: float = 0.6, lock_risk: float = 0.3) -> None:
+    def __init__(self, attack: float = 150.0, lock_risk: float = 0.15) -> None:
         if attack < 0 or lock_risk < 0:
             raise ValueError("attack and lock_risk must be >= 0")
         self.attack = attack
@@ -248,36 +249,65 @@ class RivalStrategy(GreedyStrategy):
         unseen = unseen_cards(obs)
         gaps = gap_counts(me, unseen)
         opp = [(seat + j) % n for j in range(1, n)]
-        scores = {q: sortedness(obs.trains[q]) for q in opp}
-        leader = max(opp, key=lambda q: scores[q])
-        lead_t = obs.trains[leader]
-        lead_now = scores[leader]
         pen = self._win_penalties(obs)
-        threat_now = self._threat(pen, obs.display)
-        best, pick = expected_draw(me, gaps) - self.attack * lead_now - threat_now, DRAW
+        best, pick = expected_draw(me, gaps) - self._threat(pen, obs.display), DRAW
+        danger_now = {}
         for a in legal:
             if a is DRAW:
                 continue
             e, p = a[1], a[2]
-            lead_after = lead_now
+            attack = 0.0
             if e <= 4:
-                v = sortedness(tuple(apply_order_effect(me, e, p)))
+                v = sortedness(apply_order_effect(me, e, p))
                 if v >= WIN:
                     return a
                 v -= 2.0 * sum(1 for s in moved_slots(e, p) if locks[s - 1])
             elif e <= 7:
                 s = REMOVAL_SLOT[e]
                 v = base if locks[s - 1] else expected_refill(me, s, gaps)
-                if not obs.locks[leader][s - 1]:
-                    lead_after = expected_refill(lead_t, s, gap_counts(lead_t, unseen))
+                for q in opp:
+                    if obs.locks[q][s - 1]:
+                        continue
+                    t = obs.trains[q]
+                    if q not in danger_now:
+                        danger_now[q] = draw_win_prob(t, unseen)
+                    attack += danger_now[q] - refill_danger(t, s, unseen)
             else:
                 loss = base - expected_refill(me, p, gaps)
-                risk = self.lock_risk * (2.0 if obs.display[REMOVAL_SLOT_OF_LOCK[p]] else 1.0)
+                risk = self.lock_risk if obs.display[REMOVAL_SLOT_OF_LOCK[p]] else 0.0
                 v = base + max(0.0, loss) * risk
-            v -= self.attack * lead_after + self._threat(pen, obs.display, skip_effect=e)
+            v += self.attack * attack - self._threat(pen, obs.display, skip_effect=e)
             if v > best:
                 best, pick = v, a
         return pick
+
+
+def draw_win_prob(train, unseen: list[int]) -> float:
+    """Chance that a uniformly random unseen card, placed best, completes `train`."""
+    counts = gap_counts(train, unseen)
+    total = sum(counts)
+    if not total:
+        return 0.0
+    best = place_table(train)[1]
+    return sum(c for g, c in enumerate(counts) if c and best[g][0] >= WIN) / total
+
+
+def refill_danger(train, slot: int, unseen: list[int]) -> float:
+    """Expected `draw_win_prob` of `train` after slot `slot` is refilled with a random unseen
+    card (1 if the refill itself completes it); each gap is represented by its middle card."""
+    counts = gap_counts(train, unseen)
+    total = sum(counts)
+    if not total:
+        return 0.0
+    t = list(train)
+    acc = 0.0
+    start = 0
+    for c in counts:
+        if c:
+            t[slot - 1] = unseen[start + c // 2]
+            acc += c * (1.0 if sortedness(t) >= WIN else draw_win_prob(t, unseen))
+        start += c
+    return acc / total
 
 
 _PARAMS = {1: (1, 2, 3, 4, 5, 6), 2: (1, 2, 3, 4, 5), 3: (1, 2, 3, 4, 5), 4: (3, 4, 5, 6, 7)}
