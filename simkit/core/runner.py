@@ -232,7 +232,7 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
     t0 = time.perf_counter()
     bar = _Progress(spec.n_games, sum(ranges[k][1] - ranges[k][0] for k in done), progress)
     finished = set(done)
-    prefix = _contiguous(finished, n_chunks)
+    prefix = _Prefix(out_dir, n_chunks)
     stopped = False
     status = "interrupted"
     try:
@@ -240,14 +240,11 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
             write_chunk(out_dir, chunk_id, chunk.games, chunk.seats)
             finished.add(chunk_id)
             bar.update(chunk.stop - chunk.start)
-            new_prefix = _contiguous(finished, n_chunks)
-            if stop is not None and new_prefix > prefix:
-                games, seats = read_tables_prefix(out_dir, new_prefix)
-                prefix = new_prefix
-                if stop(games, seats):
+            if stop is not None:
+                prefix.add(chunk_id, chunk)
+                if prefix.grow(finished) and stop(*prefix.frames()):
                     stopped = True
                     break
-            prefix = new_prefix
         status = "stopped" if stopped else "complete"
     finally:
         bar.close()
@@ -270,6 +267,43 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
     return RunResult(out_dir, games, seats, manifest, stopped, forfeits, manifest["timings"])
 
 
+class _Prefix:
+    """The rows of the contiguous run of finished chunks from chunk 0, for stop rules.
+
+    Kept in memory and extended as chunks arrive (chunks finished before a resume are read
+    from disk once), so a stop rule costs no re-reading of the run folder.
+    """
+
+    def __init__(self, out_dir: Path, n_chunks: int):
+        self.out_dir = out_dir
+        self.n_chunks = n_chunks
+        self.length = 0
+        self.pending: dict[int, Chunk] = {}
+        self.games: list[pd.DataFrame] = []
+        self.seats: list[pd.DataFrame] = []
+
+    def add(self, chunk_id: int, chunk: Chunk) -> None:
+        self.pending[chunk_id] = chunk
+
+    def grow(self, finished: set[int]) -> bool:
+        grew = False
+        while self.length < self.n_chunks and self.length in finished:
+            chunk = self.pending.pop(self.length, None)
+            if chunk is None:
+                from simkit.core.records import read_chunks
+                g, s = read_chunks(self.out_dir, [self.length])
+            else:
+                g, s = pd.DataFrame(chunk.games), pd.DataFrame(chunk.seats)
+            self.games.append(g)
+            self.seats.append(s)
+            self.length += 1
+            grew = True
+        return grew
+
+    def frames(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        return (pd.concat(self.games, ignore_index=True), pd.concat(self.seats, ignore_index=True))
+
+
 def _chunk_files(out_dir: Path, chunk_id: int):
     from simkit.core.records import chunk_paths
     return chunk_paths(out_dir, chunk_id)
@@ -280,11 +314,6 @@ def _contiguous(finished: set[int], n_chunks: int) -> int:
     while k < n_chunks and k in finished:
         k += 1
     return k
-
-
-def read_tables_prefix(out_dir: Path, n_prefix: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    from simkit.core.records import read_chunks
-    return read_chunks(out_dir, range(n_prefix))
 
 
 def load_run(run_dir: Path | str) -> RunResult:
