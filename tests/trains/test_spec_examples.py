@@ -393,3 +393,42 @@ def test_eager_reshuffle_option():
                       rest="none", config=TrainsConfig(reshuffle="eager"))
     s.apply([DRAW])
     assert s.drawn == 33 and s.discard == [] and sorted(s.draw) == [1, 9]
+
+
+# --------------------------------------------------------------------------- rules without a G test
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_T1_T16_one_train_of_seven_wagons_per_player(n):
+    """T1/T16: one train per player; the locomotive is not a slot, so a train is 7 wagons and
+    effect 5 removes slot 1, the wagon next to the locomotive."""
+    s = GAME.new_state(TrainsConfig(), n, np.random.default_rng(n))
+    assert len(s.trains) == n and all(len(t) == 7 for t in s.trains)
+    assert s.card_zones()["trains"] == 7 * n
+    pos = from_position([T, [70, 65, 50, 45, 35, 25, 15]], display=[7], draw_top=[33, 34])
+    pos.apply([use(5)])
+    assert pos.trains[0] == [33] + T[1:]
+
+
+def test_T12_discard_pile_is_face_down():
+    """T12: observations give the discard pile's size, never its cards."""
+    s = from_position([T, [70, 65, 50, 45, 35, 25, 15]], discard=[1, 9, 17])
+    o = s.observe(1)
+    assert o.discard_size == len(s.discard)
+    assert not any(isinstance(v, (list, tuple)) and set(v) >= {1, 9, 17}
+                   for k, v in vars(o).items() if k not in ("effects", "log"))
+
+
+def test_T18_swap_across_one_keeps_the_middle_card():
+    """T18: effect 2 swaps slots i and i+2; the card between them stays."""
+    assert apply_order_effect(T, 2, 5) == [80, 66, 51, 40, 5, 13, 22]
+    assert apply_order_effect(T, 2, 1) == [51, 66, 80, 40, 22, 13, 5]
+
+
+def test_T22_effect_6_removes_every_middle_wagon():
+    """T22: effect 6 removes slot 4 of every player, refilled clockwise from the actor."""
+    p0, p1 = T, [70, 65, 50, 45, 35, 25, 15]
+    s = from_position([p0, p1], display=[21], draw_top=[33, 34], current=1)   # 21: e6
+    s.apply([use(6)])
+    assert [ev[1:] for ev in s.events if ev[0] == "remove"] == [(1, 4, 45), (0, 4, 40)]
+    assert s.trains[1][3] == 33 and s.trains[0][3] == 34
+    assert s.display[6] == 45 and s.display[2] == 40 and 21 in s.discard
