@@ -214,23 +214,41 @@ def head_to_head(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     mean score of i against j and the number of seat pairs. The diagonal compares different
     seats of the same strategy (1/2 by symmetry).
     """
-    key = player_key(seats)
-    df = pd.DataFrame({"game": seats["game"].to_numpy(), "p": key.to_numpy(),
-                       "seat": seats["seat"].to_numpy(), "rank": seats["rank"].to_numpy()})
-    m = df.merge(df, on="game", suffixes=("_a", "_b"))
-    m = m[m["seat_a"] != m["seat_b"]]
-    res = np.where(m["rank_a"].to_numpy() < m["rank_b"].to_numpy(), 1.0,
-                   np.where(m["rank_a"].to_numpy() == m["rank_b"].to_numpy(), 0.5, 0.0))
-    m = m.assign(res=res)
-    g = m.groupby(["p_a", "p_b"])["res"]
     order = players(seats)
-    score = g.mean().unstack().reindex(index=order, columns=order)
-    count = g.size().unstack().reindex(index=order, columns=order).fillna(0).astype(int)
-    score.index.name = None
-    score.columns.name = None
-    count.index.name = None
-    count.columns.name = None
+    k = len(order)
+    code = player_key(seats).map({p: i for i, p in enumerate(order)}).to_numpy()
+    games, seat, rank = _wide(seats, code, seats["rank"].to_numpy(dtype=float))
+    total = np.zeros(k * k)
+    count = np.zeros(k * k)
+    n = seat.shape[1]
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            ok = (seat[:, i] >= 0) & (seat[:, j] >= 0)
+            ri, rj = rank[ok, i], rank[ok, j]
+            res = np.where(ri < rj, 1.0, np.where(ri == rj, 0.5, 0.0))
+            idx = (seat[ok, i] * k + seat[ok, j]).astype(np.int64)
+            total += np.bincount(idx, weights=res, minlength=k * k)
+            count += np.bincount(idx, minlength=k * k)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score = pd.DataFrame((total / count).reshape(k, k), index=order, columns=order)
+    count = pd.DataFrame(count.reshape(k, k).astype(int), index=order, columns=order)
     return score, count
+
+
+def _wide(seats: pd.DataFrame, code: np.ndarray, rank: np.ndarray):
+    """(game ids, code[g, seat], rank[g, seat]) as games x seats arrays; -1 / NaN where a game
+    has fewer seats."""
+    game = seats["game"].to_numpy()
+    seat = seats["seat"].to_numpy(dtype=np.int64)
+    games, gi = np.unique(game, return_inverse=True)
+    n = int(seat.max()) + 1 if len(seat) else 0
+    codes = np.full((len(games), n), -1, dtype=np.int64)
+    ranks = np.full((len(games), n), np.nan)
+    codes[gi, seat] = code
+    ranks[gi, seat] = rank
+    return games, codes, ranks
 
 
 def running_win_share(seats: pd.DataFrame, max_points: int = 400, level: float = 0.95
@@ -353,21 +371,30 @@ def game_results(seats: pd.DataFrame, is_a, is_b) -> pd.DataFrame:
     """
     is_a = np.asarray(is_a, dtype=bool)
     is_b = np.asarray(is_b, dtype=bool)
-    cols = ["game", "deal", "rotation", "seat", "rank"]
-    a = seats.loc[is_a, cols]
-    b = seats.loc[is_b, ["game", "seat", "rank"]]
-    m = a.merge(b, on="game", suffixes=("", "_b"))
-    m = m[m["seat"] != m["seat_b"]]
-    ra, rb = m["rank"].to_numpy(), m["rank_b"].to_numpy()
-    m = m.assign(res=np.where(ra < rb, 1.0, np.where(ra == rb, 0.5, 0.0)))
-    per = m.groupby("game").agg(deal=("deal", "first"), rotation=("rotation", "first"),
-                                result=("res", "mean")).reset_index()
-    bits = pd.Series(np.left_shift(1, seats["seat"].to_numpy(dtype=np.int64)), index=seats.index)
-    a_mask = bits[is_a].groupby(seats.loc[is_a, "game"]).sum()
-    b_mask = bits[is_b].groupby(seats.loc[is_b, "game"]).sum()
-    per["a_mask"] = per["game"].map(a_mask).fillna(0).astype(np.int64)
-    per["b_mask"] = per["game"].map(b_mask).fillna(0).astype(np.int64)
-    return per.sort_values("game", ignore_index=True)
+    side = np.where(is_a, 1, np.where(is_b, 2, 0))
+    games, sides, rank = _wide(seats, side, seats["rank"].to_numpy(dtype=float))
+    n = sides.shape[1]
+    total = np.zeros(len(games))
+    pairs = np.zeros(len(games))
+    a_mask = np.zeros(len(games), dtype=np.int64)
+    b_mask = np.zeros(len(games), dtype=np.int64)
+    for i in range(n):
+        a_mask += np.where(sides[:, i] == 1, 1 << i, 0)
+        b_mask += np.where(sides[:, i] == 2, 1 << i, 0)
+        for j in range(n):
+            if i == j:
+                continue
+            ok = (sides[:, i] == 1) & (sides[:, j] == 2)
+            ri, rj = rank[:, i], rank[:, j]
+            total += np.where(ok, np.where(ri < rj, 1.0, np.where(ri == rj, 0.5, 0.0)), 0.0)
+            pairs += ok
+    first = seats.drop_duplicates("game").set_index("game")
+    keep = pairs > 0
+    g = games[keep]
+    return pd.DataFrame({"game": g, "deal": first.loc[g, "deal"].to_numpy(),
+                         "rotation": first.loc[g, "rotation"].to_numpy(),
+                         "result": total[keep] / pairs[keep], "a_mask": a_mask[keep],
+                         "b_mask": b_mask[keep]})
 
 
 def trinomial(results: pd.DataFrame) -> list[int]:
@@ -379,19 +406,23 @@ def trinomial(results: pd.DataFrame) -> list[int]:
 def pair_games(results: pd.DataFrame) -> list[tuple[int, int]]:
     """Pairs of games of the same deal in which A and B swapped seats exactly (the game-pair
     of duplicate play), matched in rotation order; games without a partner are left out."""
-    pairs = []
-    for _, grp in results.groupby("deal", sort=True):
-        if len(grp) < 2:
-            continue
-        waiting: dict[tuple[int, int], list[int]] = {}
-        for g, am, bm in zip(grp["game"].to_numpy(), grp["a_mask"].to_numpy(),
-                             grp["b_mask"].to_numpy()):
-            partner = waiting.get((int(bm), int(am)))
-            if partner:
-                pairs.append((partner.pop(0), int(g)))
-            else:
-                waiting.setdefault((int(am), int(bm)), []).append(int(g))
-    return pairs
+    if len(results) == 0:
+        return []
+    am = results["a_mask"].to_numpy(dtype=np.int64)
+    bm = results["b_mask"].to_numpy(dtype=np.int64)
+    df = pd.DataFrame({"game": results["game"].to_numpy(), "deal": results["deal"].to_numpy(),
+                       "lo": np.minimum(am, bm), "hi": np.maximum(am, bm),
+                       "orient": am > bm}).sort_values("game", kind="stable")
+    # first-come matching within a deal: the k-th game of one orientation pairs with the k-th
+    # game of the other orientation
+    df["k"] = df.groupby(["deal", "lo", "hi", "orient"], sort=False).cumcount()
+    left = df[~df["orient"]]
+    right = df[df["orient"]]
+    m = left.merge(right, on=["deal", "lo", "hi", "k"], suffixes=("_x", "_y"))
+    first = np.minimum(m["game_x"].to_numpy(), m["game_y"].to_numpy())
+    second = np.maximum(m["game_x"].to_numpy(), m["game_y"].to_numpy())
+    order = np.argsort(first, kind="stable")
+    return [(int(a), int(b)) for a, b in zip(first[order], second[order])]
 
 
 def pentanomial(results: pd.DataFrame) -> list[int] | None:
@@ -399,16 +430,12 @@ def pentanomial(results: pd.DataFrame) -> list[int] | None:
     pairs = pair_games(results)
     if not pairs:
         return None
-    res = dict(zip(results["game"].to_numpy().tolist(), results["result"].to_numpy().tolist()))
-    counts = [0, 0, 0, 0, 0]
-    for g, h in pairs:
-        pts = _wdl(res[g]) + _wdl(res[h])
-        counts[int(round(pts * 2))] += 1
-    return counts
-
-
-def _wdl(x: float) -> float:
-    return 1.0 if x > 0.5 else 0.5 if x == 0.5 else 0.0
+    r = results["result"].to_numpy()
+    pts = np.where(r > 0.5, 2, np.where(r == 0.5, 1, 0))        # half-points of each game
+    pos = pd.Series(np.arange(len(results)), index=results["game"].to_numpy())
+    g = pos.loc[[p[0] for p in pairs]].to_numpy()
+    h = pos.loc[[p[1] for p in pairs]].to_numpy()
+    return np.bincount(pts[g] + pts[h], minlength=5).astype(int).tolist()
 
 
 def paired_table(seats: pd.DataFrame, level: float = 0.95) -> pd.DataFrame | None:
