@@ -157,6 +157,67 @@ def _print_summary(result, entry) -> None:
         click.echo(f"mean rounds per game: {games['rounds'].mean():.2f}")
 
 
+def _int_list(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        return [int(v) for v in value.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a comma-separated list of whole numbers, e.g. 3,4,5") from None
+
+
+@main.command()
+@click.argument("game", callback=_game_arg)
+@click.option("-p", "--players", callback=_int_list, default=None,
+              help="Player counts, comma-separated (e.g. 3,4,5). Default: 4, or the nearest allowed.")
+@click.option("-s", "--strategy", "strategy_names", multiple=True,
+              help="Lineup: once for all seats, or per seat; the last one fills extra seats.")
+@click.option("--vary", "vary_items", multiple=True, metavar="FIELD=V1,V2",
+              help="A config field and the values to sweep (repeat for a grid).")
+@click.option("--set", "set_items", multiple=True, metavar="FIELD=VALUE", help="Fixed config overrides.")
+@click.option("-n", "--games", "n_games", type=int, default=1000, show_default=True, help="Games per cell.")
+@click.option("--seed", type=int, default=None, help="Master seed shared by every cell.")
+@click.option("-j", "--jobs", type=int, default=-1, show_default=True, help="Worker processes; -1 = all cores.")
+@click.option("--out", type=click.Path(path_type=Path), default=None, help="Sweep folder (one run folder per cell).")
+@click.option("--seating", type=click.Choice(["rotate", "random", "fixed"]), default="rotate", show_default=True)
+@click.option("--duplicate", is_flag=True, help="Play every deal once per seat rotation.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted sweep in --out.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, jobs, out, seating,
+          duplicate, resume, progress):
+    """Run the same study over a grid of player counts and rule variants.
+
+    Every cell gets its own run folder inside the sweep folder and the same master seed, so
+    cells are compared on the same deals where the rules allow. `simkit report` accepts the
+    sweep folder and shows the cells side by side.
+
+    \b
+    Examples:
+      simkit sweep sixnimmt -p 3,4,5,6 -s heuristic -s random -n 5000 --set max_rounds=1
+      simkit sweep sixnimmt -p 4 -s heuristic -s random --vary rows=3,4,5 --vary row_capacity=5,6
+    """
+    from datetime import datetime
+
+    from simkit.core.sweep import parse_vary, plan, run_sweep
+    from simkit.stats.tables import format_summary, summary_table
+
+    entry = get_game(game)
+    players = players or [min(max(4, entry.min_players), entry.max_players)]
+    planned = plan(game, players, list(strategy_names) or ["random"], n_games, seed,
+                   parse_vary(list(vary_items)), parse_set_options(set_items), seating=seating,
+                   duplicate=duplicate, command=shlex.join(["simkit", *sys.argv[1:]]))
+    if out is None:
+        out = Path("results") / f"{game}-sweep-{datetime.now().strftime('%Y%m%d-%H%M%S')}-s{planned[0][1].seed}"
+    click.echo(f"{entry.title}: sweep of {len(planned)} cells x {n_games} games, seed "
+               f"{planned[0][1].seed} -> {out}", err=True)
+
+    def show(cell, result):
+        click.echo(format_summary(summary_table(result.seats), title=f"\n[{cell.label}] {len(result.games)} games"))
+
+    run_sweep(planned, out, jobs=jobs, progress=progress, resume=resume, on_cell=show)
+    click.echo(f"\nreport of every cell side by side: simkit report {out}")
+
+
 @main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
 @click.option("--game", "-g", "index", type=int, required=True, help="Game index (0-based) in the run.")

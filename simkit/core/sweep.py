@@ -1,0 +1,124 @@
+"""Sweeps: the same study over a grid of player counts and rule variants, one run per cell.
+
+Every cell uses the same master seed, so cells share their deals as far as the rules allow
+(common random numbers: differences between variants are not drowned in deal luck).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from simkit.core.errors import ConfigError, RunFolderError
+from simkit.core.records import read_manifest, write_manifest
+from simkit.core.runner import RunResult, RunSpec, run
+from simkit.core.seeding import root_seed
+
+SWEEP_MANIFEST = "sweep.json"
+
+
+@dataclass(frozen=True)
+class Cell:
+    label: str
+    n_players: int
+    overrides: tuple[tuple[str, str], ...]
+
+
+def parse_vary(items: list[str]) -> dict[str, list[str]]:
+    """`["rows=3,4", "advanced=false,true"]` -> {"rows": ["3", "4"], ...}."""
+    axes: dict[str, list[str]] = {}
+    for item in items:
+        name, sep, values = item.partition("=")
+        name = name.strip()
+        if not sep or not name or not values.strip():
+            raise ConfigError(f"--vary {item!r} is malformed: use --vary field=value1,value2")
+        if name in axes:
+            raise ConfigError(f"--vary {name} is given twice: list all its values once")
+        axes[name] = [v.strip() for v in values.split(",")]
+    return axes
+
+
+def lineup_for(strategies: list[str], n_players: int) -> list[str]:
+    """One strategy for all seats; or the given lineup, its last strategy filling extra seats."""
+    if len(strategies) > n_players:
+        raise ConfigError(f"{len(strategies)} strategies for {n_players} players: give at most "
+                          f"{n_players} (the last one fills the remaining seats)")
+    return strategies + [strategies[-1]] * (n_players - len(strategies))
+
+
+def cells(players: list[int], axes: dict[str, list[str]]) -> list[Cell]:
+    names = list(axes)
+    out = []
+    for n in players:
+        for values in itertools.product(*(axes[k] for k in names)):
+            pairs = tuple(zip(names, values))
+            label = "-".join([f"p{n}", *(f"{k}={v}" for k, v in pairs)])
+            out.append(Cell(label, n, pairs))
+    return out
+
+
+def plan(game: str, players: list[int], strategies: list[str], n_games: int, seed: int | None,
+         axes: dict[str, list[str]], base_overrides: dict[str, str], seating: str = "rotate",
+         duplicate: bool = False, command: str = "") -> list[tuple[Cell, RunSpec]]:
+    """Validate every cell before anything runs (a bad value fails fast, naming its cell)."""
+    seed = root_seed(seed)
+    overlap = set(axes) & set(base_overrides)
+    if overlap:
+        raise ConfigError(f"{', '.join(sorted(overlap))} is both --set and --vary: use one")
+    specs = []
+    for cell in cells(players, axes):
+        try:
+            spec = RunSpec.create(game, cell.n_players, lineup_for(strategies, cell.n_players),
+                                  n_games, seed=seed, seating=seating, duplicate=duplicate,
+                                  overrides={**base_overrides, **dict(cell.overrides)},
+                                  command=command)
+        except ConfigError as exc:
+            raise type(exc)(f"sweep cell {cell.label}: {exc}") from None
+        specs.append((cell, spec))
+    return specs
+
+
+def run_sweep(planned: list[tuple[Cell, RunSpec]], out_dir: Path, *, jobs: int = -1,
+              progress: bool | None = None, resume: bool = False, backend: str = "loky",
+              on_cell=None) -> list[tuple[Cell, RunResult]]:
+    out_dir = Path(out_dir)
+    listing = {"cells": [{"label": c.label, "n_players": c.n_players,
+                          "overrides": dict(c.overrides)} for c, _ in planned],
+               "seed": planned[0][1].seed if planned else None,
+               "command": planned[0][1].command if planned else ""}
+    if (out_dir / SWEEP_MANIFEST).exists():
+        if not resume:
+            raise RunFolderError(f"output folder {out_dir} already holds a sweep: choose a new --out, "
+                                 f"or add --resume to finish it")
+        old = json.loads((out_dir / SWEEP_MANIFEST).read_text())
+        if old.get("cells") != listing["cells"] or old.get("seed") != listing["seed"]:
+            raise RunFolderError(f"--resume: {out_dir} holds a different sweep (cells or seed differ)")
+    elif out_dir.exists() and any(out_dir.iterdir()):
+        raise RunFolderError(f"output folder {out_dir} already exists and is not empty: choose a new --out")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / SWEEP_MANIFEST).write_text(json.dumps(listing, indent=2) + "\n")
+    results = []
+    for cell, spec in planned:
+        cell_dir = out_dir / cell.label
+        if resume and (cell_dir / "manifest.json").exists() and \
+                read_manifest(cell_dir).get("status") == "complete":
+            from simkit.core.runner import load_run
+            result = load_run(cell_dir)
+        else:
+            cell_resume = resume and (cell_dir / "manifest.json").exists()
+            result = run(spec, cell_dir, jobs=jobs, progress=progress, resume=cell_resume,
+                         backend=backend)
+        results.append((cell, result))
+        if on_cell is not None:
+            on_cell(cell, result)
+    return results
+
+
+def sweep_run_dirs(path: Path) -> list[Path]:
+    """The run folders of a sweep folder, in cell order (empty if `path` is not a sweep)."""
+    listing = Path(path) / SWEEP_MANIFEST
+    if not listing.exists():
+        return []
+    return [Path(path) / c["label"] for c in json.loads(listing.read_text())["cells"]]

@@ -1,0 +1,55 @@
+"""simkit sweep: a grid of player counts and variants, one run folder per cell."""
+
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simkit.cli import main
+from simkit.core.errors import ConfigError
+from simkit.core.sweep import cells, lineup_for, parse_vary, plan, run_sweep, sweep_run_dirs
+
+
+def test_grid_is_the_product_of_players_and_values():
+    grid = cells([3, 4], parse_vary(["rows=3,4,5", "advanced=false,true"]))
+    assert len(grid) == 12
+    assert grid[0].label == "p3-rows=3-advanced=false" and grid[-1].label == "p4-rows=5-advanced=true"
+
+
+def test_lineup_last_strategy_fills_extra_seats():
+    assert lineup_for(["heuristic", "random"], 4) == ["heuristic", "random", "random", "random"]
+    with pytest.raises(ConfigError, match="3 strategies for 2 players"):
+        lineup_for(["a", "b", "c"], 2)
+
+
+def test_bad_cell_fails_before_anything_runs(tmp_path):
+    with pytest.raises(ConfigError, match="sweep cell p10-hand_size=11: 10 players x hand_size 11"):
+        plan("sixnimmt", [4, 10], ["random"], 10, 1, parse_vary(["hand_size=9,11"]), {})
+    with pytest.raises(ConfigError, match="both --set and --vary"):
+        plan("sixnimmt", [4], ["random"], 10, 1, parse_vary(["rows=3,4"]), {"rows": "5"})
+
+
+def test_cells_share_the_seed_and_resume_skips_finished_cells(tmp_path):
+    planned = plan("sixnimmt", [3, 4], ["heuristic", "random"], 30, 7,
+                   parse_vary(["rows=3,4"]), {"max_rounds": "1"})
+    results = run_sweep(planned, tmp_path / "s", jobs=1, progress=False)
+    assert [len(r.games) for _, r in results] == [30] * 4
+    assert {r.manifest["seed"] for _, r in results} == {7}
+    assert results[1][1].manifest["config"]["rows"] == 4
+    dirs = sweep_run_dirs(tmp_path / "s")
+    assert [d.name for d in dirs] == ["p3-rows=3", "p3-rows=4", "p4-rows=3", "p4-rows=4"]
+    before = pd.read_parquet(dirs[2] / "seats.parquet")
+    again = run_sweep(planned, tmp_path / "s", jobs=1, progress=False, resume=True)
+    pd.testing.assert_frame_equal(again[2][1].seats, before)
+
+
+def test_sweep_command(tmp_path):
+    out = CliRunner().invoke(main, ["sweep", "sixnimmt", "-p", "2,3", "-s", "heuristic", "-s", "random",
+                                    "-n", "20", "--seed", "1", "-j", "1", "--set", "max_rounds=1",
+                                    "--out", str(tmp_path / "s")])
+    assert out.exit_code == 0, out.output
+    assert "[p2] 20 games" in out.output and "[p3] 20 games" in out.output
+    assert json.loads((tmp_path / "s" / "sweep.json").read_text())["seed"] == 1
+    bad = CliRunner().invoke(main, ["sweep", "sixnimmt", "-p", "3,x"])
+    assert bad.exit_code != 0 and "not a comma-separated list" in bad.output
