@@ -11,6 +11,9 @@ from typing import NamedTuple
 
 from simkit.games.shipside.config import CREW_KINDS, MARKS, ShipsideConfig, starfish_counts
 
+#: game phases (see state.py)
+MARK, PICK, MAIN, DIR, RUM, OVER = "mark", "pick", "main", "dir", "rum", "over"
+
 #: crew tokens in placing order (S8): captain, first mate, two sailors
 CREW_TOKENS = ("captain", "mate", "sailor", "sailor")
 

@@ -5,57 +5,28 @@ opening hand one card at a time, simultaneously), `main` (the player to move pla
 the octopus, places rum before the action, or passes), `dir` (movement.chooser=owner: the
 owner of the side picks the crew's direction), `rum` (rum.timing=either: rum after the action
 or end the turn), `over`.
+
+Listing legal actions lives in moves.py, observations / determinize / audit in views.py.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import NamedTuple
 
 import numpy as np
 
 from simkit.core.errors import IllegalAction
-from simkit.core.game import Outcome, State, ranks_from_scores
-from simkit.games.shipside import rules
-from simkit.games.shipside.actions import (DIRECTIONS, END_TURN, PASS, Direction, EndTurn, Mark,
-                                           Octopus, Pass, Pick, Play, Rum)
+from simkit.core.game import Outcome, State
+from simkit.games.shipside import moves, rules, views
+from simkit.games.shipside.actions import (DIRECTIONS, END_TURN, Direction, EndTurn, Mark, Octopus,
+                                           Pass, Pick, Play, Rum)
 from simkit.games.shipside.config import MARKS, ShipsideConfig
+from simkit.games.shipside.rules import DIR, MAIN, MARK, OVER, PICK, RUM
+from simkit.games.shipside.views import Observation, ShipView
 
-MARK, PICK, MAIN, DIR, RUM, OVER = "mark", "pick", "main", "dir", "rum", "over"
 _STEP = {"L": -1, "R": 1}
-_new = tuple.__new__
-_DIRS = {(False, False): (), (True, False): ("L",), (False, True): ("R",), (True, True): ("L", "R")}
 
-
-class ShipView(NamedTuple):
-    """One ship still in play, as both players see it."""
-
-    defense: int
-    threshold: int                  # defense + rum bonus (S48)
-    mugs: tuple[int, ...]           # owner seat of each rum mug on it
-    crew: tuple[str, ...]           # crew tokens standing on it
-    cards: tuple[tuple[tuple[int, bool, int], ...], ...]  # per side: (strength, symbol, octopus owner or -1)
-    totals: tuple[int, int]         # strength total of side A (seat 0) and side B (seat 1)
-
-
-class Observation(NamedTuple):
-    """What one seat may see: everything except the other hand and the draw piles' order."""
-
-    seat: int
-    phase: str
-    to_move: int
-    turn: int
-    row: tuple[ShipView, ...]       # ships in play, in row order (S27: gaps closed)
-    hand: tuple[tuple[int, bool], ...]  # own hand (strength, symbol), sorted
-    opp_hand: int                   # size of the other hand
-    piles: tuple[int, ...]          # draw pile sizes (one shared, or one per seat in the variant)
-    scores: tuple[int, int]
-    rum_left: tuple[int, int]
-    octopus: tuple[str, str]        # per seat: 'supply', 'on <ship>' or 'spent'
-    captured: tuple[tuple[int, ...], tuple[int, ...]]  # defenses of captured ships per seat
-    marks: tuple[str, ...] | None   # variant: each seat's mark
-    pending_dirs: tuple[str, ...]   # phase dir: directions the chooser may pick
-    pending_ship: int               # phase dir: defense of the ship whose crew moves, else -1
+__all__ = ["ShipsideState", "Observation", "ShipView", "MARK", "PICK", "MAIN", "DIR", "RUM", "OVER"]
 
 
 class ShipsideState(State):
@@ -194,119 +165,17 @@ class ShipsideState(State):
             return False
         return action in legal
 
-    def _rum_ships(self) -> list[int]:
-        cap = self.config.rum.max_per_ship                                        # S52
-        return [s for s in self.row if len(self.mugs[s]) < cap]
+    _rum_ships = moves.rum_ships
 
-    def _dirs(self, ship: int, check_frozen: bool = True) -> tuple[str, ...]:
-        """S23-S29: directions in which the crew on `ship` can move (() = nobody moves)."""
-        crew = self.crew
-        if not crew[ship]:
-            return ()                                                               # S24
-        m = self.config.movement
-        row = self.row
-        if check_frozen and self._frozen():                                         # S29
-            return ()
-        mx = self.config.crew.max_per_ship
-        left = rules.move_target(row, crew, ship, -1, m.wrap_around, m.skip_occupied, mx) >= 0
-        right = rules.move_target(row, crew, ship, 1, m.wrap_around, m.skip_occupied, mx) >= 0
-        return _DIRS[left, right]
+    _dirs = moves.dirs
 
-    def _frozen(self) -> bool:
-        crew = self.crew
-        return rules.frozen(self.row, sum([len(crew[s]) for s in self.row]),
-                            self.config.movement.freeze_when_full)
+    _frozen = moves.frozen
 
-    def _main_actions(self, p: int) -> list:
-        cfg = self.config
-        T = self.T
-        maxc = cfg.rules.max_cards_per_side
-        sides_allowed = (0, 1) if cfg.rules.play_on_any_side else (p,)
-        player_chooses = cfg.movement.chooser == "player"
-        sides = self.sides
-        defense = T.defense
-        crew = self.crew
-        new = _new
-        out: list = []
-        open_places = [(s, a) for s in self.row for a in sides_allowed if len(sides[s][a]) < maxc]
-        plain = [(defense[s], a, None) for s, a in open_places]
-        moving = None           # places with the crew directions a symbol card offers (S23-S25)
+    _main_actions = moves.main_actions
 
-        def symbol_places():
-            opts = []
-            cache: dict[int, tuple] = {}
-            still = self._frozen()
-            for s, a in open_places:
-                if crew[s] and not still and (player_chooses or a == p):
-                    dirs = cache.get(s)
-                    if dirs is None:
-                        dirs = cache[s] = self._dirs(s, False)
-                else:
-                    dirs = ()
-                if dirs:
-                    opts.extend((defense[s], a, d) for d in dirs)
-                else:
-                    opts.append((defense[s], a, None))
-            return opts
+    _octopus_ready = moves.octopus_ready
 
-        for value, sym in dict.fromkeys(T.kind[c] for c in self.hands[p]):       # S19, S20
-            if sym:
-                if moving is None:
-                    moving = symbol_places()
-                out += [new(Play, (value, True, d, a, dr, "play")) for d, a, dr in moving]
-            else:
-                out += [new(Play, (value, False, d, a, None, "play")) for d, a, _ in plain]
-        if self._octopus_ready(p):                                                  # S40-S46
-            as_place = cfg.octopus.as_placement
-            octo_on = self.octo_on
-            mine = self.octo_at[p] if cfg.octopus.reuse == "free" else -2   # free: own card unprotected
-            kind = T.kind
-            for s1 in self.row:
-                d1 = defense[s1]
-                for a1 in (0, 1):
-                    cards = sides[s1][a1]
-                    if not cards:
-                        continue
-                    for value, sym in dict.fromkeys(kind[c] for c in cards if octo_on[c] < 0 or c == mine):
-                        if sym and as_place:
-                            if moving is None:
-                                moving = symbol_places()
-                            opts = moving
-                        else:
-                            opts = plain
-                        out += [new(Octopus, (value, sym, d1, a1, d, a, dr, "octopus"))
-                                for d, a, dr in opts if d != d1 or a != a1]
-        if not out:
-            out.append(PASS)                                                        # S18
-        if self.rum_left[p] > 0 and not self.rum_turn:                              # S17, S47
-            out.extend(Rum(defense[s], "before") for s in self._rum_ships())
-        return out
-
-    def _octopus_ready(self, p: int) -> bool:
-        """S44: the octopus is in the supply (reuse=on_return), never used (once), or always (free)."""
-        reuse = self.config.octopus.reuse
-        if reuse == "free":
-            return True
-        if reuse == "once":
-            return not self.octo_spent[p]
-        return self.octo_at[p] < 0
-
-    def _can_act(self, p: int) -> bool:
-        """S18: whether `p` can play a card or use the octopus (else p must pass)."""
-        maxc = self.config.rules.max_cards_per_side
-        sides_allowed = (0, 1) if self.config.rules.play_on_any_side else (p,)
-        open_places = [(s, a) for s in self.row for a in sides_allowed if len(self.sides[s][a]) < maxc]
-        if self.hands[p] and open_places:
-            return True
-        if not self._octopus_ready(p):
-            return False
-        for s1 in self.row:
-            for a1 in (0, 1):
-                if any(self.octo_on[c] < 0 or (c == self.octo_at[p] and self.config.octopus.reuse == "free")
-                       for c in self.sides[s1][a1]):
-                    if any((s2, a2) != (s1, a1) for s2, a2 in open_places):
-                        return True
-        return False
+    _can_act = moves.can_act
 
     # ------------------------------------------------------------------ apply
     def apply(self, actions) -> None:
@@ -653,38 +522,9 @@ class ShipsideState(State):
                         "rum_mugs": self.n_rum})
 
     # ------------------------------------------------------------------ views
-    def observe(self, seat: int) -> Observation:
-        T = self.T
-        octo_on = self.octo_on
-        bonus = self.config.rum.defense_bonus
-        ships = []
-        for s in self.row:
-            sd = self.sides[s]
-            ships.append(ShipView(
-                T.defense[s], T.defense[s] + bonus * len(self.mugs[s]), tuple(self.mugs[s]),
-                tuple(T.crew_kind[c] for c in self.crew[s]),
-                (tuple((T.value[c], T.sym[c], octo_on[c]) for c in sd[0]),
-                 tuple((T.value[c], T.sym[c], octo_on[c]) for c in sd[1])),
-                (self.tot[s][0], self.tot[s][1])))
-        octo = tuple("spent" if (self.octo_at[x] < 0 and self.octo_spent[x]
-                                 and self.config.octopus.reuse == "once")
-                     else "supply" if self.octo_at[x] < 0
-                     else f"on {T.defense[self._ship_of_card(self.octo_at[x])]}" for x in (0, 1))
-        pend = self.pending[1] if self.phase == DIR and self.pending[0] == seat else ()
-        pend_ship = T.defense[self.pending[2][1]] if self.phase == DIR else -1
-        return Observation(
-            seat, self.phase, self.to_act()[0] if self.phase not in (OVER, PICK) else -1, self.turn,
-            tuple(ships), tuple(sorted(T.kind[c] for c in self.hands[seat])),
-            len(self.hands[1 - seat]), tuple(len(p) for p in self.piles), tuple(self.score),
-            tuple(self.rum_left), octo,
-            (tuple(T.defense[s] for s in self.captured[0]), tuple(T.defense[s] for s in self.captured[1])),
-            self.marks, pend, pend_ship)
+    observe = views.observe
 
-    def _ship_of_card(self, card: int) -> int:
-        for s in self.row:
-            if card in self.sides[s][0] or card in self.sides[s][1]:
-                return s
-        return -1
+    _ship_of_card = views.ship_of_card
 
     def clone(self) -> "ShipsideState":
         new = ShipsideState.__new__(ShipsideState)
@@ -721,89 +561,6 @@ class ShipsideState(State):
         new.n_octo, new.n_rum = self.n_octo, self.n_rum
         return new
 
-    def determinize(self, seat: int, rng: np.random.Generator) -> "ShipsideState":
-        """Resample what `seat` cannot see: the other hand and the order of every draw pile.
+    determinize = views.determinize
 
-        Shared pile: the other hand and the pile are pooled and redealt. Personal piles (variant):
-        the own pile is reshuffled, the other hand and the other pile are pooled and redealt. While
-        opening hands are being chosen, the other player's picks so far are redrawn from their deck.
-        """
-        new = self.clone()
-        o = 1 - seat
-        if self.phase == PICK or self.phase == MARK:
-            if new.own is not None:
-                pool = new.hands[o] + new.own[o]
-                perm = rng.permutation(len(pool)).tolist()
-                k = len(new.hands[o])
-                new.hands[o] = [pool[i] for i in perm[:k]]
-                new.own[o] = sorted(pool[i] for i in perm[k:])
-            return new
-        if len(new.piles) == 1:
-            pool = new.hands[o] + new.piles[0]
-            perm = rng.permutation(len(pool)).tolist()
-            k = len(new.hands[o])
-            new.hands[o] = [pool[i] for i in perm[:k]]
-            new.piles[0] = [pool[i] for i in perm[k:]]
-        else:
-            mine = new.piles[seat]
-            new.piles[seat] = [mine[i] for i in rng.permutation(len(mine)).tolist()]
-            pool = new.hands[o] + new.piles[o]
-            perm = rng.permutation(len(pool)).tolist()
-            k = len(new.hands[o])
-            new.hands[o] = [pool[i] for i in perm[:k]]
-            new.piles[o] = [pool[i] for i in perm[k:]]
-        return new
-
-    def audit(self) -> list[str]:
-        """Conservation of cards (S2), crew (S8, S26), octopi, scores (S54) and the side limit (S20)."""
-        T = self.T
-        cfg = self.config
-        problems = []
-        seen = list(self.out)
-        for h in self.hands:
-            seen.extend(h)
-        for p in self.piles:
-            seen.extend(p)
-        if self.own is not None:
-            for o in self.own:
-                seen.extend(o)
-        maxc = cfg.rules.max_cards_per_side
-        for s in range(len(T.defense)):
-            for a in (0, 1):
-                cards = self.sides[s][a]
-                seen.extend(cards)
-                if len(cards) > maxc:
-                    problems.append(f"ship {T.defense[s]} side {a} holds {len(cards)} > {maxc} cards")
-                if sum(T.value[c] for c in cards) != self.tot[s][a]:
-                    problems.append(f"ship {T.defense[s]} side {a}: running total is wrong")
-                if cards and s not in self.row:
-                    problems.append(f"scored ship {T.defense[s]} still has cards")
-            if len(self.crew[s]) > cfg.crew.max_per_ship:
-                problems.append(f"ship {T.defense[s]} carries {len(self.crew[s])} crew tokens")
-            if self.crew[s] and s not in self.row:
-                problems.append(f"scored ship {T.defense[s]} still has crew")
-        if sorted(seen) != list(range(T.n_cards)):
-            problems.append(f"cards not conserved: {len(seen)} seen of {T.n_cards}")
-        tokens = [t for s in range(len(T.defense)) for t in self.crew[s]]
-        tokens += self.crew_won[0] + self.crew_won[1] + self.crew_out
-        if sorted(tokens) != list(range(len(T.crew_kind))):
-            problems.append(f"crew tokens not conserved: {sorted(tokens)}")
-        ships = sorted(self.row + self.captured[0] + self.captured[1] + self.ships_out)
-        if ships != list(range(len(T.defense))):
-            problems.append(f"ships not conserved: {ships}")
-        for p in (0, 1):
-            expect = (cfg.scoring.ship_points * len(self.captured[p])
-                      + sum(T.crew_points[c] for c in self.crew_won[p]))
-            if self.score[p] != expect:
-                problems.append(f"seat {p} score {self.score[p]} != {expect} from ships and crew (S54)")
-            c = self.octo_at[p]
-            if c >= 0 and self.octo_on[c] != p:
-                problems.append(f"seat {p}'s octopus is lost")
-            if self.rum_left[p] < 0:
-                problems.append(f"seat {p} rum count negative")
-        if sum(1 for o in self.octo_on if o >= 0) != sum(1 for c in self.octo_at if c >= 0):
-            problems.append("octopus markers disagree")
-        goal = cfg.end.points_to_win
-        if self.phase != OVER and goal and max(self.score) >= goal:
-            problems.append(f"a player has {max(self.score)} >= {goal} points but the game goes on")
-        return problems
+    audit = views.audit

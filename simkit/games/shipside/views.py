@@ -1,0 +1,165 @@
+"""What a seat sees (observe), a state consistent with it (determinize), and the invariants
+(audit). Functions take the state as `st`; ShipsideState binds them as methods."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simkit.games.shipside.rules import DIR, MARK, OVER, PICK
+
+
+class ShipView(NamedTuple):
+    """One ship still in play, as both players see it."""
+
+    defense: int
+    threshold: int                  # defense + rum bonus (S48)
+    mugs: tuple[int, ...]           # owner seat of each rum mug on it
+    crew: tuple[str, ...]           # crew tokens standing on it
+    cards: tuple[tuple[tuple[int, bool, int], ...], ...]  # per side: (strength, symbol, octopus owner or -1)
+    totals: tuple[int, int]         # strength total of side A (seat 0) and side B (seat 1)
+
+
+class Observation(NamedTuple):
+    """What one seat may see: everything except the other hand and the draw piles' order."""
+
+    seat: int
+    phase: str
+    to_move: int
+    turn: int
+    row: tuple[ShipView, ...]       # ships in play, in row order (S27: gaps closed)
+    hand: tuple[tuple[int, bool], ...]  # own hand (strength, symbol), sorted
+    opp_hand: int                   # size of the other hand
+    piles: tuple[int, ...]          # draw pile sizes (one shared, or one per seat in the variant)
+    scores: tuple[int, int]
+    rum_left: tuple[int, int]
+    octopus: tuple[str, str]        # per seat: 'supply', 'on <ship>' or 'spent'
+    captured: tuple[tuple[int, ...], tuple[int, ...]]  # defenses of captured ships per seat
+    marks: tuple[str, ...] | None   # variant: each seat's mark
+    pending_dirs: tuple[str, ...]   # phase dir: directions the chooser may pick
+    pending_ship: int               # phase dir: defense of the ship whose crew moves, else -1
+
+
+def observe(st, seat: int) -> Observation:
+    T = st.T
+    octo_on = st.octo_on
+    bonus = st.config.rum.defense_bonus
+    ships = []
+    for s in st.row:
+        sd = st.sides[s]
+        ships.append(ShipView(
+            T.defense[s], T.defense[s] + bonus * len(st.mugs[s]), tuple(st.mugs[s]),
+            tuple(T.crew_kind[c] for c in st.crew[s]),
+            (tuple((T.value[c], T.sym[c], octo_on[c]) for c in sd[0]),
+             tuple((T.value[c], T.sym[c], octo_on[c]) for c in sd[1])),
+            (st.tot[s][0], st.tot[s][1])))
+    octo = tuple("spent" if (st.octo_at[x] < 0 and st.octo_spent[x]
+                             and st.config.octopus.reuse == "once")
+                 else "supply" if st.octo_at[x] < 0
+                 else f"on {T.defense[st._ship_of_card(st.octo_at[x])]}" for x in (0, 1))
+    pend = st.pending[1] if st.phase == DIR and st.pending[0] == seat else ()
+    pend_ship = T.defense[st.pending[2][1]] if st.phase == DIR else -1
+    return Observation(
+        seat, st.phase, st.to_act()[0] if st.phase not in (OVER, PICK) else -1, st.turn,
+        tuple(ships), tuple(sorted(T.kind[c] for c in st.hands[seat])),
+        len(st.hands[1 - seat]), tuple(len(p) for p in st.piles), tuple(st.score),
+        tuple(st.rum_left), octo,
+        (tuple(T.defense[s] for s in st.captured[0]), tuple(T.defense[s] for s in st.captured[1])),
+        st.marks, pend, pend_ship)
+
+
+def ship_of_card(st, card: int) -> int:
+    for s in st.row:
+        if card in st.sides[s][0] or card in st.sides[s][1]:
+            return s
+    return -1
+
+
+def determinize(st, seat: int, rng: np.random.Generator) -> "ShipsideState":
+    """Resample what `seat` cannot see: the other hand and the order of every draw pile.
+
+    Shared pile: the other hand and the pile are pooled and redealt. Personal piles (variant):
+    the own pile is reshuffled, the other hand and the other pile are pooled and redealt. While
+    opening hands are being chosen, the other player's picks so far are redrawn from their deck.
+    """
+    new = st.clone()
+    o = 1 - seat
+    if st.phase == PICK or st.phase == MARK:
+        if new.own is not None:
+            pool = new.hands[o] + new.own[o]
+            perm = rng.permutation(len(pool)).tolist()
+            k = len(new.hands[o])
+            new.hands[o] = [pool[i] for i in perm[:k]]
+            new.own[o] = sorted(pool[i] for i in perm[k:])
+        return new
+    if len(new.piles) == 1:
+        pool = new.hands[o] + new.piles[0]
+        perm = rng.permutation(len(pool)).tolist()
+        k = len(new.hands[o])
+        new.hands[o] = [pool[i] for i in perm[:k]]
+        new.piles[0] = [pool[i] for i in perm[k:]]
+    else:
+        mine = new.piles[seat]
+        new.piles[seat] = [mine[i] for i in rng.permutation(len(mine)).tolist()]
+        pool = new.hands[o] + new.piles[o]
+        perm = rng.permutation(len(pool)).tolist()
+        k = len(new.hands[o])
+        new.hands[o] = [pool[i] for i in perm[:k]]
+        new.piles[o] = [pool[i] for i in perm[k:]]
+    return new
+
+
+def audit(st) -> list[str]:
+    """Conservation of cards (S2), crew (S8, S26), octopi, scores (S54) and the side limit (S20)."""
+    T = st.T
+    cfg = st.config
+    problems = []
+    seen = list(st.out)
+    for h in st.hands:
+        seen.extend(h)
+    for p in st.piles:
+        seen.extend(p)
+    if st.own is not None:
+        for o in st.own:
+            seen.extend(o)
+    maxc = cfg.rules.max_cards_per_side
+    for s in range(len(T.defense)):
+        for a in (0, 1):
+            cards = st.sides[s][a]
+            seen.extend(cards)
+            if len(cards) > maxc:
+                problems.append(f"ship {T.defense[s]} side {a} holds {len(cards)} > {maxc} cards")
+            if sum(T.value[c] for c in cards) != st.tot[s][a]:
+                problems.append(f"ship {T.defense[s]} side {a}: running total is wrong")
+            if cards and s not in st.row:
+                problems.append(f"scored ship {T.defense[s]} still has cards")
+        if len(st.crew[s]) > cfg.crew.max_per_ship:
+            problems.append(f"ship {T.defense[s]} carries {len(st.crew[s])} crew tokens")
+        if st.crew[s] and s not in st.row:
+            problems.append(f"scored ship {T.defense[s]} still has crew")
+    if sorted(seen) != list(range(T.n_cards)):
+        problems.append(f"cards not conserved: {len(seen)} seen of {T.n_cards}")
+    tokens = [t for s in range(len(T.defense)) for t in st.crew[s]]
+    tokens += st.crew_won[0] + st.crew_won[1] + st.crew_out
+    if sorted(tokens) != list(range(len(T.crew_kind))):
+        problems.append(f"crew tokens not conserved: {sorted(tokens)}")
+    ships = sorted(st.row + st.captured[0] + st.captured[1] + st.ships_out)
+    if ships != list(range(len(T.defense))):
+        problems.append(f"ships not conserved: {ships}")
+    for p in (0, 1):
+        expect = (cfg.scoring.ship_points * len(st.captured[p])
+                  + sum(T.crew_points[c] for c in st.crew_won[p]))
+        if st.score[p] != expect:
+            problems.append(f"seat {p} score {st.score[p]} != {expect} from ships and crew (S54)")
+        c = st.octo_at[p]
+        if c >= 0 and st.octo_on[c] != p:
+            problems.append(f"seat {p}'s octopus is lost")
+        if st.rum_left[p] < 0:
+            problems.append(f"seat {p} rum count negative")
+    if sum(1 for o in st.octo_on if o >= 0) != sum(1 for c in st.octo_at if c >= 0):
+        problems.append("octopus markers disagree")
+    goal = cfg.end.points_to_win
+    if st.phase != OVER and goal and max(st.score) >= goal:
+        problems.append(f"a player has {max(st.score)} >= {goal} points but the game goes on")
+    return problems
