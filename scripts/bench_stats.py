@@ -25,15 +25,22 @@ def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
     import json
 
     from simkit.report import build_report
-    from simkit.stats import SPRT, plackett_luce, summary_table
+    from simkit.stats import SPRT, balance, match_summary, plackett_luce, summary_table
+    from simkit.stats.match import sides_from_slots
     from simkit.stats.synthetic import synth
 
     games, seats = synth(20000, strengths=(0.6, 0.5, 0.4, 0.3), n_players=4, seed=1)
-    share = seconds / 4
+    share = seconds / 6
     rows = [
         ("summary_table, 20000 games x 4 seats", 1000 / _rate(lambda: summary_table(seats), share), "ms"),
         ("plackett_luce, 20000 games x 4 seats", 1000 / _rate(lambda: plackett_luce(seats), share), "ms"),
     ]
+    dg, ds = synth(20000, strengths=(0.7, 0.3), n_players=2, seed=3, duplicate=True)
+    a, b = sides_from_slots(ds, [0], [1])
+    rows.append(("match_summary + SPRT, 20000 duplicate games",
+                 1000 / _rate(lambda: match_summary(ds, a, b, sprt=SPRT(0, 10)), share), "ms"))
+    rows.append(("balance, 20000 games x 4 seats",
+                 1000 / _rate(lambda: balance(games, seats), share), "ms"))
     sprt = SPRT(0, 10, 0.05, 0.05, "normalized")
     rows.append(("SPRT LLR (normalized, pentanomial)",
                  1000 / _rate(lambda: sprt.llr([871, 26175, 55983, 26678, 821]), share), "ms"))

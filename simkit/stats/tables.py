@@ -283,15 +283,15 @@ def running_win_share(seats: pd.DataFrame, max_points: int = 400, level: float =
 def winning_margins(seats: pd.DataFrame, higher_is_better: bool = True) -> pd.Series:
     """Per game: how far the winner's score is ahead of the best other seat (>= 0, in the
     game's score units). Games with a forfeited (NaN) score are left out."""
-    s = seats[["game", "score"]].copy()
-    s["good"] = s["score"] if higher_is_better else -s["score"]
-    bad = s.groupby("game")["good"].apply(lambda x: x.isna().any())
-    s = s[~s["game"].isin(bad[bad].index)]
-    s = s.sort_values(["game", "good"], ascending=[True, False])
-    top = s.groupby("game")["good"].nth(0).to_numpy()
-    second = s.groupby("game")["good"].nth(1).to_numpy()
-    games = s.groupby("game").size().index
-    return pd.Series(top - second, index=games, name="margin")
+    sign = 1.0 if higher_is_better else -1.0
+    games, _, good = _wide(seats, np.zeros(len(seats), dtype=np.int64),
+                           sign * seats["score"].to_numpy(dtype=float))
+    n_seats = seats.groupby("game")["seat"].size().reindex(games).to_numpy()
+    full = ~np.isnan(good).any(axis=1) if good.shape[1] else np.zeros(len(games), bool)
+    full &= n_seats == good.shape[1]
+    srt = -np.sort(-good[full], axis=1)
+    margin = srt[:, 0] - srt[:, 1] if srt.shape[1] >= 2 else np.zeros(len(srt))
+    return pd.Series(margin, index=pd.Index(games[full], name="game"), name="margin")
 
 
 def balance(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: bool = True,
