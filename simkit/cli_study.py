@@ -136,7 +136,12 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
         is_a, is_b = sides_from_slots(seats_df, a_slots, b_slots)
         return match_summary(seats_df, is_a, is_b, a, b, sprt).decision is not None
 
-    result = run(spec, out_dir, jobs=jobs, chunk_size=chunk, progress=progress, stop=stop)
+    try:
+        result = run(spec, out_dir, jobs=jobs, chunk_size=chunk, progress=progress, stop=stop)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: the finished games are saved in {out_dir} "
+                   f"(simkit report {out_dir} reads them)", err=True)
+        sys.exit(130)
     is_a, is_b = sides_from_slots(result.seats, a_slots, b_slots)
     m = match_summary(result.seats, is_a, is_b, a, b, sprt)
     record = {"a": a, "b": b, "a_slots": a_slots, "b_slots": b_slots,
