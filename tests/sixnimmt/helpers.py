@@ -19,6 +19,7 @@ def make_state(rows, hands, config: SixNimmtConfig | None = None, totals=None) -
     state.aside = [c for c in range(1, 105) if c not in used]
     state.seen = [c for r in rows for c in r]
     state.penalty = [[] for _ in range(n)]
+    state.points = [0] * n
     if totals is not None:
         state.totals = list(totals)
     assert state.audit() == []

@@ -56,7 +56,7 @@ class Observation(NamedTuple):
 class SixNimmtState(State):
     __slots__ = ("config", "n", "rng", "rows", "hands", "penalty", "totals", "last_round",
                  "phase", "round", "turn", "pending", "pend_i", "aside", "pool", "drafters",
-                 "draft_i", "first_drafter", "seen", "events", "_to_act", "_all", "_outcome")
+                 "draft_i", "first_drafter", "seen", "events", "_to_act", "_all", "_outcome", "points")
 
     def __init__(self, config: SixNimmtConfig, n_players: int, rng: np.random.Generator,
                  _empty: bool = False):
@@ -82,6 +82,7 @@ class SixNimmtState(State):
         self.round += 1
         self.turn = 0
         self.penalty = [[] for _ in range(n)]
+        self.points = [0] * n           # bullheads in each penalty pile this round (N13)
         self.pending = ()
         self.pend_i = 0
         h = cfg.hand_size
@@ -205,6 +206,7 @@ class SixNimmtState(State):
             row = rows[best]
             if len(row) >= cap:
                 self.penalty[s].extend(row)
+                self.points[s] += sum([BH[c] for c in row])
                 events.append(("take", s, best, tuple(row), card, "full"))
                 rows[best] = [card]
             else:
@@ -227,6 +229,7 @@ class SixNimmtState(State):
         card = self.pending[self.pend_i][0]
         taken = self.rows[action.row]
         self.penalty[seat].extend(taken)
+        self.points[seat] += sum([BH[c] for c in taken])
         self.events.append(("take", seat, action.row, tuple(taken), card, "lowest"))
         self.rows[action.row] = [card]
         self.phase = PLAY
@@ -243,7 +246,7 @@ class SixNimmtState(State):
     def _end_round(self) -> None:
         """N13 round scoring, N15-N17 end of match."""
         cfg = self.config
-        points = [sum(BH[c] for c in pile) for pile in self.penalty]
+        points = self.points
         totals = self.totals
         for s in range(self.n):
             totals[s] += points[s]
@@ -292,7 +295,7 @@ class SixNimmtState(State):
             tuple(map(tuple, self.rows)), tuple(sorted(self.hands[seat])),
             tuple(self.totals), tuple(self.seen), revealed,
             tuple(map(tuple, self.penalty)) if public else None,
-            tuple([sum([BH[c] for c in p]) for p in self.penalty]) if public else None,
+            tuple(self.points) if public else None,
             tuple(tuple(sorted(h)) for h in self.hands) if advanced else None,
             tuple(self.pool) if advanced else None,
             self._to_act)
@@ -322,6 +325,7 @@ class SixNimmtState(State):
         other.rows = [list(r) for r in self.rows]
         other.hands = [list(h) for h in self.hands]
         other.penalty = [list(p) for p in self.penalty]
+        other.points = list(self.points)
         other.totals = list(self.totals)
         other.last_round = list(self.last_round)
         other.phase = self.phase
@@ -379,6 +383,8 @@ class SixNimmtState(State):
                 problems.append(f"row {i + 1} is not ascending: {row}")
         if self.phase in (PLAY, ROW_PICK) and len(self.rows) != cfg.rows:
             problems.append(f"{len(self.rows)} rows on the table, {cfg.rows} expected")
+        if self.points != [sum(BH[c] for c in p) for p in self.penalty]:
+            problems.append(f"round points {self.points} disagree with the penalty piles")
         sizes = {len(h) for h in self.hands}
         if self.phase == PLAY and len(sizes) > 1:
             problems.append(f"hands of unequal size {sorted(sizes)} between turns")
