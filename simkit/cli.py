@@ -241,6 +241,44 @@ def replay(run_dir, index):
     click.echo(entry.render_log(state))
 
 
+@main.command()
+@click.argument("game", callback=_game_arg)
+@click.option("-p", "--players", type=int, default=None, help="Number of players (default: 4, or the nearest allowed).")
+@click.option("-s", "--strategy", "strategy_names", multiple=True,
+              help="Strategy of the other seats (once for all, or once per seat). Default: heuristic if the game has it, else random.")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 plays first).")
+@click.option("--seed", type=int, default=None, help="Seed of the deal (default: fresh).")
+@click.option("--set", "set_items", multiple=True, metavar="FIELD=VALUE", help="Override a rule config field.")
+def play(game, players, strategy_names, seat, seed, set_items):
+    """Play one game yourself against strategies, in the terminal.
+
+    \b
+    Example:
+      simkit play sixnimmt -p 4 -s heuristic --seat 0
+    """
+    from simkit.core.interactive import play_interactive
+    from simkit.core.runner import RunSpec
+    from simkit.core.strategy import available_strategies
+
+    entry = get_game(game)
+    if players is None:
+        players = min(max(4, entry.min_players), entry.max_players)
+    default = "heuristic" if "heuristic" in available_strategies(game) else "random"
+    names = list(strategy_names) or [default]
+    if len(names) == players - 1:
+        names.insert(seat if 0 <= seat < players else 0, names[0])
+    spec = RunSpec.create(game, players, names, 1, seed=seed, seating="fixed",
+                          overrides=parse_set_options(set_items))
+    click.echo(f"{entry.title}, {players} players, you are seat {seat}, seed {spec.seed}")
+
+    def ask(prompt, n):
+        return click.prompt(prompt, type=click.IntRange(1, n))
+
+    state = play_interactive(entry, spec, seat, ask, click.echo)
+    out = state.outcome()
+    click.echo("You win!" if out.win_shares[seat] > 0 else f"You finish with rank {out.ranks[seat]}.")
+
+
 def _attach_study_commands() -> None:
     """report and compare live in simkit.cli_study (statistics side of the tool)."""
     try:

@@ -1,0 +1,75 @@
+"""A person plays one seat against strategies in the terminal (`simkit play`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+from simkit.core.errors import ConfigError
+from simkit.core.game import Game
+from simkit.core.seeding import game_streams
+from simkit.core.strategy import Decision, GameInfo
+
+
+def describe_observation(obs: Any) -> str:
+    """Field-by-field text of an observation (dataclass or NamedTuple), skipping empty fields."""
+    if dataclasses.is_dataclass(obs):
+        items = [(f.name, getattr(obs, f.name)) for f in dataclasses.fields(obs)]
+    elif hasattr(obs, "_asdict"):
+        items = list(obs._asdict().items())
+    else:
+        return str(obs)
+    lines = []
+    for name, value in items:
+        if value is None or value == () or value == []:
+            continue
+        if isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
+            lines.append(f"{name}:")
+            lines.extend(f"  {i + 1}: {' '.join(map(str, v))}" for i, v in enumerate(value))
+        elif isinstance(value, tuple):
+            lines.append(f"{name}: {' '.join(map(str, value))}")
+        else:
+            lines.append(f"{name}: {value}")
+    return "\n".join(lines)
+
+
+def play_interactive(game: Game, spec, human_seat: int, ask: Callable[[str, int], int],
+                     show: Callable[[str], None], index: int = 0):
+    """Play game `index` of `spec` with a person in `human_seat`; returns the final state.
+
+    `ask(prompt, n)` returns a choice in 1..n; `show(text)` prints.
+    """
+    n = spec.n_players
+    if not 0 <= human_seat < n:
+        raise ConfigError(f"--seat {human_seat} is not allowed: seats are 0 to {n - 1}")
+    streams = game_streams(spec.seed, index, n)
+    state = game.new_state(spec.config, n, streams.chance)
+    info = GameInfo(game.name, spec.config, n)
+    bots: dict[int, Any] = {}
+    for s in range(n):
+        if s != human_seat:
+            bot = spec.strategies[s].build()
+            bot.setup(info, s, streams.seats[s])
+            bots[s] = bot
+    decisions = [Decision(state, s, streams.seats[s]) for s in range(n)]
+    while not state.is_over():
+        joint = []
+        for s in state.to_act():
+            if s != human_seat:
+                joint.append(bots[s].act(decisions[s]))
+                continue
+            legal = state.legal_actions(s)
+            if legal is None:
+                raise ConfigError(f"{game.name} moves cannot be listed, so it cannot be played "
+                                  f"from the terminal yet")
+            try:
+                legal = sorted(legal)
+            except TypeError:
+                legal = list(legal)
+            show("\n" + describe_observation(state.observe(s)))
+            show("Your choices: " + "  ".join(f"[{k + 1}] {game.format_action(a)}"
+                                             for k, a in enumerate(legal)))
+            joint.append(legal[ask("Your choice", len(legal)) - 1])
+        state.apply(joint)
+    show("\n" + game.render_log(state))
+    return state
