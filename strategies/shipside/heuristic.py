@@ -100,20 +100,29 @@ class GreedyStrategy(Strategy):
                                  len(sv.cards[op]), stake, len(sv.crew), len(sv.mugs)]
         return ships
 
+    def _value(self, s, hand_max, obs) -> float:
+        key = (s[0], s[1], s[2], s[3], s[4], s[5], hand_max)
+        v = self._memo.get(key)
+        if v is None:
+            me = self.seat
+            v = self._memo[key] = self._ship_value(s[0], s[1], s[2], s[3], s[4], s[5], hand_max,
+                                                   obs.opp_hand, obs.scores[me], obs.scores[1 - me])
+        return v
+
     def _total(self, ships, hand_max, obs) -> float:
-        """Sum of the ship values; memoised per decision (most ships are unchanged by an action)."""
-        me = self.seat
-        opp_k = obs.opp_hand
-        ms, os_ = obs.scores[me], obs.scores[1 - me]
-        memo = self._memo
-        total = 0.0
-        for s in ships.values():
-            key = (s[0], s[1], s[2], s[3], s[4], s[5], hand_max)
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = self._ship_value(s[0], s[1], s[2], s[3], s[4], s[5], hand_max,
-                                                 opp_k, ms, os_)
-            total += v
+        """Sum of the ship values. Memoised per decision: the base board's total once per hand
+        maximum, then only the ships an action changed (copy-on-write entries) are re-valued."""
+        base = self._base
+        total = self._base_totals.get(hand_max)
+        if total is None:
+            total = self._base_totals[hand_max] = sum(self._value(v, hand_max, obs) for v in base.values())
+        if ships is base:
+            return total
+        value = self._value
+        for d, v in ships.items():
+            old = base[d]
+            if v is not old:
+                total += value(v, hand_max, obs) - value(old, hand_max, obs)
         return total
 
     def _crew_target(self, obs, ship_def: int, d: str) -> int:
@@ -182,8 +191,9 @@ class GreedyStrategy(Strategy):
             return first
         obs = decision.observation
         self._memo = {}
+        self._base_totals = {}
         hand = [v for v, _ in obs.hand]
-        base = self._board(obs)
+        base = self._base = self._board(obs)
         hand_max = max(hand) if hand else None
         if t is Direction:
             return max(legal, key=lambda a: self._value_dir(a, base, hand_max, obs))

@@ -33,6 +33,7 @@ class Tables(NamedTuple):
     ship_of: dict                   # defense -> ship id
     crew_kind: tuple[str, ...]      # crew token id -> captain / mate / sailor
     crew_points: tuple[int, ...]    # crew token id -> points (S54)
+    card_view: tuple[tuple[int, bool, int], ...]  # card id -> (strength, symbol, -1): no octopus
 
 
 _TABLES: dict[int, tuple[ShipsideConfig, Tables]] = {}
@@ -82,7 +83,7 @@ def build_tables(config: ShipsideConfig) -> Tables:
     pts = config.crew.points
     return Tables(len(value), tuple(value), tuple(mark), tuple(copy), tuple(sym), kind, label,
                   jelly, defense, {d: i for i, d in enumerate(defense)}, crew,
-                  tuple(pts[k] for k in crew))
+                  tuple(pts[k] for k in crew), tuple((v, s, -1) for v, s in kind))
 
 
 def ship_row(defense: tuple[int, ...], order: str, rng) -> list[int]:

@@ -42,30 +42,41 @@ class Observation(NamedTuple):
 
 
 def observe(st, seat: int) -> Observation:
+    """Everything public (the row, both sides' cards and octopi, scores, rum, pile sizes) and
+    the seat's own hand; not the other hand, nor the order of any pile."""
     T = st.T
     octo_on = st.octo_on
+    view = T.card_view                       # card id -> (strength, symbol, -1)
+    marked = st.octo_at[0] >= 0 or st.octo_at[1] >= 0
     bonus = st.config.rum.defense_bonus
+    defense = T.defense
     ships = []
     for s in st.row:
-        sd = st.sides[s]
+        a, b = st.sides[s]
+        if marked:
+            cards = (tuple((T.value[c], T.sym[c], octo_on[c]) for c in a),
+                     tuple((T.value[c], T.sym[c], octo_on[c]) for c in b))
+        else:
+            cards = (tuple([view[c] for c in a]), tuple([view[c] for c in b]))
+        crew = st.crew[s]
+        mugs = st.mugs[s]
         ships.append(ShipView(
-            T.defense[s], T.defense[s] + bonus * len(st.mugs[s]), tuple(st.mugs[s]),
-            tuple(T.crew_kind[c] for c in st.crew[s]),
-            (tuple((T.value[c], T.sym[c], octo_on[c]) for c in sd[0]),
-             tuple((T.value[c], T.sym[c], octo_on[c]) for c in sd[1])),
-            (st.tot[s][0], st.tot[s][1])))
+            defense[s], defense[s] + bonus * len(mugs), tuple(mugs),
+            tuple([T.crew_kind[c] for c in crew]) if crew else (), cards, tuple(st.tot[s])))
     octo = tuple("spent" if (st.octo_at[x] < 0 and st.octo_spent[x]
                              and st.config.octopus.reuse == "once")
                  else "supply" if st.octo_at[x] < 0
-                 else f"on {T.defense[st._ship_of_card(st.octo_at[x])]}" for x in (0, 1))
-    pend = st.pending[1] if st.phase == DIR and st.pending[0] == seat else ()
-    pend_ship = T.defense[st.pending[2][1]] if st.phase == DIR else -1
+                 else f"on {defense[st._ship_of_card(st.octo_at[x])]}" for x in (0, 1))
+    phase = st.phase
+    pend = st.pending[1] if phase == DIR and st.pending[0] == seat else ()
+    pend_ship = defense[st.pending[2][1]] if phase == DIR else -1
+    kind = T.kind
     return Observation(
-        seat, st.phase, st.to_act()[0] if st.phase not in (OVER, PICK) else -1, st.turn,
-        tuple(ships), tuple(sorted(T.kind[c] for c in st.hands[seat])),
-        len(st.hands[1 - seat]), tuple(len(p) for p in st.piles), tuple(st.score),
+        seat, phase, st.to_act()[0] if phase not in (OVER, PICK) else -1, st.turn,
+        tuple(ships), tuple(sorted([kind[c] for c in st.hands[seat]])),
+        len(st.hands[1 - seat]), tuple([len(p) for p in st.piles]), tuple(st.score),
         tuple(st.rum_left), octo,
-        (tuple(T.defense[s] for s in st.captured[0]), tuple(T.defense[s] for s in st.captured[1])),
+        (tuple([defense[s] for s in st.captured[0]]), tuple([defense[s] for s in st.captured[1]])),
         st.marks, pend, pend_ship)
 
 
