@@ -19,6 +19,7 @@ from simkit.games.trains.actions import DRAW, PLACE
 from simkit.games.trains.rules import REMOVAL_SLOT, apply_order_effect, moved_slots
 
 WIN = 10_000.0
+_PARAMS = {1: (1, 2, 3, 4, 5, 6), 2: (1, 2, 3, 4, 5), 3: (1, 2, 3, 4, 5), 4: (3, 4, 5, 6, 7)}
 _RANGE7 = range(7)
 
 
@@ -44,7 +45,8 @@ _SCORES = {p: _pattern_score(p) for p in permutations(_RANGE7)}
 
 
 def sortedness(t) -> float:
-    """32 * LIS - inversions of a train of 7 distinct values (WIN if ascending)."""
+    """32 * LIS - inversions of a train of 7 distinct values (WIN if ascending).
+    LIS >= k exactly when the score is above 32 * (k - 1), since inversions are at most 21."""
     return _SCORES[tuple(sorted(_RANGE7, key=t.__getitem__))]
 
 
@@ -89,6 +91,32 @@ def place_table(train) -> tuple:
         best.append((m, col.index(m) + 1))
     hit = (table, best)
     _PLACE_TABLES[key] = hit
+    return hit
+
+
+_EFFECT_TABLES: dict = {}
+
+
+def effect_scores(train, insertion: bool = True) -> tuple[dict, frozenset]:
+    """({(effect, i): sortedness after effect 1-4 with parameter i}, effects that complete the
+    train), memoised by the train's order pattern."""
+    key = (tuple(sorted(_RANGE7, key=train.__getitem__)), insertion)
+    hit = _EFFECT_TABLES.get(key)
+    if hit is not None:
+        return hit
+    ranks = [0] * 7
+    for i, k in enumerate(key[0]):
+        ranks[k] = i
+    scores = {}
+    wins = set()
+    for e in (1, 2, 3, 4):
+        for p in _PARAMS[e]:
+            v = sortedness(apply_order_effect(ranks, e, p, insertion))
+            scores[(e, p)] = v
+            if v >= WIN:
+                wins.add(e)
+    hit = (scores, frozenset(wins))
+    _EFFECT_TABLES[key] = hit
     return hit
 
 
@@ -152,6 +180,11 @@ class GreedyStrategy(Strategy):
         card = obs.kept if obs.phase == "setup_place" else obs.drawn
         return PLACE[self.place_slot(obs, card)]
 
+    def _insertion(self) -> bool:
+        """Effects 3/4 follow the game's config (insertion by default)."""
+        info = getattr(self, "info", None)
+        return info is None or getattr(info.config, "move_semantics", "insert") == "insert"
+
     def place_slot(self, obs, card) -> int:
         return best_place(obs.trains[obs.seat], card)[1]
 
@@ -169,13 +202,14 @@ class GreedyStrategy(Strategy):
         locks = obs.locks[obs.seat]
         base = sortedness(me)
         gaps = gap_counts(me, unseen_cards(obs))
+        moves = effect_scores(me, self._insertion())[0]
         best, pick = expected_draw(me, gaps), DRAW
         for a in legal:
             if a is DRAW:
                 continue
             e, p = a[1], a[2]
             if e <= 4:
-                v = sortedness(tuple(apply_order_effect(me, e, p)))
+                v = moves[(e, p)]
             elif e <= 7:
                 s = REMOVAL_SLOT[e]
                 v = base if locks[s - 1] else expected_refill(me, s, gaps)
@@ -202,15 +236,13 @@ class RivalStrategy(GreedyStrategy):
         complete its train with it (the next player to act weighs most)."""
         n = obs.n_players
         pen = [0.0] * 9
+        insertion = self._insertion()
         for j in range(1, n):
             t = obs.trains[(obs.seat + j) % n]
-            if sortedness(t) < 32.0 * 5:      # one reordering never sorts a train with LIS < 5
+            if sortedness(t) <= 32.0 * 4:     # one reordering never sorts a train with LIS < 5
                 continue
-            for e in (1, 2, 3, 4):
-                for p in _PARAMS[e]:
-                    if sortedness(apply_order_effect(t, e, p)) >= WIN:
-                        pen[e] += 2000.0 if j == 1 else 600.0
-                        break
+            for e in effect_scores(t, insertion)[1]:
+                pen[e] += 2000.0 if j == 1 else 600.0
         return pen
 
     @staticmethod
@@ -250,6 +282,7 @@ class RivalStrategy(GreedyStrategy):
         gaps = gap_counts(me, unseen)
         opp = [(seat + j) % n for j in range(1, n)]
         pen = self._win_penalties(obs)
+        moves = effect_scores(me, self._insertion())[0]
         best, pick = expected_draw(me, gaps) - self._threat(pen, obs.display), DRAW
         danger_now = {}
         for a in legal:
@@ -258,7 +291,7 @@ class RivalStrategy(GreedyStrategy):
             e, p = a[1], a[2]
             attack = 0.0
             if e <= 4:
-                v = sortedness(apply_order_effect(me, e, p))
+                v = moves[(e, p)]
                 if v >= WIN:
                     return a
                 v -= 2.0 * sum(1 for s in moved_slots(e, p) if locks[s - 1])
@@ -284,6 +317,8 @@ class RivalStrategy(GreedyStrategy):
 
 def draw_win_prob(train, unseen: list[int]) -> float:
     """Chance that a uniformly random unseen card, placed best, completes `train`."""
+    if sortedness(train) <= 32.0 * 5:       # one card can only complete a train with LIS 6
+        return 0.0
     counts = gap_counts(train, unseen)
     total = sum(counts)
     if not total:
@@ -295,6 +330,8 @@ def draw_win_prob(train, unseen: list[int]) -> float:
 def refill_danger(train, slot: int, unseen: list[int]) -> float:
     """Expected `draw_win_prob` of `train` after slot `slot` is refilled with a random unseen
     card (1 if the refill itself completes it); each gap is represented by its middle card."""
+    if sortedness(train) <= 32.0 * 4:       # two card changes need LIS >= 5
+        return 0.0
     counts = gap_counts(train, unseen)
     total = sum(counts)
     if not total:
@@ -309,8 +346,6 @@ def refill_danger(train, slot: int, unseen: list[int]) -> float:
         start += c
     return acc / total
 
-
-_PARAMS = {1: (1, 2, 3, 4, 5, 6), 2: (1, 2, 3, 4, 5), 3: (1, 2, 3, 4, 5), 4: (3, 4, 5, 6, 7)}
 
 #: the removal effect that hits each lockable slot
 REMOVAL_SLOT_OF_LOCK = {s: e for e, s in REMOVAL_SLOT.items()}

@@ -76,6 +76,7 @@ class TrainsState(State):
         self._immediate = config.refill_stop == "immediate"
         self._after = config.used_card == "after"
         self._last = config.pair_keep == "last"
+        self._voiding = config.lock_voiding
         deck = (rng.permutation(N_CARDS) + 1).tolist()                       # T2
         self.start = int(rng.integers(n_players)) if config.start_seat < 0 else config.start_seat  # T4
         self.order = seat_order(self.start, n_players)
@@ -279,6 +280,34 @@ class TrainsState(State):
                 f"('use', effect, param)"), "T8"
 
     def apply(self, actions) -> None:
+        phase = self.phase
+        if len(actions) == 1 and (phase == TURN or phase == PLACE_PHASE):   # the hot path
+            action = actions[0]
+            if phase == TURN:
+                legal = self._legal
+                if legal is None:
+                    legal = self._turn_actions()
+                if action in legal:
+                    self._legal = None
+                    if action is DRAW or action == DRAW:
+                        card = self._draw_card()
+                        self.drawn = card
+                        self.phase = PLACE_PHASE
+                        cur = self.cur
+                        self.events.append(("draw", cur, card))
+                        self._log.append(("draw", cur, None))
+                    else:
+                        self._use(action[1], action[2])
+                        self._end_action()
+                    return
+            elif action in _PLACES:
+                self._place_drawn(action[1])
+                self._end_action()
+                return
+        self._apply_checked(actions)
+
+    def _apply_checked(self, actions) -> None:
+        """Every phase, with full validation and error messages."""
         acting = self.acting
         if self.phase == OVER:
             raise IllegalAction("the game is over: no more actions", seat=None, rule="T25")
@@ -346,8 +375,7 @@ class TrainsState(State):
             if not self._after:
                 self.discard.append(card)
             locks = self.locks[p]
-            voiding = self.cfg.lock_voiding
-            for s in moved_slots(e, param, voiding):
+            for s in moved_slots(e, param, self._voiding):
                 if locks[s - 1]:
                     self._void(p, s)
             train = apply_order_effect(self.trains[p], e, param, self._insertion)
