@@ -55,7 +55,7 @@ def test_check_game_random(label, overrides, games):
     assert inv.ends["points"] > 0
 
 
-@pytest.mark.parametrize("overrides", [
+ALTERNATIVES = [
     {"movement__chooser": "owner", "movement__before_scoring": "false"},
     {"octopus__reuse": "free", "octopus__draw": "true"},
     {"rum__timing": "before", "rum__max_per_ship": "2", "rum__on_scored": "returned"},
@@ -63,7 +63,13 @@ def test_check_game_random(label, overrides, games):
     {"rules__play_on_any_side": "false", "rules__pass_when_stuck": "false", "octopus__check_origin": "false"},
     {"deck__move_symbol": "[0, -2, -4]", "setup__crew_start": "middle-empty", "crew__max_per_ship": "2",
      "movement__freeze_when_full": "false"},
-])
+    # a tiny deck that cannot score every ship: hands run dry, players pass, the game stalls (S18)
+    {"deck__values": '{"1": 12, "-1": 4}', "deck__move_symbol": "[-1]", "deck__jellyfish_values": "[-1]",
+     "end__points_to_win": "0"},
+]
+
+
+@pytest.mark.parametrize("overrides", ALTERNATIVES)
 def test_check_game_alternative_rules(overrides):
     report = check_game(GAME, games=60, configs=[config(**overrides)], seed=5, deep_every=10)
     assert report.games == 60

@@ -139,3 +139,26 @@ def test_render_log_variant():
 def test_same_seed_same_game():
     assert _played_game(5).events == _played_game(5).events
     assert _played_game(5).events != _played_game(6).events
+
+
+def test_render_log_every_rule_variant():
+    """render_log follows every event kind (crew stays, ties that keep the ship, passes, picks)."""
+    from .test_conformance import ALTERNATIVES
+    seen = set()
+    for i, overrides in enumerate(ALTERNATIVES + [{"variant__enabled": "true",
+                                                   "variant__mark_assignment": "chooser"}]):
+        cfg = config(setup__ship_order="random", setup__first_player="random", **overrides)
+        for seed in range(15):
+            st = GAME.new_state(cfg, 2, game_streams(seed, i, 2).chance)
+            rng = np.random.default_rng(seed)
+            while not st.is_over():
+                joint = []
+                for s in st.to_act():
+                    legal = st.legal_actions(s)
+                    joint.append(legal[int(rng.integers(len(legal)))])
+                st.apply(joint)
+            text = GAME.render_log(st)
+            assert text.splitlines()[-1].startswith("Game over")
+            seen.update(e[0] for e in st.events)
+    assert {"play", "octopus", "move", "stay", "score", "rum", "draw", "pass", "pick", "marks",
+            "turn", "end"} <= seen
