@@ -236,7 +236,7 @@ class TrainsState(State):
             return tuple(KEEP[c] for c in self.hands[seat])
         return ()
 
-    def _turn_actions(self) -> list:
+    def _turn_actions(self) -> tuple:
         """T8/T14: Draw, plus Use(effect, param) for every effect in the display (§5, §7)."""
         d = self.display
         acts = [DRAW]
@@ -249,7 +249,7 @@ class TrainsState(State):
         if d[8]:
             for s in lock_params(self.locks[self.cur], self.cfg.double_lock):
                 acts.append(USE_ONE[(8, s)])
-        return acts
+        return tuple(acts)
 
     def is_legal(self, seat: int, action) -> bool:
         return action in self.legal_actions(seat)
