@@ -17,6 +17,8 @@ lowers that threat, so dumping comes out of the same sum.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from simkit.core.strategy import Decision, Strategy
 from simkit.games.shipside import rules
 from simkit.games.shipside.actions import (Direction, EndTurn, Mark, Octopus, Pass, Pick, Play, Rum)
@@ -58,7 +60,7 @@ class GreedyStrategy(Strategy):
         # unseen-card share by value: the whole deck (a fair prior for the opponent's hand)
         vals = sorted(self.T.value)
         n = len(vals)
-        self._ge = {g: sum(1 for v in vals if v >= g) / n for g in range(-60, 80)}
+        self._ge = {g: (n - bisect_left(vals, g)) / n for g in range(-60, 80)}
 
     # ---------------------------------------------------------------- evaluation
     def _f_ge(self, gap: int) -> float:
@@ -164,16 +166,40 @@ class GreedyStrategy(Strategy):
         return self._total(ships, max(rest) if rest else None, obs)
 
     def _value_octopus(self, a: Octopus, base, hand, obs) -> float:
+        hm = max(hand) if hand else None
+        sym = a.sym and self.cfg.octopus.as_placement
+        moves = sym and a.dir is not None and self.cfg.movement.before_scoring
+        target = self._crew_target(obs, a.ship, a.dir) if moves else -1
+        if a.src_ship != a.ship and a.src_ship != target:
+            # the two ends touch different ships: their changes add up (each memoised)
+            total = self._total(base, hm, obs)
+            memo = self._deltas
+            key = ("from", a.src_ship, a.src_side, a.value)
+            d1 = memo.get(key)
+            if d1 is None:
+                ships = dict(base)
+                self._remove(ships, a.src_ship, a.src_side, a.value)
+                d1 = memo[key] = self._total(ships, hm, obs) - total
+            key = ("to", a.ship, a.side, a.value, sym, a.dir)
+            d2 = memo.get(key)
+            if d2 is None:
+                ships = dict(base)
+                self._place(ships, obs, a.value, a.ship, a.side, sym, a.dir)
+                d2 = memo[key] = self._total(ships, hm, obs) - total
+            return total + d1 + d2 - self.octopus_cost
         ships = dict(base)
-        src = _mut(ships, a.src_ship)
-        if a.src_side == self.seat:
-            src[1] -= a.value
+        self._remove(ships, a.src_ship, a.src_side, a.value)
+        self._place(ships, obs, a.value, a.ship, a.side, sym, a.dir)
+        return self._total(ships, hm, obs) - self.octopus_cost
+
+    def _remove(self, ships, ship_def: int, side: int, value: int) -> None:
+        src = _mut(ships, ship_def)
+        if side == self.seat:
+            src[1] -= value
             src[3] -= 1
         else:
-            src[2] -= a.value
+            src[2] -= value
             src[4] -= 1
-        self._place(ships, obs, a.value, a.ship, a.side, a.sym and self.cfg.octopus.as_placement, a.dir)
-        return self._total(ships, max(hand) if hand else None, obs) - self.octopus_cost
 
     def _value_rum(self, a: Rum, base, hand, obs) -> float:
         ships = dict(base)
@@ -192,6 +218,7 @@ class GreedyStrategy(Strategy):
         obs = decision.observation
         self._memo = {}
         self._base_totals = {}
+        self._deltas = {}
         hand = [v for v, _ in obs.hand]
         base = self._base = self._board(obs)
         hand_max = max(hand) if hand else None
