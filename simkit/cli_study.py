@@ -30,16 +30,21 @@ def _default_report_dir(run_dirs: list[Path]) -> Path:
 def report_command(run_dirs, out):
     """Write report.html, summary.md, CSV tables and charts of one or several runs.
 
-    Several runs (a variant sweep, two player counts) are compared side by side.
+    Several runs (a variant sweep, two player counts) are compared side by side; a sweep
+    folder from `simkit sweep` stands for all its cells.
 
     \b
     Examples:
       simkit report results/sixnimmt-20261130-101500-s7
       simkit report results/rows4 results/rows5 --out results/rows-report
     """
+    from simkit.core.sweep import sweep_run_dirs
     from simkit.report import build_report
 
-    run_dirs = list(run_dirs)
+    given = list(run_dirs)
+    run_dirs = [cell for d in given for cell in (sweep_run_dirs(d) or [d])]
+    if out is None and len(given) == 1 and len(run_dirs) > 1:
+        out = given[0] / "report"          # a sweep folder keeps its report inside
     out_dir = out if out is not None else _default_report_dir(run_dirs)
     path = build_report(run_dirs, out_dir)
     click.echo(f"report written: {path}")

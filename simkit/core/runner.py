@@ -11,6 +11,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -235,8 +236,9 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
     prefix = _Prefix(out_dir, n_chunks)
     stopped = False
     status = "interrupted"
+    chunks = _parallel_chunks(spec, todo, jobs, backend, scheduler)
     try:
-        for chunk_id, chunk in _parallel_chunks(spec, todo, jobs, backend, scheduler):
+        for chunk_id, chunk in chunks:
             write_chunk(out_dir, chunk_id, chunk.games, chunk.seats)
             finished.add(chunk_id)
             bar.update(chunk.stop - chunk.start)
@@ -247,6 +249,11 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
                     break
         status = "stopped" if stopped else "complete"
     finally:
+        with warnings.catch_warnings():
+            # an early stop cancels the chunks still in flight, as intended
+            warnings.filterwarnings("ignore", message=".*tasks which were still being processed",
+                                    category=UserWarning)
+            chunks.close()
         bar.close()
         elapsed = time.perf_counter() - t0
         keep = range(_contiguous(finished, n_chunks)) if stopped else sorted(finished)

@@ -53,3 +53,15 @@ def test_sweep_command(tmp_path):
     assert json.loads((tmp_path / "s" / "sweep.json").read_text())["seed"] == 1
     bad = CliRunner().invoke(main, ["sweep", "sixnimmt", "-p", "3,x"])
     assert bad.exit_code != 0 and "not a comma-separated list" in bad.output
+
+
+def test_report_accepts_a_sweep_folder(tmp_path):
+    cli = CliRunner()
+    out = cli.invoke(main, ["sweep", "sixnimmt", "-p", "2,3", "-s", "heuristic", "-s", "random",
+                            "-n", "20", "--seed", "1", "-j", "1", "--set", "max_rounds=1",
+                            "--out", str(tmp_path / "s")])
+    assert out.exit_code == 0, out.output
+    out = cli.invoke(main, ["report", str(tmp_path / "s")])
+    assert out.exit_code == 0, out.output
+    html = (tmp_path / "s" / "report" / "report.html").read_text()
+    assert "p2" in html and "p3" in html
