@@ -106,3 +106,15 @@ def test_two_players_only():
     with pytest.raises(ConfigError, match="2-player"):
         ShipsideConfig().check_players(3)
     assert GAME.min_players == GAME.max_players == 2
+
+
+def test_configs_are_hashable_and_read_only():
+    """Frozen like every config: mappings are read-only, equal configs hash equal, a manifest
+    round trip (to_dict -> config_from_dict) gives the same config back."""
+    from simkit.core.config import config_from_dict
+    a = with_overrides(ShipsideConfig(), {"crew.points": '{"captain": 2, "mate": 1, "sailor": 1}'})
+    b = with_overrides(ShipsideConfig(), {"crew.points": '{"captain": 2, "mate": 1, "sailor": 1}'})
+    assert a == b and hash(a) == hash(b) and hash(a) != hash(ShipsideConfig())
+    with pytest.raises(TypeError, match="read-only"):
+        a.crew.points["captain"] = 5
+    assert config_from_dict(ShipsideConfig, a.to_dict()) == a

@@ -13,6 +13,27 @@ from simkit.core.config import ConfigSection, GameConfig, setting
 from simkit.core.errors import ConfigError
 
 MARKS = ("starfish", "shell")
+
+
+class FrozenMap(dict):
+    """A read-only dict, so configs holding mappings stay hashable like any frozen dataclass."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items(), key=repr)))
+
+    def _readonly(self, *args, **kwargs):
+        raise TypeError("config mappings are read-only: use --set or dataclasses.replace")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore
+
+    def __reduce__(self):
+        return (FrozenMap, (dict(self),))
+
+
+def _freeze_field(section, name: str) -> None:
+    value = getattr(section, name)
+    if isinstance(value, dict) and not isinstance(value, FrozenMap):
+        object.__setattr__(section, name, FrozenMap(value))
 CREW_KINDS = ("captain", "mate", "sailor")
 
 
@@ -44,13 +65,15 @@ class DeckSection(ConfigSection):
              "as jellyfish in logs, dumped by the greedy bots)")
 
     def check(self) -> None:
+        _freeze_field(self, "values")
+        _freeze_field(self, "marks")
         if not self.values:
             raise ConfigError("deck.values={} is empty: allowed is a mapping strength -> copies >= 1")
         for v, n in self.values.items():
             if not isinstance(v, int) or isinstance(v, bool) or not -50 <= v <= 50:
                 raise ConfigError(f"deck.values has strength {v!r}: allowed are whole numbers from -50 to 50")
-            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 20:
-                raise ConfigError(f"deck.values[{v}]={n!r}: allowed is a whole number of copies from 1 to 20")
+            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 60:
+                raise ConfigError(f"deck.values[{v}]={n!r}: allowed is a whole number of copies from 1 to 60")
         total = sum(self.values.values())
         if not 8 <= total <= 200:
             raise ConfigError(f"deck.values holds {total} cards: allowed are 8 to 200")
@@ -123,6 +146,7 @@ class CrewSection(ConfigSection):
     max_per_ship: int = setting(1, help="S26: crew tokens a ship may hold", min=1, max=4)
 
     def check(self) -> None:
+        _freeze_field(self, "points")
         if set(self.points) != set(CREW_KINDS):
             raise ConfigError(f"crew.points={dict(self.points)!r}: allowed is a mapping with exactly the "
                               f"keys {list(CREW_KINDS)}")
