@@ -37,23 +37,25 @@ class RandomStrategy(Strategy):
         return legal[int(buf.pop() * len(legal))]
 
 
-class LowestStrategy(Strategy):
+class _ExtremeCardStrategy(Strategy):
+    """Plays (and drafts) by a fixed rule on card values; takes the cheapest row."""
+
+    pick = staticmethod(min)
+
+    def act(self, decision: Decision):
+        legal = decision.legal_actions
+        if type(legal[0]) is TakeRow:
+            return cheapest_row(decision.observation.rows)
+        return self.pick(legal)
+
+
+class LowestStrategy(_ExtremeCardStrategy):
     name = "lowest"
     description = "Plays its lowest card (drafts the lowest); takes the cheapest row."
-
-    def act(self, decision: Decision):
-        legal = decision.legal_actions
-        if type(legal[0]) is TakeRow:
-            return cheapest_row(decision.observation.rows)
-        return min(legal)
+    pick = staticmethod(min)
 
 
-class HighestStrategy(Strategy):
+class HighestStrategy(_ExtremeCardStrategy):
     name = "highest"
     description = "Plays its highest card (drafts the highest); takes the cheapest row."
-
-    def act(self, decision: Decision):
-        legal = decision.legal_actions
-        if type(legal[0]) is TakeRow:
-            return cheapest_row(decision.observation.rows)
-        return max(legal)
+    pick = staticmethod(max)
