@@ -159,22 +159,14 @@ class ShipsideState(State):
         return []
 
     def is_legal(self, seat: int, action) -> bool:
-        try:
-            legal = self.legal_actions(seat)
-        except Exception:
-            return False
-        return action in legal
+        return action in self.legal_actions(seat)
 
+    # listing moves (moves.py)
     _rum_ships = moves.rum_ships
-
     _dirs = moves.dirs
-
     _frozen = moves.frozen
-
     _main_actions = moves.main_actions
-
     _octopus_ready = moves.octopus_ready
-
     _can_act = moves.can_act
 
     # ------------------------------------------------------------------ apply
@@ -521,9 +513,10 @@ class ShipsideState(State):
                         "ships_removed": len(self.ships_out), "octopus_moves": self.n_octo,
                         "rum_mugs": self.n_rum})
 
-    # ------------------------------------------------------------------ views
+    # ------------------------------------------------------------------ views (views.py)
     observe = views.observe
-
+    determinize = views.determinize
+    audit = views.audit
     _ship_of_card = views.ship_of_card
 
     def clone(self) -> "ShipsideState":
@@ -560,7 +553,3 @@ class ShipsideState(State):
         new.own = None if self.own is None else [o[:] for o in self.own]
         new.n_octo, new.n_rum = self.n_octo, self.n_rum
         return new
-
-    determinize = views.determinize
-
-    audit = views.audit
