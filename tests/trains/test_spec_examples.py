@@ -432,3 +432,15 @@ def test_T22_effect_6_removes_every_middle_wagon():
     assert [ev[1:] for ev in s.events if ev[0] == "remove"] == [(1, 4, 45), (0, 4, 40)]
     assert s.trains[1][3] == 33 and s.trains[0][3] == 34
     assert s.display[6] == 45 and s.display[2] == 40 and 21 in s.discard
+
+
+def test_complete_refills_two_trains_completed_first_clockwise_wins():
+    """T21-T23 alternative refill_stop='complete': two refills complete trains; the first one
+    clockwise from the actor wins, and the game still ends at once."""
+    trains = [[80, 66, 51, 40, 22, 13, 5], [3, 9, 20, 41, 55, 70, 18], [1, 4, 8, 11, 27, 36, 19]]
+    s = from_position(trains, display=[14], draw_top=[33, 84, 47], current=0,
+                      config=TrainsConfig(refill_stop="complete"))
+    s.apply([use(7)])
+    assert is_ascending(s.trains[1]) and is_ascending(s.trains[2])
+    assert s.winner == 1 and s.outcome().win_shares == (0.0, 1.0, 0.0)
+    assert s.audit() == []

@@ -577,7 +577,10 @@ class TrainsState(State):
                 cards.append(self.kept[p])
             if not set(self.hidden[p]) <= set(self.discard):
                 problems.append(f"seat {p}'s hidden setup discards are not in the discard pile")
-            if is_ascending(train) and 0 not in train and not (over and self.winner == p):
+            # with refill_stop='complete' a later refill may also complete a train (the first
+            # one clockwise from the actor has won)
+            late = over and self.winner >= 0 and not self._immediate
+            if is_ascending(train) and 0 not in train and not (over and self.winner == p) and not late:
                 problems.append(f"seat {p}'s train {train} is ascending but the game goes on (T25)")
         for e in range(1, 9):
             c = self.display[e]
