@@ -13,7 +13,8 @@ _DIRS = {(False, False): (), (True, False): ("L",), (False, True): ("R",), (True
 
 
 def rum_ships(st) -> list[int]:
-    cap = st.config.rum.max_per_ship                                        # S52
+    """S48, S52: ships still in play that can take one more rum mug."""
+    cap = st.config.rum.max_per_ship  # S52
     return [s for s in st.row if len(st.mugs[s]) < cap]
 
 
@@ -21,10 +22,10 @@ def dirs(st, ship: int, check_frozen: bool = True) -> tuple[str, ...]:
     """S23-S29: directions in which the crew on `ship` can move (() = nobody moves)."""
     crew = st.crew
     if not crew[ship]:
-        return ()                                                               # S24
+        return ()  # S24
     m = st.config.movement
     row = st.row
-    if check_frozen and st._frozen():                                         # S29
+    if check_frozen and st._frozen():  # S29
         return ()
     mx = st.config.crew.max_per_ship
     left = rules.move_target(row, crew, ship, -1, m.wrap_around, m.skip_occupied, mx) >= 0
@@ -33,6 +34,7 @@ def dirs(st, ship: int, check_frozen: bool = True) -> tuple[str, ...]:
 
 
 def frozen(st) -> bool:
+    """S29: every ship left carries crew, so nobody moves."""
     crew = st.crew
     return rules.frozen(st.row, sum([len(crew[s]) for s in st.row]),
                         st.config.movement.freeze_when_full)
@@ -70,14 +72,14 @@ def main_actions(st, p: int) -> list:
                 opts.append((defense[s], a, None))
         return opts
 
-    for value, sym in dict.fromkeys(T.kind[c] for c in st.hands[p]):       # S19, S20
+    for value, sym in dict.fromkeys(T.kind[c] for c in st.hands[p]):  # S19, S20
         if sym:
             if moving is None:
                 moving = symbol_places()
             out += [new(Play, (value, True, d, a, dr, "play")) for d, a, dr in moving]
         else:
             out += [new(Play, (value, False, d, a, None, "play")) for d, a, _ in plain]
-    if st._octopus_ready(p):                                                  # S40-S46
+    if st._octopus_ready(p):  # S40-S46
         as_place = cfg.octopus.as_placement
         octo_on = st.octo_on
         mine = st.octo_at[p] if cfg.octopus.reuse == "free" else -2   # free: own card unprotected
@@ -98,8 +100,8 @@ def main_actions(st, p: int) -> list:
                     out += [new(Octopus, (value, sym, d1, a1, d, a, dr, "octopus"))
                             for d, a, dr in opts if d != d1 or a != a1]
     if not out:
-        out.append(PASS)                                                        # S18
-    if st.rum_left[p] > 0 and not st.rum_turn:                              # S17, S47
+        out.append(PASS)  # S18
+    if st.rum_left[p] > 0 and not st.rum_turn:  # S17, S47
         out.extend(Rum(defense[s], "before") for s in st._rum_ships())
     return out
 
