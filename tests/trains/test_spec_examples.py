@@ -444,3 +444,15 @@ def test_complete_refills_two_trains_completed_first_clockwise_wins():
     assert is_ascending(s.trains[1]) and is_ascending(s.trains[2])
     assert s.winner == 1 and s.outcome().win_shares == (0.0, 1.0, 0.0)
     assert s.audit() == []
+
+
+def test_T24_swap_semantics_voids_only_the_swapped_slots():
+    """T24 with move_semantics='swap': effect 3 on slot 2 swaps slots 2 and 4; slot 3's card
+    stays, so a lock there survives while a lock on slot 4 is voided."""
+    cfg = TrainsConfig(move_semantics="swap")
+    s = from_position([T, [70, 65, 50, 45, 35, 25, 15]], display=[9], locks={0: {4: 2}}, config=cfg)
+    s.apply([use(3, 2)])
+    assert s.trains[0] == [80, 40, 51, 66, 22, 13, 5] and s.locks[0][3] == 0
+    s = from_position([T, [70, 65, 50, 45, 35, 25, 15]], display=[9], locks={0: {4: 2}}, config=cfg)
+    s.apply([use(3, 3)])          # swaps 3 and 5: slot 4 is passed over and keeps its lock
+    assert s.locks[0][3] == 2

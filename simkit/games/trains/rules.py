@@ -132,19 +132,24 @@ def apply_order_effect(train: Sequence[int], effect: int, i: int, insertion: boo
     return t
 
 
-def moved_slots(effect: int, i: int, voiding: str = "range") -> tuple[int, ...]:
+def moved_slots(effect: int, i: int, voiding: str = "range", insertion: bool = True) -> tuple[int, ...]:
     """T24 voiding: the slots whose card the owner's effect 1-4 changes (1-based).
 
     "range" (default [CHOICE]): every card that moves, including the 2 cards passed over by a
     3/4 insertion. "chosen": only the explicitly chosen cards (swap partners, or the source).
+    With swap semantics for 3/4 (`insertion=False`) the two swapped cards are the ones that move.
     """
     if effect == 1:
         return (i, i + 1)
     if effect == 2:
         return (i, i + 2)
     if effect == 3:
+        if not insertion:
+            return (i, i + 2)
         return (i, i + 1, i + 2) if voiding == "range" else (i,)
     if effect == 4:
+        if not insertion:
+            return (i - 2, i)
         return (i - 2, i - 1, i) if voiding == "range" else (i,)
     return ()
 

@@ -375,7 +375,7 @@ class TrainsState(State):
             if not self._after:
                 self.discard.append(card)
             locks = self.locks[p]
-            for s in moved_slots(e, param, self._voiding):
+            for s in moved_slots(e, param, self._voiding, self._insertion):
                 if locks[s - 1]:
                     self._void(p, s)
             train = apply_order_effect(self.trains[p], e, param, self._insertion)
