@@ -456,3 +456,16 @@ def test_T24_swap_semantics_voids_only_the_swapped_slots():
     s = from_position([T, [70, 65, 50, 45, 35, 25, 15]], display=[9], locks={0: {4: 2}}, config=cfg)
     s.apply([use(3, 3)])          # swaps 3 and 5: slot 4 is passed over and keeps its lock
     assert s.locks[0][3] == 2
+
+
+@pytest.mark.parametrize("insertion", [True, False])
+def test_T24_range_voiding_is_exactly_the_changed_slots(insertion):
+    """T24 [CHOICE 'range']: for every effect 1-4 and parameter, the slots a lock is voided on
+    are exactly the slots whose card changes; and every reordering keeps the same 7 cards."""
+    from simkit.games.trains.rules import PARAMS, moved_slots
+    for e in (1, 2, 3, 4):
+        for i in PARAMS[e]:
+            after = apply_order_effect(T, e, i, insertion)
+            assert sorted(after) == sorted(T)
+            changed = {k + 1 for k in range(7) if after[k] != T[k]}
+            assert changed == set(moved_slots(e, i, "range", insertion)), (e, i)
