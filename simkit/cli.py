@@ -274,7 +274,8 @@ def play(game, players, strategy_names, seat, seed, set_items):
     def ask(prompt, n):
         return click.prompt(prompt, type=click.IntRange(1, n))
 
-    state = play_interactive(entry, spec, seat, ask, click.echo)
+    state = play_interactive(entry, spec, seat, ask, click.echo,
+                             ask_text=lambda prompt: click.prompt(prompt, type=str))
     out = state.outcome()
     click.echo("You win!" if out.win_shares[seat] > 0 else f"You finish with rank {out.ranks[seat]}.")
 

@@ -115,6 +115,9 @@ class Game:
     rules_version: str
     render_log: Callable[[State], str]
     format_action: Callable[[Action], str] = repr
+    #: text -> action (the inverse of format_action), where the game offers it; `simkit play`
+    #: uses it for moves that cannot be listed. Raises ValueError on text it cannot read.
+    parse_action: Callable[[str], Action] | None = None
     higher_is_better: bool = True
     description: str = ""
     #: upper bound on decision steps of one game, for the conformance checker

@@ -33,11 +33,28 @@ def describe_observation(obs: Any) -> str:
     return "\n".join(lines)
 
 
+def _ask_text(game: Game, state, seat: int, ask_text: Callable[[str], str],
+              show: Callable[[str], None]):
+    """A typed move for games whose moves cannot be listed (parsed by Game.parse_action)."""
+    while True:
+        text = ask_text("Your move")
+        try:
+            action = game.parse_action(text)
+        except ValueError as exc:
+            show(f"cannot read {text!r}: {exc}")
+            continue
+        if state.is_legal(seat, action):
+            return action
+        show(f"{game.format_action(action)} is not legal here")
+
+
 def play_interactive(game: Game, spec, human_seat: int, ask: Callable[[str, int], int],
-                     show: Callable[[str], None], index: int = 0):
+                     show: Callable[[str], None], index: int = 0,
+                     ask_text: Callable[[str], str] | None = None):
     """Play game `index` of `spec` with a person in `human_seat`; returns the final state.
 
-    `ask(prompt, n)` returns a choice in 1..n; `show(text)` prints.
+    `ask(prompt, n)` returns a choice in 1..n; `ask_text(prompt)` a typed move (for games whose
+    moves cannot be listed); `show(text)` prints.
     """
     n = spec.n_players
     if not 0 <= human_seat < n:
@@ -60,8 +77,12 @@ def play_interactive(game: Game, spec, human_seat: int, ask: Callable[[str, int]
                 continue
             legal = state.legal_actions(s)
             if legal is None:
-                raise ConfigError(f"{game.name} moves cannot be listed, so it cannot be played "
-                                  f"from the terminal yet")
+                if game.parse_action is None or ask_text is None:
+                    raise ConfigError(f"{game.name} moves cannot be listed and the game reads no "
+                                      f"typed moves, so it cannot be played from the terminal")
+                show("\n" + describe_observation(state.observe(s)))
+                joint.append(_ask_text(game, state, s, ask_text, show))
+                continue
             try:
                 legal = sorted(legal)
             except TypeError:

@@ -25,6 +25,7 @@ GAME = Game(
     rules_version="shipside-1",
     render_log=render_log,
     format_action=format_action,
+    parse_action=parse_action,
     higher_is_better=True,
     description="Play cards beside 5 ships (either side) to reach their defense; capture ships "
                 "and crew, first to 4 points wins. Octopus and rum mug.",
