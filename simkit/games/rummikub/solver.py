@@ -31,6 +31,7 @@ from itertools import permutations, product
 from typing import Sequence
 
 from simkit.games.rummikub import rules
+from simkit.games.rummikub.dp import TableDP
 from simkit.games.rummikub.actions import InitialMeld, Play
 from simkit.games.rummikub.tiles import GROUP, RUN, Meld
 
@@ -297,78 +298,140 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
         action = InitialMeld(tuple(melds))
         return _finish(action, melds, set(), True)
 
-    F0 = [0] * 56
-    table_ids: dict[int, list[int]] = {}
-    table_jokers = []
+    if not table:
+        s = _Search([0] * 56, O, 0, len(rack_jokers), w, jw, [], 0)
+        if s.best(0, 0, 0) <= 0:
+            return None
+        plan = s.reconstruct(0, 0)
+        melds = _build_melds(plan, {}, {k: list(v) for k, v in rack_ids.items()}, {}, [], rack_jokers)
+        return _finish(Play(tuple(melds)), melds, set(), True)
+    return _solve_table(table, rack, objective, retrieval, joker_points)
+
+
+def _solve_table(table, rack, objective, retrieval, joker_points) -> Solution | None:
+    """After the initial meld: the exact table DP (module `dp`) under R12 and R15."""
+    w1, jw = _weights(objective, joker_points)
+    w = [[0] + [w1[(n - 1) * 4 + c] for n in range(1, 14)] for c in range(4)]
+    F0 = [[0] * 15 for _ in range(4)]
+    O = [[0] * 15 for _ in range(4)]
+    ids: dict[int, list[int]] = {}             # tile face -> table ids first, then rack ids
+    rack_jokers = [t for t in rack if t >= 104]
+    table_jokers = [t for m in table for t in m.tiles if t >= 104]
     for m in table:
         for t in m.tiles:
-            if t >= 104:
-                table_jokers.append(t)
-            else:
-                k = _k(t)
-                F0[k] += 1
-                table_ids.setdefault(k, []).append(t)
+            if t < 104:
+                F0[(t >> 1) // 13][(t >> 1) % 13 + 1] += 1
+                ids.setdefault(t >> 1, []).append(t)
+    for t in rack:
+        if t < 104:
+            O[(t >> 1) // 13][(t >> 1) % 13 + 1] += 1
     table_tiles = {t for m in table for t in m.tiles}
-    starts: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
 
-    def run(keep: dict[int, int], retrieved: list[int], bound: int):
-        """Solve with `keep` (joker -> solver face it keeps) and `retrieved` jokers wild."""
-        F = list(F0)
-        for jk_face in keep.values():
-            F[jk_face] += 1
+    def attempt(keep: dict[int, int], retrieved: list[int], bound: int):
+        F = [list(row) for row in F0]
+        for f in keep.values():
+            F[f // 13][f % 13 + 1] += 1
         patterns = [starts[j] for j in retrieved] if retrieval == "strict" else []
-        s = _Search(F, list(O), len(table_jokers) - len(keep), len(rack_jokers), w, jw, patterns, 0)
-        flags = (1 << len(patterns)) - 1
-        val = s.best(0, flags, 0)
+        dp = TableDP(F, O, w, len(table_jokers) - len(keep), len(rack_jokers), jw, patterns)
+        val = dp.solve()
         if val <= 0 or val <= bound:
             return None
-        plan = s.reconstruct(flags, 0)
-        virtual: dict[int, list[int]] = {}
-        for j, kf in keep.items():
-            virtual.setdefault(kf, []).append(j)
-        wild_table = [j for j in table_jokers if j not in keep]
-        tids = {k: list(v) for k, v in table_ids.items()}
-        rids = {k: list(v) for k, v in rack_ids.items()}
-        melds = _build_melds(plan, tids, rids, virtual, wild_table, rack_jokers)
+        runs, groups = dp.plan()
+        face_ids = {f: list(v) for f, v in ids.items()}
+        for j, f in keep.items():
+            face_ids.setdefault(f, []).append(j)
+        for t in sorted(rack):
+            if t < 104:
+                face_ids.setdefault(t >> 1, []).append(t)
+        for v in face_ids.values():
+            v.reverse()                         # pop() takes table ids first
+        jokers = [j for j in table_jokers if j not in keep] + rack_jokers
+        jokers.reverse()
+        melds = []
+        for c, units in runs:
+            melds.append(Meld(RUN, tuple(face_ids[c * 13 + n - 1].pop() if kind == "real" else jokers.pop()
+                                         for kind, n in units)))
+        for n, colours, jk in groups:
+            melds.append(Meld(GROUP, tuple(face_ids[c * 13 + n - 1].pop() for c in colours)
+                              + tuple(jokers.pop() for _ in range(jk))))
+        while jokers:                           # spare jokers extend a run or a group of 3
+            j = jokers.pop()
+            try:
+                melds = _extend_with_joker(melds, j)
+            except SolverError:
+                if j in table_tiles:
+                    raise
         return val, melds
 
-    if retrieval == "free" or not table_jokers:
-        got = run({}, list(table_jokers), 0)
-        if got is None:
-            return None
-        return _finish(Play(tuple(got[1])), got[1], table_tiles, True, table, rack, retrieval)
-
-    # strict: keep/retrieve combinations per table joker
+    starts: dict[int, tuple] = {}
     for m in table:
         if any(t >= 104 for t in m.tiles):
             _, _, roles = rules.analyse_meld(m)
-            mates = frozenset(_k(t) for t in m.tiles if t < 104)
+            reals = [t >> 1 for t in m.tiles if t < 104]
             for j, r in roles.items():
-                starts[j] = (frozenset((f % 13) * 4 + f // 13 for f in r), mates)
-    per_joker = []
+                if m.kind == RUN:
+                    (f,) = r
+                    starts[j] = ("run", f // 13, f % 13 + 1, tuple(sorted(x % 13 + 1 for x in reals)))
+                else:
+                    v = reals[0] % 13 + 1
+                    starts[j] = ("group", v, tuple(sorted(f // 13 for f in r)),
+                                 tuple(sorted(x // 13 for x in reals)))
+
+    if retrieval == "free" or not table_jokers:
+        got = attempt({}, list(table_jokers), 0)
+        if got is None:
+            return None
+        return _finish(Play(tuple(got[1])), got[1], table_tiles, True)
+
+    # strict: every table joker is kept in one of its roles or retrieved with a replacement
+    options = []
     for j in table_jokers:
-        per_joker.append([("keep", f) for f in sorted(starts[j][0])] + [("retrieve", None)])
-    # the free optimum bounds every strict combination
+        _, _, roles = rules.analyse_meld(next(m for m in table if j in m.tiles))
+        options.append([("keep", f) for f in sorted(roles[j])] + [("retrieve", None)])
+    # the free optimum bounds every combination; if some tile assignment of it meets R15, done
+    free = attempt({}, [], 0)
+    if free is None:
+        return None
+    ub = free[0]
+    fixed = _fix_identities(table, free[1], rack)
+    if fixed is not None:
+        return _finish(Play(tuple(fixed)), fixed, table_tiles, True)
     best_val, best_melds, proven = 0, None, True
-    ub = _Search(list(F0), list(O), len(table_jokers), len(rack_jokers), w, jw, [], 0).best(0, 0, 0)
-    combos = sorted(product(*per_joker), key=lambda cmb: sum(1 for a, _ in cmb if a == "retrieve"))
+    combos = sorted(product(*options), key=lambda cmb: sum(1 for a, _ in cmb if a == "retrieve"))
     for cmb in combos:
         keep = {j: f for j, (a, f) in zip(table_jokers, cmb) if a == "keep"}
         retrieved = [j for j, (a, _) in zip(table_jokers, cmb) if a == "retrieve"]
-        got = run(keep, retrieved, best_val)
+        got = attempt(keep, retrieved, best_val)
         if got is None:
             continue
         val, melds = got
-        melds = _fix_identities(table, melds, rack)
-        if melds is None:
-            proven = False          # the type-level optimum had no legal tile assignment
+        fixed = _fix_identities(table, melds, rack)
+        if fixed is None:
+            proven = False              # no tile assignment met R15: fall back to the next best
             continue
-        best_val, best_melds = val, melds
+        best_val, best_melds = val, fixed
         if best_val >= ub:
             break
     if best_melds is None:
         return None
-    return _finish(Play(tuple(best_melds)), best_melds, table_tiles, proven, table, rack, retrieval)
+    return _finish(Play(tuple(best_melds)), best_melds, table_tiles, proven)
+
+
+def _extend_with_joker(melds: list[Meld], j: int) -> list[Meld]:
+    for i, m in enumerate(melds):
+        if m.kind == RUN and len(m.tiles) < 13:
+            k0, t0 = next((k, t) for k, t in enumerate(m.tiles) if t < 104)
+            start = (t0 >> 1) % 13 + 1 - k0
+            new = m.tiles + (j,) if start + len(m.tiles) - 1 < 13 else (j,) + m.tiles
+            return melds[:i] + [Meld(RUN, new)] + melds[i + 1:]
+    for i, m in enumerate(melds):
+        if m.kind == GROUP and len(m.tiles) == 3:
+            return melds[:i] + [Meld(GROUP, m.tiles + (j,))] + melds[i + 1:]
+    raise SolverError("no meld has room for a spare joker")
+
+
+class SolverError(RuntimeError):
+    """The solver built a table the engine's validator rejects (a bug: please report it)."""
 
 
 def _fix_identities(table, melds, rack) -> list[Meld] | None:
@@ -386,7 +449,9 @@ def _fix_identities(table, melds, rack) -> list[Meld] | None:
     slots: dict[int, list[tuple[int, int]]] = {}
     for i, m in enumerate(melds):
         for p, t in enumerate(m.tiles):
-            if t < 104 and (t >> 1) in faces:
+            if t >= 104:
+                slots.setdefault(52, []).append((i, p))       # jokers may swap places too
+            elif (t >> 1) in faces:
                 slots.setdefault(t >> 1, []).append((i, p))
     multi = [f for f, sl in slots.items() if len(sl) > 1]
     if not multi:

@@ -1,0 +1,103 @@
+"""Rummikub benchmarks on one core, in CPU time (other processes on the machine do not count):
+
+- solver time for 14-tile opening racks (initial-meld queries), median and 95th percentile;
+- solver time for mid-game positions with about 40 tiles on the table and 10 on the rack:
+  positions met in greedy_tiles self-play (`game`) and random valid tables (`random`, with
+  jokers on the table about as often as in play), under the default strict joker rule;
+- full games per second with greedy_tiles (4 players) and with random (4 players) through the
+  public runner (`play_range`).
+
+Run: `python scripts/bench_rummikub.py [seconds]`."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+
+def _solver_times(queries, **kw) -> tuple[float, float]:
+    from simkit.games.rummikub.solver import solve
+
+    times = []
+    for table, rack, opened in queries:
+        t0 = time.process_time()
+        solve(table, rack, opened=opened, **kw)
+        times.append(time.process_time() - t0)
+    ms = np.array(times) * 1000
+    return float(np.median(ms)), float(np.percentile(ms, 95))
+
+
+def game_positions(n: int, seed: int = 1, lo: int = 35, hi: int = 45, rack_lo: int = 8, rack_hi: int = 12):
+    """(table, rack, True) positions met by greedy_tiles players in 4-player self-play."""
+    from simkit.games.rummikub import GAME
+    from simkit.games.rummikub.actions import DRAW, PASS
+    from simkit.games.rummikub.config import RummikubConfig
+    from simkit.games.rummikub.solver import solve_observation
+
+    cfg = RummikubConfig()
+    out = []
+    g = 0
+    while len(out) < n and g < 10 * n:
+        st = GAME.new_state(cfg, 4, np.random.default_rng(seed * 1000 + g))
+        g += 1
+        while not st.is_over() and len(out) < n:
+            s = st.to_act()[0]
+            obs = st.observe(s)
+            on_table = sum(len(m.tiles) for m in obs.table)
+            if obs.opened[s] and lo <= on_table <= hi and rack_lo <= len(obs.rack) <= rack_hi:
+                out.append((obs.table, list(obs.rack), True))
+            sol = solve_observation(obs, cfg, "tiles")
+            st.apply([sol.action if sol else (DRAW if obs.pool_size else PASS)])
+    return out
+
+
+def random_positions(n: int, seed: int = 2):
+    from simkit.games.rummikub.positions import random_position
+
+    rng = np.random.default_rng(seed)
+    return [(*random_position(rng, 40, 10, jokers=True, joker_prob=0.08), True) for _ in range(n)]
+
+
+def opening_queries(n: int, seed: int = 3):
+    rng = np.random.default_rng(seed)
+    return [((), rng.permutation(106)[:14].tolist(), False) for _ in range(n)]
+
+
+def _games_per_s(strategies, seconds: float) -> float:
+    from simkit.core.play import play_range
+    from simkit.core.runner import RunSpec
+
+    spec = RunSpec.create(game="rummikub", n_players=4, strategies=strategies, n_games=10**7, seed=1)
+    play_range(spec, 0, 1)
+    done, step = 1, 1
+    start = time.process_time()
+    while True:
+        play_range(spec, done, done + step)
+        done += step
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return (done - 1) / elapsed
+        step = min(200, step * 2)
+
+
+def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
+    rows = []
+    med, p95 = _solver_times(opening_queries(300))
+    rows += [("rummikub solver opening 14 tiles median", med, "ms"),
+             ("rummikub solver opening 14 tiles p95", p95, "ms")]
+    n_mid = max(20, int(12 * seconds))
+    for label, queries in (("game", game_positions(n_mid)), ("random", random_positions(n_mid))):
+        med, p95 = _solver_times(queries)
+        rows += [(f"rummikub solver mid-game ({label}, ~40+10) median", med, "ms"),
+                 (f"rummikub solver mid-game ({label}, ~40+10) p95", p95, "ms")]
+    rows.append(("rummikub 4p greedy_tiles", _games_per_s(["greedy_tiles"], seconds), "games/s"))
+    rows.append(("rummikub 4p random", _games_per_s(["random"], seconds), "games/s"))
+    return rows
+
+
+if __name__ == "__main__":
+    secs = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    for label, value, unit in bench(secs):
+        print(f"{label:55s} {value:10.2f} {unit}")

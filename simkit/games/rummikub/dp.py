@@ -1,0 +1,368 @@
+"""The exact table DP behind the solver (after van Rijn, Takes & Vis, "The complexity of Rummikub
+problems", 2015), extended with jokers as units and with joker-retrieval constraints.
+
+Numbers are processed 1..13 and, within a number, colours 0..3. The state holds, per colour,
+the open runs as (length class 1/2/3+, mark) and, within a number, the real tiles of each colour
+sent to groups so far. At each (number, colour) the tiles of that face are split between
+continuing open runs (a run of length 1 or 2 must continue; a 3+ run may end), new runs and
+groups; jokers may stand in for a tile of any face in a run, or fill a group. After the last
+colour of a number the group tiles must split into valid groups (3-4 tiles, distinct colours,
+jokers filling). Forced tiles (the table) must be used, optional ones (the rack) score.
+
+Strict joker retrieval (R15) adds "patterns": retrieved joker i needs a real tile of its old role
+in one final meld with a real tile of its old meld. For a run joker (colour c, role v, mates at
+numbers X) a run mark records "holds a real mate below v" (A) or "holds the real v" (B); a run
+holding both clears the pattern. For a group joker (number v) the group split at v must put a
+real tile of a missing colour beside a real tile of an old colour. Pending patterns are a bitmask
+in the state; a solution must clear them all.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+NEG = -(1 << 40)
+MAX_RUNS = 4
+
+
+@lru_cache(maxsize=None)
+def _partitions(units: tuple[int, ...]):
+    """All ways to split real group tiles (colours) into groups with distinct colours.
+    Returns a list of tuples of groups, each group a sorted tuple of colours."""
+    out = []
+    n = len(units)
+
+    def rec(i, groups):
+        if i == n:
+            out.append(tuple(tuple(sorted(g)) for g in groups))
+            return
+        c = units[i]
+        for g in groups:
+            if c not in g and len(g) < 4:
+                g.append(c)
+                rec(i + 1, groups)
+                g.pop()
+        groups.append([c])
+        rec(i + 1, groups)
+        groups.pop()
+
+    rec(0, [])
+    return list(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=None)
+def group_outcomes(g: tuple[int, ...], gj: int, pats: tuple) -> tuple:
+    """Ways to form the groups of one number: real tiles g[c] of colour c plus gj jokers.
+
+    pats: pending group patterns at this number, as (bit, role colours, mate colours).
+    Returns ((cleared bitmask, room, groups), ...) for the maximal (mask, room) pairs; room is the
+    number of groups of 3 (capped at 2: each can take a spare joker); groups is a tuple of
+    (colours, jokers). Empty when no valid split exists.
+    """
+    units = tuple(c for c in range(4) for _ in range(g[c]))
+    if not units:
+        return ((0, 0, ()),) if gj == 0 else ()
+    found: dict[int, tuple] = {}
+    for parts in _partitions(units):
+        need = sum(max(0, 3 - len(p)) for p in parts)
+        if need != gj:
+            continue
+        groups = tuple((p, max(0, 3 - len(p))) for p in parts)
+        cleared = 0
+        for p in parts:
+            used_roles: set[int] = set()
+            for bit, roles, mates in pats:
+                if cleared & bit:
+                    continue
+                if any(c in mates for c in p):
+                    free = [c for c in p if c in roles and c not in used_roles]
+                    if free:
+                        used_roles.add(free[0])
+                        cleared |= bit
+        room = min(2, sum(1 for p in parts if len(p) + max(0, 3 - len(p)) == 3))
+        if found.get((cleared, room)) is None:
+            found[(cleared, room)] = groups
+    # keep only maximal (mask, room) pairs
+    keys = list(found)
+    keep = [k for k in keys if not any(o != k and (o[0] & k[0]) == k[0] and o[1] >= k[1] for o in keys)]
+    return tuple((k[0], k[1], found[k]) for k in keep)
+
+
+class TableDP:
+    """One exact optimisation. F, O: [colour][number] counts of forced and optional tiles
+    (numbers 1..13, index 0 unused); w: [colour][number] weight of an optional tile; fj/oj:
+    forced and optional jokers; jw: weight of an optional joker; patterns: list of
+    ("run", colour, v, mate numbers) or ("group", v, role colours, mate colours)."""
+
+    def __init__(self, F, O, w, fj, oj, jw, patterns=()):
+        self.F, self.O, self.w = F, O, w
+        self.fj, self.jtot, self.jw = fj, fj + oj, jw
+        self.patterns = list(patterns)
+        self.memo: dict = {}
+        self.copt: dict = {}
+        # run patterns per colour: list of (bit, v, mates set, last mate)
+        self.run_pats = [[] for _ in range(4)]
+        self.group_pats: dict[int, list] = {}
+        for i, p in enumerate(self.patterns):
+            bit = 1 << i
+            if p[0] == "run":
+                _, c, v, mates = p
+                self.run_pats[c].append((bit, v, frozenset(mates), max(mates)))
+            else:
+                _, v, roles, mates = p
+                self.group_pats.setdefault(v, []).append((bit, frozenset(roles), frozenset(mates)))
+        self.all_flags = (1 << len(self.patterns)) - 1
+        # last number with anything to place, for an early finish
+        self.last = max([n for c in range(4) for n in range(1, 14) if F[c][n] + O[c][n]] + [0])
+
+    # ------------------------------------------------------------------ one colour at one number
+    def _mark(self, c: int, n: int, mark: int, real: bool, flags: int) -> tuple[int, int]:
+        """Update a run's mark for a unit at number n; returns (mark, cleared bits)."""
+        cleared = 0
+        for bit, v, mates, top in self.run_pats[c]:
+            if not flags & bit:
+                continue
+            shift = bit.bit_length() - 1
+            d = (mark >> (2 * shift)) & 3
+            nd = d
+            if real:
+                if n == v:
+                    if d == 1 and not cleared:
+                        cleared |= bit
+                        nd = 0
+                    else:
+                        nd = 2
+                elif n in mates:
+                    if n < v:
+                        nd = 1
+                    elif d == 2 and not cleared:
+                        cleared |= bit
+                        nd = 0
+            if n >= v and nd == 1:
+                nd = 0
+            if n >= top and nd == 2:
+                nd = 0
+            mark = (mark & ~(3 << (2 * shift))) | (nd << (2 * shift))
+        return mark, cleared
+
+    def advance(self, runs, acts, sr, sj, c, n, flags, payloads):
+        """Apply one colour step to runs (in descriptor order). With payloads (parallel list of
+        unit lists) the units are recorded too. Returns (new descriptors, cleared bits) and, with
+        payloads, fills payloads in place in the order of the new descriptors."""
+        track = bool(self.run_pats[c]) and flags
+        new = []
+        newp = []
+        cleared = 0
+        for i, ((L, mark), a) in enumerate(zip(runs, acts)):
+            if a == "close":
+                if payloads is not None:
+                    self.closed.append((c, payloads[i]))
+                continue
+            if track:
+                mark, cl = self._mark(c, n, mark, a == "real", flags & ~cleared)
+                cleared |= cl
+            new.append((min(3, L + 1), mark))
+            if payloads is not None:
+                payloads[i].append((a, n))
+                newp.append(payloads[i])
+        for _ in range(sr):
+            mark = 0
+            if track:
+                mark, cl = self._mark(c, n, 0, True, flags & ~cleared)
+                cleared |= cl
+            new.append((1, mark))
+            newp.append([("real", n)])
+        for _ in range(sj):
+            new.append((1, 0))
+            newp.append([("joker", n)])
+        if payloads is not None:
+            payloads[:] = newp
+        return new, cleared
+
+    def colour_options(self, runs: tuple, c: int, n: int, jleft: int, flags: int):
+        """Options for face (c, n): (new runs, reals in runs, jokers in runs, cleared bits, detail)."""
+        key = (runs, c, n, jleft, flags)
+        got = self.copt.get(key)
+        if got is not None:
+            return got
+        avail = self.F[c][n] + self.O[c][n]
+        nxt1 = n < 13 and self.F[c][n + 1] + self.O[c][n + 1] > 0
+        nxt2 = n < 12 and self.F[c][n + 2] + self.O[c][n + 2] > 0
+        bridge = nxt1 or (jleft >= 2 and nxt2)
+        out = {}
+        per_run = []
+        for L, mark in runs:
+            acts = []
+            if L == 3:
+                acts.append("close")
+            if n + (2 - L) <= 13 and avail:
+                acts.append("real")
+            if n + (2 - L) <= 13 and jleft and (L < 3 or bridge):
+                acts.append("joker")
+            if not acts:
+                self.copt[key] = ()
+                return ()
+            per_run.append(acts)
+        for acts in product(*per_run):
+            rr = acts.count("real")
+            jr = acts.count("joker")
+            if rr > avail or jr > jleft:
+                continue
+            can_start = n <= 11 and "close" not in acts
+            base = len(runs) - acts.count("close")
+            max_sr = avail - rr if can_start else 0
+            # a run opened by jokers is only needed when it ends at 13 (J R12 R13, J J R13):
+            # elsewhere the same tiles form the run with the jokers at its top end
+            max_sj = jleft - jr if can_start and n == 11 and (nxt1 or (jleft - jr >= 2 and nxt2)) else 0
+            for sr in range(0, max_sr + 1):
+                for sj in range(0, max_sj + 1):
+                    if base + sr + sj > MAX_RUNS:
+                        break
+                    new, cleared = self.advance(list(runs), acts, sr, sj, c, n, flags, None)
+                    k = (tuple(sorted(new)), rr + sr, jr + sj, cleared)
+                    if k not in out:
+                        out[k] = (acts, sr, sj)
+        res = tuple((k[0], k[1], k[2], k[3], d) for k, d in out.items())
+        self.copt[key] = res
+        return res
+
+    # ------------------------------------------------------------------ the recursion
+    @staticmethod
+    def _room_of_close(e: int) -> int:
+        """Spare-joker room of a run whose last tile is at number e (a joker can go above it,
+        or below it when it ends at 13; runs of 12+ tiles ending at 13 are assumed not to occur)."""
+        return 1 if e == 12 else 2
+
+    def _terminal(self, n: int, runs: tuple, ju: int, flags: int, room: int) -> int:
+        if flags or any(L < 3 for cr in runs for L, _ in cr):
+            return NEG
+        if any(cr for cr in runs):
+            room = min(2, room + self._room_of_close(n - 1))
+        rf = max(0, self.fj - ju)                    # forced jokers still to place
+        ro = self.jtot - ju - rf                     # optional jokers left
+        if rf > room:
+            return NEG
+        return self.jw * min(ro, room - rf)
+
+    def best(self, n: int, c: int, runs: tuple, g: tuple, ju: int, flags: int, room: int) -> int:
+        if c == 4:
+            return self._close_number(n, runs, g, ju, flags, room)
+        if c == 0 and (n == 14 or n > self.last and (ju == self.jtot or not any(
+                L < 3 for cr in runs for L, _ in cr))):
+            return self._terminal(n, runs, ju, flags, room)
+        key = (n, c, runs, g, ju, flags, room)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit[0]
+        if g:
+            mx = max(g)
+            if mx:
+                rest = sum(1 for cc in range(c, 4) if self.F[cc][n] + self.O[cc][n])
+                if sum(g) + rest * mx + (self.jtot - ju) < 3 * mx:
+                    self.memo[key] = (NEG, None)
+                    return NEG
+        F, O = self.F[c][n], self.O[c][n]
+        wt = self.w[c][n]
+        res, choice = NEG, None
+        jleft = self.jtot - ju
+        for new_cr, rr, jr, cleared, detail in self.colour_options(runs[c], c, n, jleft, flags):
+            lo = max(0, F - rr)
+            hi = F + O - rr
+            if lo > hi:
+                continue
+            nruns = runs[:c] + (new_cr,) + runs[c + 1:]
+            nju = ju + jr
+            jgain = (max(0, nju - self.fj) - max(0, ju - self.fj)) * self.jw
+            closes = detail[0].count("close")
+            nroom = room if not closes or room == 2 else min(2, room + closes * self._room_of_close(n - 1))
+            for gr in range(lo, min(hi, 3) + 1):
+                r = rr + gr
+                sub = self.best(n, c + 1, nruns, self._g(n, g, gr), nju, flags & ~cleared, nroom)
+                if sub <= NEG // 2:
+                    continue
+                val = sub + (r - F) * wt + jgain
+                if val > res:
+                    res, choice = val, (new_cr, rr, jr, cleared, detail, gr)
+        self.memo[key] = (res, choice)
+        return res
+
+    def _g(self, n: int, g: tuple, gr: int) -> tuple:
+        """Group tiles so far at number n; sorted (colours are symmetric) unless a group
+        pattern at n needs the colours."""
+        g = g + (gr,)
+        return g if n in self.group_pats else tuple(sorted(g))
+
+    def _close_number(self, n, runs, g, ju, flags, room) -> int:
+        key = (n, 4, runs, g, ju, flags, room)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit[0]
+        pats = tuple((bit, roles, mates) for bit, roles, mates in self.group_pats.get(n, ()) if flags & bit)
+        res, choice = NEG, None
+        for gj in range(0, self.jtot - ju + 1):
+            outs = group_outcomes(g, gj, pats)
+            if not outs:
+                continue
+            nju = ju + gj
+            jgain = (max(0, nju - self.fj) - max(0, ju - self.fj)) * self.jw
+            for cleared, groom, _ in outs:
+                sub = self.best(n + 1, 0, runs, (), nju, flags & ~cleared, min(2, room + groom))
+                if sub <= NEG // 2:
+                    continue
+                if sub + jgain > res:
+                    res, choice = sub + jgain, (gj, cleared, groom)
+        self.memo[key] = (res, choice)
+        return res
+
+    def solve(self) -> int:
+        start = ((), (), (), ())
+        return self.best(1, 0, start, (), 0, self.all_flags, 0)
+
+    # ------------------------------------------------------------------ reconstruction
+    def plan(self) -> tuple[list, list]:
+        """Replay the optimal choices. Returns (runs, groups): runs as (colour, unit list of
+        ("real"|"joker", number)), groups as (number, real colours, jokers)."""
+        runs_state = ((), (), (), ())
+        live: list[list] = [[], [], [], []]           # per colour: (descriptor, units) pairs
+        self.closed = []
+        groups = []
+        g: tuple = ()
+        real_g: tuple = ()
+        ju, flags, room = 0, self.all_flags, 0
+        n, c = 1, 0
+        while True:
+            if c == 4:
+                gj, cleared, groom = self.memo[(n, 4, runs_state, g, ju, flags, room)][1]
+                pats = tuple(p for p in self.group_pats.get(n, ()) if flags & p[0])
+                grp = {(m, r): gs for m, r, gs in group_outcomes(real_g, gj, pats)}[(cleared, groom)]
+                room = min(2, room + groom)
+                for colours, jk in grp:
+                    groups.append((n, colours, jk))
+                ju += gj
+                flags &= ~cleared
+                n, c, g, real_g = n + 1, 0, (), ()
+                continue
+            if n == 14 or n > self.last and (ju == self.jtot or not any(
+                    L < 3 for cr in runs_state for L, _ in cr)):
+                break
+            new_cr, rr, jr, cleared, detail, gr = self.memo[(n, c, runs_state, g, ju, flags, room)][1]
+            acts, sr, sj = detail
+            closes = acts.count("close")
+            if closes:
+                room = min(2, room + closes * self._room_of_close(n - 1))
+            cur = sorted(live[c], key=lambda r: r[0])
+            payloads = [list(u) for _, u in cur]
+            new, cl = self.advance([d for d, _ in cur], acts, sr, sj, c, n, flags, payloads)
+            assert tuple(sorted(new)) == new_cr and cl == cleared
+            live[c] = list(zip(new, payloads))
+            runs_state = runs_state[:c] + (new_cr,) + runs_state[c + 1:]
+            g = self._g(n, g, gr)
+            real_g = real_g + (gr,)
+            ju += jr
+            flags &= ~cleared
+            c += 1
+        for c in range(4):
+            for _, units in live[c]:
+                self.closed.append((c, units))
+        return list(self.closed), groups
