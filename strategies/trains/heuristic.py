@@ -50,16 +50,51 @@ def sortedness(t) -> float:
     return _SCORES[tuple(sorted(_RANGE7, key=t.__getitem__))]
 
 
-def unseen_cards(obs) -> list[int]:
-    """Sorted card numbers not visible in any train, lock or the display (a drawn card's
-    possible values; it ignores the discard pile, which the public log could reconstruct)."""
-    seen = set()
+def unseen_cards(obs, known_discards=()) -> list[int]:
+    """Sorted card numbers a drawn card may be: not in any train, lock or the display, and
+    not known to lie in the discard pile (`known_discards`, see `DiscardMemory`)."""
+    seen = set(known_discards)
     for t in obs.trains:
         seen.update(t)
     for lk in obs.locks:
         seen.update(lk)
     seen.update(obs.display)
     return [c for c in range(1, 85) if c not in seen]
+
+
+class DiscardMemory:
+    """The cards known to be in the discard pile, read from the public log (§8 [CHOICE]: bots
+    reconstruct the face-down pile from the log). Unknown: other players' setup discards."""
+
+    def __init__(self, used_after: bool = True) -> None:
+        self.pos = 0
+        self.cards: set[int] = set()
+        self.used_after = used_after
+
+    def update(self, obs) -> set[int]:
+        log = obs.log
+        cards = self.cards
+        pending = None
+        for ev in log[self.pos:]:
+            kind = ev[0]
+            if kind == "use":
+                pending = None
+                if ev[2] != 8:
+                    cards.add(ev[4])
+                    if self.used_after:
+                        pending = ev[4]      # discarded after any reshuffle of its own effect
+            elif kind == "pairs":
+                cards.update(ev[2])
+            elif kind == "void" or kind == "wasted_lock":
+                cards.add(ev[3])
+            elif kind == "reshuffle":
+                cards.clear()
+                if pending is not None:
+                    cards.add(pending)
+            elif kind == "draw" or kind == "place":
+                pending = None
+        self.pos = len(log)
+        return cards | set(obs.own_setup_discards)
 
 
 _PLACE_TABLES: dict = {}
@@ -163,8 +198,19 @@ class GreedyStrategy(Strategy):
     name = "greedy"
     description = "one ply: the action (and slot) that makes its own train most sorted (LIS, then inversions)"
 
-    def __init__(self) -> None:
-        pass
+    def __init__(self, memory: bool = True) -> None:
+        self.memory = memory
+        self._memory: DiscardMemory | None = None
+
+    def _unseen(self, obs) -> list[int]:
+        """Cards a draw may bring; with `memory`, minus the discards read from the log."""
+        if not self.memory:
+            return unseen_cards(obs)
+        if self._memory is None:
+            info = getattr(self, "info", None)
+            after = info is None or getattr(info.config, "used_card", "after") == "after"
+            self._memory = DiscardMemory(after)
+        return unseen_cards(obs, self._memory.update(obs))
 
     # -- shared pieces -------------------------------------------------------------------
 
@@ -201,7 +247,7 @@ class GreedyStrategy(Strategy):
         me = obs.trains[obs.seat]
         locks = obs.locks[obs.seat]
         base = sortedness(me)
-        gaps = gap_counts(me, unseen_cards(obs))
+        gaps = gap_counts(me, self._unseen(obs))
         moves = effect_scores(me, self._insertion())[0]
         best, pick = expected_draw(me, gaps), DRAW
         for a in legal:
@@ -225,7 +271,8 @@ class RivalStrategy(GreedyStrategy):
     description = ("greedy, and also plays against the leading opponents: effects 5-7 that cut their "
                    "chance to win, denial of effects they could win with, locks against a shown removal")
 
-    def __init__(self, attack: float = 150.0, lock_risk: float = 0.15) -> None:
+    def __init__(self, attack: float = 150.0, lock_risk: float = 0.15, memory: bool = True) -> None:
+        super().__init__(memory)
         if attack < 0 or lock_risk < 0:
             raise ValueError("attack and lock_risk must be >= 0")
         self.attack = attack
@@ -278,7 +325,7 @@ class RivalStrategy(GreedyStrategy):
         me = obs.trains[seat]
         locks = obs.locks[seat]
         base = sortedness(me)
-        unseen = unseen_cards(obs)
+        unseen = self._unseen(obs)
         gaps = gap_counts(me, unseen)
         opp = [(seat + j) % n for j in range(1, n)]
         pen = self._win_penalties(obs)

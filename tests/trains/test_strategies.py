@@ -107,3 +107,25 @@ def test_rival_denies_an_effect_the_next_opponent_would_win_with():
     opp = [3, 9, 41, 20, 55, 70, 84]      # e1(3) would win for the opponent
     s = from_position([me, opp], display=[12])
     assert _decide("rival", s)[:2] == ("use", 1)
+
+
+@pytest.mark.parametrize("used_card", ["after", "before"])
+def test_discard_memory_reconstructs_the_discard_pile_from_the_log(used_card):
+    """§8 [CHOICE]: the public log tells a seat the discard pile's cards, except other players'
+    setup discards; DiscardMemory rebuilds exactly that, through reshuffles."""
+    from strategies.trains.heuristic import DiscardMemory
+    cfg = TrainsConfig(max_turns=400, used_card=used_card)
+    rng = np.random.default_rng(5)
+    reshuffles = 0
+    for game in range(6):
+        s = GAME.new_state(cfg, 3, np.random.default_rng(game))
+        mem = [DiscardMemory(used_after=used_card == "after") for _ in range(3)]
+        while not s.is_over():
+            for seat in range(3):
+                known = mem[seat].update(s.observe(seat))
+                others_hidden = {c for p in range(3) if p != seat for c in s.hidden[p]}
+                assert known == set(s.discard) - others_hidden
+            acts = [s.legal_actions(p)[int(rng.integers(len(s.legal_actions(p))))] for p in s.to_act()]
+            s.apply(acts)
+        reshuffles += s.reshuffles
+    assert reshuffles > 0
