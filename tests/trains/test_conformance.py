@@ -3,7 +3,7 @@
 from simkit.core.conformance import check_game
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.rules import is_ascending
-from simkit.games.trains.state import OVER
+from simkit.games.trains.actions import OVER
 
 # import paths skip the per-game entry-point scan of parse_strategy (slow in the core for now)
 RANDOM = ("strategies.trains.baseline:RandomStrategy",)

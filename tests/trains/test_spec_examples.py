@@ -10,7 +10,8 @@ from simkit.games.trains.rules import (
     CYCLE, EFFECT_OF_PERIODIC, EFFECT_OF_SEED, apply_order_effect, cards_per_effect, initial_train,
     is_ascending,
 )
-from simkit.games.trains.state import OVER, TURN, from_position
+from simkit.games.trains.position import from_position
+from simkit.games.trains.actions import OVER, TURN
 
 T = [80, 66, 51, 40, 22, 13, 5]
 

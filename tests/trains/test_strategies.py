@@ -8,7 +8,7 @@ from simkit.core.runner import RunSpec
 from simkit.core.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, PLACE, USE_ONE
-from simkit.games.trains.state import from_position
+from simkit.games.trains.position import from_position
 from strategies.trains.heuristic import WIN, best_place, expected_draw, gap_counts, sortedness
 
 T = [80, 66, 51, 40, 22, 13, 5]

@@ -1,4 +1,4 @@
-"""Game of Trains state: zones, turn order, the event log, observation and determinization.
+"""Game of Trains state: zones, turn order, the rules applied step by step, the event log.
 
 Zones (every one of the 84 cards is in exactly one): the trains (`trains[p][k]` = card in slot
 k+1, 0 only for a slot left empty when a refill was cut short by a win), the locks
@@ -12,56 +12,26 @@ local variable while the effect resolves (T10) and is never visible between step
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
-from typing import Optional
 
 import numpy as np
 
 from simkit.core.errors import IllegalAction
 from simkit.core.game import Outcome, State
-from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE
+from simkit.games.trains.actions import (
+    DRAW, KEEP, KEEP_PHASE, OVER, PLACE, PLACE_PHASE, SETUP_PLACE, TURN, USE, USE_ONE,
+)
 from simkit.games.trains.config import TrainsConfig
+from simkit.games.trains.views import TrainsObservation
+from simkit.games.trains.views import audit as _audit
+from simkit.games.trains.views import determinize as _determinize
+from simkit.games.trains.views import observe as _observe
 from simkit.games.trains.rules import (
-    LOCK_SLOTS, N_CARDS, REMOVAL_SLOT, apply_order_effect, effect_table, initial_train,
+    N_CARDS, REMOVAL_SLOT, apply_order_effect, effect_table, initial_train,
     is_ascending, lock_params, moved_slots, removal_hits, resolve_pairs, seat_order,
     setup_draw_count,
 )
 
-KEEP_PHASE, SETUP_PLACE, TURN, PLACE_PHASE, OVER = range(5)
-PHASE_NAMES = ("keep", "setup_place", "turn", "place", "over")
 _PLACES = PLACE[1:]
-_ALL_CARDS = list(range(1, N_CARDS + 1))
-
-
-@dataclass(frozen=True)
-class TrainsObservation:
-    """What one seat may see (§8). Trains, locks, display and pile sizes are public; the draw
-    pile order, other players' setup draws/discards and their undecided cards are not.
-
-    `display[e]` is the display card of effect e (0 if none; index 0 unused);
-    `locks[p][k]` the lock card under slot k+1 of seat p (0 if none); trains list slot 1..7.
-    `log` is the public event log (hidden cards appear as None or as a count).
-    """
-
-    seat: int
-    n_players: int
-    phase: str
-    to_act: tuple
-    start_seat: int
-    current: int
-    turn: int
-    trains: tuple
-    locks: tuple
-    display: tuple
-    draw_size: int
-    discard_size: int
-    hand: tuple              # own setup draw awaiting the keep decision (T6)
-    kept: int                # own kept setup card awaiting placement (T7), else 0
-    drawn: int               # own drawn card awaiting placement (T9), else 0
-    own_setup_discards: tuple  # own setup discards still in the discard pile
-    effects: tuple           # the number -> effect table in use (index 0 unused)
-    log: tuple
-    unseen: Optional[frozenset] = None  # only with config unseen_cards=True
 
 
 class TrainsState(State):
@@ -494,111 +464,17 @@ class TrainsState(State):
         c._legal = None
         return c
 
-    def _unknown_to(self, seat: int) -> list[int]:
-        """Cards whose place `seat` cannot know, in a fixed zone order (see determinize)."""
-        pool = list(self.draw)
-        for p in range(self.n):
-            if p != seat:
-                pool.extend(self.hidden[p])
-                pool.extend(self.hands[p])
-                if self.kept[p]:
-                    pool.append(self.kept[p])
-        if self.drawn and self.cur != seat:
-            pool.append(self.drawn)
-        return pool
-
     def observe(self, seat: int) -> TrainsObservation:
-        unseen = frozenset(self._unknown_to(seat)) if self.cfg.unseen_cards else None
-        return TrainsObservation(
-            seat=seat, n_players=self.n, phase=PHASE_NAMES[self.phase], to_act=self.acting,
-            start_seat=self.start, current=self.cur, turn=self.turns,
-            trains=tuple(map(tuple, self.trains)), locks=tuple(map(tuple, self.locks)),
-            display=tuple(self.display), draw_size=len(self.draw), discard_size=len(self.discard),
-            hand=tuple(self.hands[seat]), kept=self.kept[seat],
-            drawn=self.drawn if self.cur == seat else 0,
-            own_setup_discards=tuple(self.hidden[seat]), effects=self.eff,
-            log=tuple(self._log), unseen=unseen)
+        """§8: see views.observe."""
+        return _observe(self, seat)
 
     def determinize(self, seat: int, rng: np.random.Generator) -> "TrainsState":
-        """Resample exactly what `seat` cannot see: the draw pile order and the cards in it,
-        other players' setup discards still in the discard pile, their undecided setup draws
-        and kept cards, and another player's drawn card before it is placed. The copy's
-        future chance events use `rng`, and its event log is the public one."""
-        det = self.clone()
-        det.rng = rng
-        det.events = self._log[:]
-        pool = self._unknown_to(seat)
-        if not pool:
-            return det
-        new = rng.permutation(pool).tolist()
-        pos = len(self.draw)
-        det.draw = new[:pos]
-        mapping = {}
-        for p in range(self.n):
-            if p == seat:
-                continue
-            h = self.hidden[p]
-            if h:
-                repl = new[pos:pos + len(h)]
-                mapping.update(zip(h, repl))
-                det.hidden[p] = repl
-                pos += len(h)
-            hand = self.hands[p]
-            if hand:
-                det.hands[p] = new[pos:pos + len(hand)]
-                pos += len(hand)
-            if self.kept[p]:
-                det.kept[p] = new[pos]
-                pos += 1
-        if self.drawn and self.cur != seat:
-            det.drawn = new[pos]
-            pos += 1
-        if mapping:
-            det.discard = [mapping.get(c, c) for c in self.discard]
-        return det
+        """See views.determinize: exactly the hidden part is resampled."""
+        return _determinize(self, seat, rng)
 
     def audit(self) -> list[str]:
-        problems = []
-        over = self.phase == OVER
-        cards = []
-        for p, train in enumerate(self.trains):
-            for k, c in enumerate(train):
-                if c:
-                    cards.append(c)
-                elif not (over and self.winner >= 0):
-                    problems.append(f"seat {p} slot {k + 1} is empty while the game goes on")
-            for k, c in enumerate(self.locks[p]):
-                if c:
-                    cards.append(c)
-                    if k + 1 not in LOCK_SLOTS:
-                        problems.append(f"seat {p} has a lock under slot {k + 1} (T24 allows 1, 4, 7)")
-            cards.extend(self.hands[p])
-            if self.kept[p]:
-                cards.append(self.kept[p])
-            if not set(self.hidden[p]) <= set(self.discard):
-                problems.append(f"seat {p}'s hidden setup discards are not in the discard pile")
-            # with refill_stop='complete' a later refill may also complete a train (the first
-            # one clockwise from the actor has won)
-            late = over and self.winner >= 0 and not self._immediate
-            if is_ascending(train) and 0 not in train and not (over and self.winner == p) and not late:
-                problems.append(f"seat {p}'s train {train} is ascending but the game goes on (T25)")
-        for e in range(1, 9):
-            c = self.display[e]
-            if c:
-                cards.append(c)
-                if self.eff[c] != e:
-                    problems.append(f"display slot of effect {e} holds card {c} of effect {self.eff[c]}")
-        if self.display[0]:
-            problems.append("display index 0 is used")
-        cards.extend(self.draw)
-        cards.extend(self.discard)
-        if self.drawn:
-            cards.append(self.drawn)
-        if len(cards) != N_CARDS or len(set(cards)) != N_CARDS or min(cards) < 1 or max(cards) > N_CARDS:
-            problems.append(f"{len(cards)} cards accounted for, expected each of 1..84 exactly once")
-        if self.turns > self.cfg.max_turns:
-            problems.append(f"{self.turns} turns played, more than max_turns={self.cfg.max_turns} (T15)")
-        return problems
+        """See views.audit: 84 cards, zone rules, T11, T15, T25."""
+        return _audit(self)
 
     def card_zones(self) -> dict[str, int]:
         """How many cards each zone holds (tests and analytics)."""
@@ -614,55 +490,3 @@ class TrainsState(State):
 def new_state(config: TrainsConfig, n_players: int, rng: np.random.Generator) -> TrainsState:
     return TrainsState(config, n_players, rng)
 
-
-def from_position(trains, *, display=(), draw_top=(), discard=(), locks=None, current: int = 0,
-                  config: TrainsConfig | None = None, rng: np.random.Generator | None = None,
-                  rest: str = "draw", turns: int = 0) -> TrainsState:
-    """A state at the start of `current`'s turn in a described position (tests, puzzles).
-
-    trains: one sequence of 7 cards per seat (slot 1..7). display: cards (one per effect).
-    draw_top: the next cards to be drawn, first one first. discard: the discard pile.
-    locks: {seat: {slot: card}}. The cards not placed anywhere go below `draw_top` in the draw
-    pile (rest="draw"), into the discard pile (rest="discard") or nowhere (rest="none": the
-    position then holds fewer than 84 cards and `audit()` says so).
-    """
-    config = config or TrainsConfig()
-    n = len(trains)
-    rng = rng if rng is not None else np.random.Generator(np.random.PCG64(0))
-    s = TrainsState(config, n, rng)
-    s.trains = [list(t) for t in trains]
-    s.locks = [[0] * 7 for _ in range(n)]
-    for p, by_slot in (locks or {}).items():
-        for slot, card in by_slot.items():
-            s.locks[p][slot - 1] = card
-    s.display = [0] * 9
-    for c in display:
-        if s.display[s.eff[c]]:
-            raise ValueError(f"display cards {s.display[s.eff[c]]} and {c} share effect {s.eff[c]} (T11)")
-        s.display[s.eff[c]] = c
-    listed = [c for t in trains for c in t] + list(display) + list(draw_top) + list(discard)
-    listed += [c for lk in s.locks for c in lk if c]
-    used = set(listed)
-    if len(used) != len(listed) or not used <= set(_ALL_CARDS):
-        raise ValueError("a position must name each card 1..84 at most once")
-    others = [c for c in _ALL_CARDS if c not in used]
-    s.discard = list(discard)
-    s.draw = list(reversed(draw_top))
-    if rest == "draw":
-        s.draw = others + s.draw
-    elif rest == "discard":
-        s.discard.extend(others)
-    s.hidden = [[] for _ in range(n)]
-    s.hands = [[] for _ in range(n)]
-    s.kept = [0] * n
-    s.drawn = 0
-    s.turns = turns
-    s.start = current
-    s.cur = current
-    s.phase = TURN
-    s.acting = (current,)
-    s._legal = None
-    s.events = []
-    s._log = []
-    s._emit(("start", n, current, tuple(map(tuple, s.trains)), config.effect_table))
-    return s
