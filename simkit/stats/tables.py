@@ -299,7 +299,9 @@ def balance(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: bool = T
     """Balance figures of a game: first-player advantage, decisiveness and game length.
 
     Returns a dict with
-    - first_seat: win rate of seat 0 with Wilson interval, the fair rate 1/n and the difference;
+    - first_seat: win rate of the first player with Wilson interval, the fair rate 1/n and the
+      difference; the first player is seat 0, or the game's `start_seat` column where the game
+      draws its start player (Trains, Rummikub, Shipside);
     - draw_rate, shared_win_rate (several co-winners), forfeit_rate and error_rate with intervals;
     - margin: winning margin (winner ahead of the runner-up, score units) mean with interval and
       quantiles, plus zero_rate (share of games whose winner was only tied or shared: margin 0);
@@ -311,7 +313,11 @@ def balance(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: bool = T
     n_players = int(games["n_players"].iloc[0]) if n_games and "n_players" in games else (
         int(seats["seat"].max()) + 1 if len(seats) else 0)
     out["n_players"] = n_players
-    first = seats[seats["seat"] == 0]
+    if "start_seat" in games.columns and len(games):
+        start_of = games.set_index("game")["start_seat"]
+        first = seats[seats["seat"].to_numpy() == seats["game"].map(start_of).to_numpy()]
+    else:
+        first = seats[seats["seat"] == 0]
     w = float(first["win"].sum())
     lo, hi = wilson(min(w, len(first)), len(first), level)
     fair = 1.0 / n_players if n_players else float("nan")
@@ -338,7 +344,7 @@ def balance(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: bool = T
                      **quantiles(margins.to_numpy()),
                      "zero_rate": float((margins == 0).mean()) if len(margins) else float("nan")}
 
-    base = {"game", "deal", "rotation", "n_players", "forfeit_seat", "error", "draw"}
+    base = {"game", "deal", "rotation", "n_players", "forfeit_seat", "error", "draw", "start_seat"}
     length = {}
     rates = {}
     for col in games.columns:

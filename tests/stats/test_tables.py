@@ -187,3 +187,17 @@ def test_paired_table_narrower_than_unpaired_for_duplicate_runs():
     assert paired.loc["s0", "deals"] == 1000
     assert paired.loc["s0", "win_share"] == pytest.approx(summary_table(seats).set_index("player").loc["s0", "win_share"])
     assert paired_table(synth(100, seed=16)[1]) is None
+
+
+def test_balance_first_player_follows_the_start_seat_column():
+    """Where a game draws its start player, the first-player figure is the starter's win rate."""
+    games = pd.DataFrame({"game": [0, 1, 2, 3], "deal": [0, 1, 2, 3], "rotation": [0] * 4,
+                          "n_players": [2] * 4, "steps": [9] * 4, "forfeit_seat": [-1] * 4,
+                          "error": [""] * 4, "draw": [False] * 4, "start_seat": [1, 1, 0, 1]})
+    seats = pd.DataFrame({"game": [0, 0, 1, 1, 2, 2, 3, 3], "deal": [0, 0, 1, 1, 2, 2, 3, 3],
+                          "rotation": [0] * 8, "seat": [0, 1] * 4, "slot": [0, 1] * 4,
+                          "strategy": ["a", "b"] * 4, "score": [0.0, 1.0] * 4,
+                          "rank": [2, 1] * 4, "win": [0.0, 1.0] * 4, "forfeit": [False] * 8})
+    b = balance(games, seats, higher_is_better=True)
+    assert b["first_seat"]["win_rate"] == 0.75   # seat 1 always wins and started 3 of 4 games
+    assert "start_seat" not in b["length"]

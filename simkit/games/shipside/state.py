@@ -508,7 +508,8 @@ class ShipsideState(State):
         else:
             ranks = (1, 2) if shares[0] > shares[1] else (2, 1)
         return Outcome(tuple(float(x) for x in self.score), ranks, tuple(shares),
-                       {"turns": self.turn, "end_reason": self.reason or "running",
+                       {"turns": self.turn, "start_seat": self.first,
+                        "end_reason": self.reason or "running",
                         "ships_scored": len(self.T.defense) - len(self.row),
                         "ships_removed": len(self.ships_out), "octopus_moves": self.n_octo,
                         "rum_mugs": self.n_rum})
