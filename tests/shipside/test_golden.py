@@ -22,10 +22,10 @@ CASES = {
                                     "rum__uses_per_player": "2"}, 4),
 }
 RECORDED = {
-    "basic-1": "e3b34d81dd1ef7e21b9b",
-    "basic-2": "e6e1f09cfe44ffef3b88",
-    "variant-owner-3": "56f3e7db68d1eb8eb73b",
-    "free-octopus-stacked-rum-4": "50c74953899e002b2c4a",
+    "basic-1": "0eb681968fa865d90eb3",
+    "basic-2": "fac22b9728f999228c21",
+    "variant-owner-3": "b5a5e0ce5a140aa630be",
+    "free-octopus-stacked-rum-4": "5c70972e2e2cce2318bb",
 }
 
 
