@@ -149,7 +149,7 @@ def _print_summary(result, entry) -> None:
     if result.forfeits:
         click.echo(f"forfeited games: {result.forfeits} (see the 'error' column of games.parquet)")
     for col in games.columns:
-        if col not in ("draw",) and games[col].dtype == bool and games[col].any():
+        if col not in ("draw",) and games[col].dtype == bool:
             click.echo(f"{col}: {100 * games[col].mean():.2f}% of games")
     if games["draw"].any():
         click.echo(f"draws (no winner): {100 * games['draw'].mean():.2f}% of games")

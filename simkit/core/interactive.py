@@ -11,6 +11,16 @@ from simkit.core.seeding import game_streams
 from simkit.core.strategy import Decision, GameInfo
 
 
+_LONG = 16
+
+
+def _short(values: tuple) -> str:
+    """Space-separated values; a long history shows only its most recent entries."""
+    if len(values) > _LONG:
+        return f"... ({len(values) - _LONG} earlier) " + " ".join(map(str, values[-_LONG:]))
+    return " ".join(map(str, values))
+
+
 def describe_observation(obs: Any) -> str:
     """Field-by-field text of an observation (dataclass or NamedTuple), skipping empty fields."""
     if dataclasses.is_dataclass(obs):
@@ -25,9 +35,13 @@ def describe_observation(obs: Any) -> str:
             continue
         if isinstance(value, tuple) and value and all(isinstance(v, tuple) for v in value):
             lines.append(f"{name}:")
-            lines.extend(f"  {i + 1}: {' '.join(map(str, v))}" for i, v in enumerate(value))
+            shown = value[-_LONG:]
+            if len(value) > _LONG:
+                lines.append(f"  ... ({len(value) - _LONG} earlier)")
+            first = len(value) - len(shown)
+            lines.extend(f"  {first + i + 1}: {_short(v)}" for i, v in enumerate(shown))
         elif isinstance(value, tuple):
-            lines.append(f"{name}: {' '.join(map(str, value))}")
+            lines.append(f"{name}: {_short(value)}")
         else:
             lines.append(f"{name}: {value}")
     return "\n".join(lines)
