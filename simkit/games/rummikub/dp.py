@@ -20,7 +20,7 @@ in the state; a solution must clear them all.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
+from itertools import combinations, product
 
 NEG = -(1 << 40)
 MAX_RUNS = 4
@@ -52,10 +52,13 @@ def _partitions(units: tuple[int, ...]):
 
 
 @lru_cache(maxsize=None)
-def group_outcomes(g: tuple[int, ...], gj: int, pats: tuple) -> tuple:
+def group_outcomes(g: tuple[int, ...], gj: int, pats: tuple, keeps: tuple = ()) -> tuple:
     """Ways to form the groups of one number: real tiles g[c] of colour c plus gj jokers.
 
     pats: pending group patterns at this number, as (bit, role colours, mate colours).
+    keeps: pending jokers with old roles at this number, as (bit, role colours): a joker in a
+    group whose real colours leave one of those roles free keeps its role (R15, not retrieved).
+    With keeps, groups of 3 may take a 4th joker.
     Returns ((cleared bitmask, room, groups), ...) for the maximal (mask, room) pairs; room is the
     number of groups of 3 (capped at 2: each can take a spare joker); groups is a tuple of
     (colours, jokers). Empty when no valid split exists.
@@ -67,20 +70,41 @@ def group_outcomes(g: tuple[int, ...], gj: int, pats: tuple) -> tuple:
     for parts in _partitions(units):
         need = sum(max(0, 3 - len(p)) for p in parts)
         if need != gj:
-            continue
-        groups = tuple((p, max(0, 3 - len(p))) for p in parts)
-        cleared = 0
+            if not keeps or gj < need or gj > sum(4 - len(p) for p in parts):
+                continue
+        extra = gj - need
+        jk = []
+        for p in parts:
+            add = min(extra, 4 - max(3, len(p)))
+            extra -= add
+            jk.append(max(0, 3 - len(p)) + add)
+        groups = tuple(zip(parts, jk))
+        base = 0
         for p in parts:
             used_roles: set[int] = set()
             for bit, roles, mates in pats:
-                if cleared & bit:
+                if base & bit:
                     continue
                 if any(c in mates for c in p):
                     free = [c for c in p if c in roles and c not in used_roles]
                     if free:
                         used_roles.add(free[0])
-                        cleared |= bit
-        room = min(2, sum(1 for p in parts if len(p) + max(0, 3 - len(p)) == 3))
+                        base |= bit
+        masks = {base}
+        for p, j in groups:                   # each group joker may keep one old role
+            for _ in range(j):
+                grown = set(masks)
+                for m in masks:
+                    for bit, roles in keeps:
+                        if not m & bit and any(c not in p for c in roles):
+                            grown.add(m | bit)
+                masks = grown
+        room = min(2, sum(1 for p, j in groups if len(p) + j == 3))
+        for cleared in masks:
+            if found.get((cleared, room)) is None:
+                found[(cleared, room)] = groups
+        continue
+        room = min(2, sum(1 for p, j in groups if len(p) + j == 3))
         if found.get((cleared, room)) is None:
             found[(cleared, room)] = groups
     # keep only maximal (mask, room) pairs
@@ -113,6 +137,19 @@ class TableDP:
                 _, v, roles, mates = p
                 self.group_pats.setdefault(v, []).append((bit, frozenset(roles), frozenset(mates)))
         self.all_flags = (1 << len(self.patterns)) - 1
+        # keep[(c, n)]: bits of jokers whose old role-set holds face (c, n); keeps_at[n]: (bit, colours)
+        self.keep: dict[tuple[int, int], list[int]] = {}
+        self.keeps_at: dict[int, list] = {}
+        for i, p in enumerate(self.patterns):
+            bit = 1 << i
+            if p[0] == "run":
+                _, c, v, _ = p
+                cols = (c,)
+            else:
+                _, v, cols, _ = p
+            for c in cols:
+                self.keep.setdefault((c, v), []).append(bit)
+            self.keeps_at.setdefault(v, []).append((bit, tuple(cols)))
         # last number with anything to place, for an early finish
         self.last = max([n for c in range(4) for n in range(1, 14) if F[c][n] + O[c][n]] + [0])
 
@@ -146,7 +183,7 @@ class TableDP:
             mark = (mark & ~(3 << (2 * shift))) | (nd << (2 * shift))
         return mark, cleared
 
-    def advance(self, runs, acts, sr, sj, c, n, flags, payloads):
+    def advance(self, runs, acts, sr, sj, c, n, flags, payloads, pick=()):
         """Apply one colour step to runs (in descriptor order). With payloads (parallel list of
         unit lists) the units are recorded too. Returns (new descriptors, cleared bits) and, with
         payloads, fills payloads in place in the order of the new descriptors."""
@@ -162,6 +199,7 @@ class TableDP:
             if track:
                 mark, cl = self._mark(c, n, mark, a == "real", flags & ~cleared)
                 cleared |= cl
+
             new.append((min(3, L + 1), mark))
             if payloads is not None:
                 payloads[i].append((a, n))
@@ -173,6 +211,8 @@ class TableDP:
                 cleared |= cl
             new.append((1, mark))
             newp.append([("real", n)])
+        for bit in pick:                       # joker units here that keep an old role
+            cleared |= bit
         for _ in range(sj):
             new.append((1, 0))
             newp.append([("joker", n)])
@@ -189,7 +229,9 @@ class TableDP:
         avail = self.F[c][n] + self.O[c][n]
         nxt1 = n < 13 and self.F[c][n + 1] + self.O[c][n + 1] > 0
         nxt2 = n < 12 and self.F[c][n + 2] + self.O[c][n + 2] > 0
-        bridge = nxt1 or (jleft >= 2 and nxt2)
+        pend = [b for b in self.keep.get((c, n), ()) if flags & b] if flags else []
+        kept_here = bool(pend)
+        bridge = nxt1 or (jleft >= 2 and nxt2) or kept_here
         out = {}
         per_run = []
         for L, mark in runs:
@@ -198,7 +240,9 @@ class TableDP:
                 acts.append("close")
             if n + (2 - L) <= 13 and avail:
                 acts.append("real")
-            if n + (2 - L) <= 13 and jleft and (L < 3 or bridge):
+            # a joker continues a run to bridge to a real tile, to complete R R J, or to keep an
+            # old role; a lone real tile with two jokers is played as a group (same tiles)
+            if n + (2 - L) <= 13 and jleft and (L == 2 or bridge and (L == 3 or nxt1 or kept_here)):
                 acts.append("joker")
             if not acts:
                 self.copt[key] = ()
@@ -214,15 +258,21 @@ class TableDP:
             max_sr = avail - rr if can_start else 0
             # a run opened by jokers is only needed when it ends at 13 (J R12 R13, J J R13):
             # elsewhere the same tiles form the run with the jokers at its top end
-            max_sj = jleft - jr if can_start and n == 11 and (nxt1 or (jleft - jr >= 2 and nxt2)) else 0
+            max_sj = jleft - jr if can_start and (n == 11 or kept_here) and (
+                nxt1 or (jleft - jr >= 2 and nxt2)) else 0
             for sr in range(0, max_sr + 1):
                 for sj in range(0, max_sj + 1):
                     if base + sr + sj > MAX_RUNS:
                         break
-                    new, cleared = self.advance(list(runs), acts, sr, sj, c, n, flags, None)
-                    k = (tuple(sorted(new)), rr + sr, jr + sj, cleared)
-                    if k not in out:
-                        out[k] = (acts, sr, sj)
+                    units = jr + sj
+                    picks = [()]
+                    if units and pend:
+                        picks = list(combinations(pend, min(units, len(pend))))
+                    for pick in picks:
+                        new, cleared = self.advance(list(runs), acts, sr, sj, c, n, flags, None, pick)
+                        k = (tuple(sorted(new)), rr + sr, jr + sj, cleared)
+                        if k not in out:
+                            out[k] = (acts, sr, sj, pick)
         res = tuple((k[0], k[1], k[2], k[3], d) for k, d in out.items())
         self.copt[key] = res
         return res
@@ -248,9 +298,11 @@ class TableDP:
     def best(self, n: int, c: int, runs: tuple, g: tuple, ju: int, flags: int, room: int) -> int:
         if c == 4:
             return self._close_number(n, runs, g, ju, flags, room)
-        if c == 0 and (n == 14 or n > self.last and (ju == self.jtot or not any(
+        if c == 0 and (n == 14 or n > self.last and not flags and (ju == self.jtot or not any(
                 L < 3 for cr in runs for L, _ in cr))):
             return self._terminal(n, runs, ju, flags, room)
+        if room > self.jtot - ju:
+            room = self.jtot - ju                    # room beyond the spare jokers is irrelevant
         key = (n, c, runs, g, ju, flags, room)
         hit = self.memo.get(key)
         if hit is not None:
@@ -291,17 +343,20 @@ class TableDP:
         """Group tiles so far at number n; sorted (colours are symmetric) unless a group
         pattern at n needs the colours."""
         g = g + (gr,)
-        return g if n in self.group_pats else tuple(sorted(g))
+        return g if n in self.group_pats or n in self.keeps_at else tuple(sorted(g))
 
     def _close_number(self, n, runs, g, ju, flags, room) -> int:
+        if room > self.jtot - ju:
+            room = self.jtot - ju
         key = (n, 4, runs, g, ju, flags, room)
         hit = self.memo.get(key)
         if hit is not None:
             return hit[0]
         pats = tuple((bit, roles, mates) for bit, roles, mates in self.group_pats.get(n, ()) if flags & bit)
+        keeps = tuple((bit, cols) for bit, cols in self.keeps_at.get(n, ()) if flags & bit)
         res, choice = NEG, None
         for gj in range(0, self.jtot - ju + 1):
-            outs = group_outcomes(g, gj, pats)
+            outs = group_outcomes(g, gj, pats, keeps)
             if not outs:
                 continue
             nju = ju + gj
@@ -332,10 +387,12 @@ class TableDP:
         ju, flags, room = 0, self.all_flags, 0
         n, c = 1, 0
         while True:
+            room = min(room, self.jtot - ju)
             if c == 4:
                 gj, cleared, groom = self.memo[(n, 4, runs_state, g, ju, flags, room)][1]
                 pats = tuple(p for p in self.group_pats.get(n, ()) if flags & p[0])
-                grp = {(m, r): gs for m, r, gs in group_outcomes(real_g, gj, pats)}[(cleared, groom)]
+                keeps = tuple((b, cols) for b, cols in self.keeps_at.get(n, ()) if flags & b)
+                grp = {(m, r): gs for m, r, gs in group_outcomes(real_g, gj, pats, keeps)}[(cleared, groom)]
                 room = min(2, room + groom)
                 for colours, jk in grp:
                     groups.append((n, colours, jk))
@@ -343,17 +400,17 @@ class TableDP:
                 flags &= ~cleared
                 n, c, g, real_g = n + 1, 0, (), ()
                 continue
-            if n == 14 or n > self.last and (ju == self.jtot or not any(
+            if n == 14 or n > self.last and not flags and (ju == self.jtot or not any(
                     L < 3 for cr in runs_state for L, _ in cr)):
                 break
             new_cr, rr, jr, cleared, detail, gr = self.memo[(n, c, runs_state, g, ju, flags, room)][1]
-            acts, sr, sj = detail
+            acts, sr, sj, pick = detail
             closes = acts.count("close")
             if closes:
                 room = min(2, room + closes * self._room_of_close(n - 1))
             cur = sorted(live[c], key=lambda r: r[0])
             payloads = [list(u) for _, u in cur]
-            new, cl = self.advance([d for d, _ in cur], acts, sr, sj, c, n, flags, payloads)
+            new, cl = self.advance([d for d, _ in cur], acts, sr, sj, c, n, flags, payloads, pick)
             assert tuple(sorted(new)) == new_cr and cl == cleared
             live[c] = list(zip(new, payloads))
             runs_state = runs_state[:c] + (new_cr,) + runs_state[c + 1:]

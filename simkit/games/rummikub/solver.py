@@ -377,44 +377,34 @@ def _solve_table(table, rack, objective, retrieval, joker_points) -> Solution | 
                     starts[j] = ("group", v, tuple(sorted(f // 13 for f in r)),
                                  tuple(sorted(x // 13 for x in reals)))
 
+    starts_face = {}
+    for m in table:
+        if any(t >= 104 for t in m.tiles):
+            starts_face.update(rules.analyse_meld(m)[2])
     if retrieval == "free" or not table_jokers:
         got = attempt({}, list(table_jokers), 0)
         if got is None:
             return None
         return _finish(Play(tuple(got[1])), got[1], table_tiles, True)
 
-    # strict: every table joker is kept in one of its roles or retrieved with a replacement
-    options = []
-    for j in table_jokers:
-        _, _, roles = rules.analyse_meld(next(m for m in table if j in m.tiles))
-        options.append([("keep", f) for f in sorted(roles[j])] + [("retrieve", None)])
-    # the free optimum bounds every combination; if some tile assignment of it meets R15, done
-    free = attempt({}, [], 0)
-    if free is None:
+    # strict (R15): one DP in which every table joker is wild but owes a pending flag, cleared
+    # when it keeps an old role (a joker unit at an old-role face) or when a real tile of its
+    # old role lands beside a real old meld-mate (its replacement)
+    got = attempt({}, list(table_jokers), 0)
+    if got is None:
         return None
-    ub = free[0]
-    fixed = _fix_identities(table, free[1], rack)
+    fixed = _fix_identities(table, got[1], rack)
     if fixed is not None:
         return _finish(Play(tuple(fixed)), fixed, table_tiles, True)
-    best_val, best_melds, proven = 0, None, True
-    combos = sorted(product(*options), key=lambda cmb: sum(1 for a, _ in cmb if a == "retrieve"))
-    for cmb in combos:
-        keep = {j: f for j, (a, f) in zip(table_jokers, cmb) if a == "keep"}
-        retrieved = [j for j, (a, _) in zip(table_jokers, cmb) if a == "retrieve"]
-        got = attempt(keep, retrieved, best_val)
-        if got is None:
-            continue
-        val, melds = got
-        fixed = _fix_identities(table, melds, rack)
-        if fixed is None:
-            proven = False              # no tile assignment met R15: fall back to the next best
-            continue
-        best_val, best_melds = val, fixed
-        if best_val >= ub:
-            break
-    if best_melds is None:
+    # no tile assignment of the optimum meets R15 (a corner case of two jokers with one role):
+    # fall back to the best play that keeps every table joker where it is
+    keep_all = attempt({j: min(starts_face[j]) for j in table_jokers}, [], 0)
+    if keep_all is None:
         return None
-    return _finish(Play(tuple(best_melds)), best_melds, table_tiles, proven)
+    fixed = _fix_identities(table, keep_all[1], rack)
+    if fixed is None:
+        return None
+    return _finish(Play(tuple(fixed)), fixed, table_tiles, False)
 
 
 def _extend_with_joker(melds: list[Meld], j: int) -> list[Meld]:
