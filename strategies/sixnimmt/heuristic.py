@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from math import comb
 
 from simkit.core.strategy import Decision, Strategy
@@ -43,7 +44,7 @@ class HeuristicStrategy(Strategy):
         opponents = obs.n_players - 1
         known = set(obs.hand) | set(obs.seen_cards)
         deck = self.info.config.deck_cards(obs.n_players)
-        unseen = [c for c in range(1, deck + 1) if c not in known]
+        unseen = [c for c in range(1, deck + 1) if c not in known]   # ascending
         n_unseen = max(1, len(unseen))
         ends = [r[-1] for r in obs.rows]
         costs = [row_points(r) for r in obs.rows]
@@ -53,7 +54,7 @@ class HeuristicStrategy(Strategy):
             below = [i for i, e in enumerate(ends) if e < card]
             if not below:
                 # N10: we take a row unless someone else plays lower first
-                lower = sum(1 for c in unseen if c < card)
+                lower = bisect_left(unseen, card)
                 q = lower / n_unseen
                 p_saved = 1 - (1 - q) ** opponents
                 cost = cheapest * (1 - p_saved) + 0.5 * p_saved
@@ -61,7 +62,7 @@ class HeuristicStrategy(Strategy):
                 r = max(below, key=lambda i: ends[i])
                 row = obs.rows[r]
                 free = cap - len(row)
-                gap = sum(1 for c in unseen if ends[r] < c < card)
+                gap = bisect_left(unseen, card) - bisect_right(unseen, ends[r])
                 q = gap / n_unseen
                 p_take = _tail(free, opponents, q) if free > 0 else 1.0
                 cost = p_take * (costs[r] + 1.5) * self.caution + 0.002 * gap
