@@ -2,7 +2,7 @@
 
 After its initial meld it plays only when the solver's best play (a) empties its rack, or
 (b) the pool is low (`low_pool` tiles or fewer), or (c) an opponent is close to going out
-(`danger` tiles or fewer). Otherwise it draws, so that its tiles stay hidden and it can go out
+(`danger` tiles or fewer), or (d) its rack holds more than `hold_max` tiles. Otherwise it draws, so that its tiles stay hidden and it can go out
 in one big turn. Rack jokers are kept out of plays unless they let it go out or the hand is
 about to end.
 """
@@ -18,11 +18,12 @@ class PatientStrategy(Strategy):
     name = "patient"
     description = "opens early, then holds tiles and jokers until it can go out, the pool runs low or an opponent is close"
 
-    def __init__(self, low_pool: int = 10, danger: int = 4, objective: str = "tiles"):
+    def __init__(self, low_pool: int = 10, danger: int = 4, hold_max: int = 12, objective: str = "tiles"):
         if objective not in ("tiles", "points"):
             raise ValueError(f"objective={objective!r} is not allowed: use tiles or points")
         self.low_pool = low_pool
         self.danger = danger
+        self.hold_max = hold_max
         self.objective = objective
 
     def act(self, decision: Decision):
@@ -44,7 +45,7 @@ class PatientStrategy(Strategy):
             return fallback
         if full.tiles == len(obs.rack):
             return full.action                                   # go out
-        urgent = obs.pool_size <= self.low_pool or any(
+        urgent = obs.pool_size <= self.low_pool or len(obs.rack) > self.hold_max or any(
             n <= self.danger for s, n in enumerate(obs.rack_sizes) if s != me)
         if not urgent:
             return fallback
