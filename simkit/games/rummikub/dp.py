@@ -231,7 +231,9 @@ class TableDP:
         nxt2 = n < 12 and self.F[c][n + 2] + self.O[c][n + 2] > 0
         pend = [b for b in self.keep.get((c, n), ()) if flags & b] if flags else []
         kept_here = bool(pend)
-        bridge = nxt1 or (jleft >= 2 and nxt2) or kept_here
+        # a second joker may have to stand at an old role just above this face
+        kept_next = jleft >= 2 and n < 13 and flags and any(flags & b for b in self.keep.get((c, n + 1), ()))
+        bridge = nxt1 or (jleft >= 2 and nxt2) or kept_here or kept_next
         out = {}
         per_run = []
         for L, mark in runs:
@@ -241,8 +243,8 @@ class TableDP:
             if n + (2 - L) <= 13 and avail:
                 acts.append("real")
             # a joker continues a run to bridge to a real tile, to complete R R J, or to keep an
-            # old role; a lone real tile with two jokers is played as a group (same tiles)
-            if n + (2 - L) <= 13 and jleft and (L == 2 or bridge and (L == 3 or nxt1 or kept_here)):
+            # old role (R J J at the end of a lone tile is the group R J J: same tiles)
+            if n + (2 - L) <= 13 and jleft and (L == 2 or bridge):
                 acts.append("joker")
             if not acts:
                 self.copt[key] = ()
@@ -258,7 +260,7 @@ class TableDP:
             max_sr = avail - rr if can_start else 0
             # a run opened by jokers is only needed when it ends at 13 (J R12 R13, J J R13):
             # elsewhere the same tiles form the run with the jokers at its top end
-            max_sj = jleft - jr if can_start and (n == 11 or kept_here) and (
+            max_sj = jleft - jr if can_start and (n == 11 or kept_here or kept_next) and (
                 nxt1 or (jleft - jr >= 2 and nxt2)) else 0
             for sr in range(0, max_sr + 1):
                 for sj in range(0, max_sj + 1):
@@ -295,12 +297,23 @@ class TableDP:
             return NEG
         return self.jw * min(ro, room - rf)
 
+    def _skip(self, n: int, c: int, runs: tuple, g: tuple, ju: int, flags: int):
+        """Pass over colours with nothing at number n: no open run, no tile, no joker to open."""
+        F, O = self.F, self.O
+        while c < 4 and not runs[c] and F[c][n] + O[c][n] == 0 and (
+                ju == self.jtot or n != 11 and not (flags and any(flags & b for b in self.keep.get((c, n), ())))):
+            g = self._g(n, g, 0)
+            c += 1
+        return c, g
+
     def best(self, n: int, c: int, runs: tuple, g: tuple, ju: int, flags: int, room: int) -> int:
-        if c == 4:
-            return self._close_number(n, runs, g, ju, flags, room)
         if c == 0 and (n == 14 or n > self.last and not flags and (ju == self.jtot or not any(
                 L < 3 for cr in runs for L, _ in cr))):
             return self._terminal(n, runs, ju, flags, room)
+        if c < 4:
+            c, g = self._skip(n, c, runs, g, ju, flags)
+        if c == 4:
+            return self._close_number(n, runs, g, ju, flags, room)
         if room > self.jtot - ju:
             room = self.jtot - ju                    # room beyond the spare jokers is irrelevant
         key = (n, c, runs, g, ju, flags, room)
@@ -388,6 +401,11 @@ class TableDP:
         n, c = 1, 0
         while True:
             room = min(room, self.jtot - ju)
+            if c < 4 and n <= 13 and not (c == 0 and n > self.last and not flags and (ju == self.jtot or not any(
+                    L < 3 for cr in runs_state for L, _ in cr))):
+                c2, g = self._skip(n, c, runs_state, g, ju, flags)
+                real_g = real_g + (0,) * (c2 - c)
+                c = c2
             if c == 4:
                 gj, cleared, groom = self.memo[(n, 4, runs_state, g, ju, flags, room)][1]
                 pats = tuple(p for p in self.group_pats.get(n, ()) if flags & p[0])
@@ -400,8 +418,8 @@ class TableDP:
                 flags &= ~cleared
                 n, c, g, real_g = n + 1, 0, (), ()
                 continue
-            if n == 14 or n > self.last and not flags and (ju == self.jtot or not any(
-                    L < 3 for cr in runs_state for L, _ in cr)):
+            if c == 0 and (n == 14 or n > self.last and not flags and (ju == self.jtot or not any(
+                    L < 3 for cr in runs_state for L, _ in cr))):
                 break
             new_cr, rr, jr, cleared, detail, gr = self.memo[(n, c, runs_state, g, ju, flags, room)][1]
             acts, sr, sj, pick = detail
