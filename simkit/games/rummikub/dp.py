@@ -150,14 +150,25 @@ class TableDP:
             for c in cols:
                 self.keep.setdefault((c, v), []).append(bit)
             self.keeps_at.setdefault(v, []).append((bit, tuple(cols)))
+        # suffix[(n - 1) * 4 + c]: total weight of the rack tiles from face (n, c) on
+        self.suffix = [0] * (13 * 4 + 1)
+        for idx in range(13 * 4 - 1, -1, -1):
+            n, c = idx // 4 + 1, idx % 4
+            self.suffix[idx] = self.suffix[idx + 1] + O[c][n] * w[c][n]
         # last number with anything to place, for an early finish
         self.last = max([n for c in range(4) for n in range(1, 14) if F[c][n] + O[c][n]] + [0])
 
     # ------------------------------------------------------------------ one colour at one number
-    def _mark(self, c: int, n: int, mark: int, real: bool, flags: int) -> tuple[int, int]:
-        """Update a run's mark for a unit at number n; returns (mark, cleared bits)."""
+    def _mark(self, c: int, n: int, mark: int, real: bool, flags: int, order: int = 0) -> tuple[int, int]:
+        """Update a run's mark for a unit at number n; returns (mark, cleared bits).
+
+        A real tile at an old role v is the replacement of one joker only (distinct
+        replacements, R15): the first pending pattern in `order` (0 = as listed, 1 = reversed)
+        that it can serve."""
         cleared = 0
-        for bit, v, mates, top in self.run_pats[c]:
+        used = False
+        pats = self.run_pats[c] if not order else self.run_pats[c][::-1]
+        for bit, v, mates, top in pats:
             if not flags & bit:
                 continue
             shift = bit.bit_length() - 1
@@ -165,15 +176,17 @@ class TableDP:
             nd = d
             if real:
                 if n == v:
-                    if d == 1 and not cleared:
-                        cleared |= bit
-                        nd = 0
-                    else:
-                        nd = 2
+                    if not used:
+                        used = True
+                        if d == 1:
+                            cleared |= bit
+                            nd = 0
+                        else:
+                            nd = 2
                 elif n in mates:
                     if n < v:
                         nd = 1
-                    elif d == 2 and not cleared:
+                    elif d == 2:
                         cleared |= bit
                         nd = 0
             if n >= v and nd == 1:
@@ -183,7 +196,7 @@ class TableDP:
             mark = (mark & ~(3 << (2 * shift))) | (nd << (2 * shift))
         return mark, cleared
 
-    def advance(self, runs, acts, sr, sj, c, n, flags, payloads, pick=()):
+    def advance(self, runs, acts, sr, sj, c, n, flags, payloads, pick=(), order=0):
         """Apply one colour step to runs (in descriptor order). With payloads (parallel list of
         unit lists) the units are recorded too. Returns (new descriptors, cleared bits) and, with
         payloads, fills payloads in place in the order of the new descriptors."""
@@ -197,7 +210,7 @@ class TableDP:
                     self.closed.append((c, payloads[i]))
                 continue
             if track:
-                mark, cl = self._mark(c, n, mark, a == "real", flags & ~cleared)
+                mark, cl = self._mark(c, n, mark, a == "real", flags & ~cleared, order)
                 cleared |= cl
 
             new.append((min(3, L + 1), mark))
@@ -207,7 +220,7 @@ class TableDP:
         for _ in range(sr):
             mark = 0
             if track:
-                mark, cl = self._mark(c, n, 0, True, flags & ~cleared)
+                mark, cl = self._mark(c, n, 0, True, flags & ~cleared, order)
                 cleared |= cl
             new.append((1, mark))
             newp.append([("real", n)])
@@ -231,6 +244,9 @@ class TableDP:
         nxt2 = n < 12 and self.F[c][n + 2] + self.O[c][n + 2] > 0
         pend = [b for b in self.keep.get((c, n), ()) if flags & b] if flags else []
         kept_here = bool(pend)
+        # two pending run jokers of this colour with the same old role: try both as the one
+        # a real tile here replaces
+        orders = (0, 1) if sum(1 for b, v, _, _ in self.run_pats[c] if v == n and flags & b) > 1 else (0,)
         # a second joker may have to stand at an old role just above this face
         kept_next = jleft >= 2 and n < 13 and flags and any(flags & b for b in self.keep.get((c, n + 1), ()))
         bridge = nxt1 or (jleft >= 2 and nxt2) or kept_here or kept_next
@@ -271,10 +287,11 @@ class TableDP:
                     if units and pend:
                         picks = list(combinations(pend, min(units, len(pend))))
                     for pick in picks:
-                        new, cleared = self.advance(list(runs), acts, sr, sj, c, n, flags, None, pick)
-                        k = (tuple(sorted(new)), rr + sr, jr + sj, cleared)
-                        if k not in out:
-                            out[k] = (acts, sr, sj, pick)
+                        for order in orders:
+                            new, cleared = self.advance(list(runs), acts, sr, sj, c, n, flags, None, pick, order)
+                            k = (tuple(sorted(new)), rr + sr, jr + sj, cleared)
+                            if k not in out:
+                                out[k] = (acts, sr, sj, pick, order)
         res = tuple((k[0], k[1], k[2], k[3], d) for k, d in out.items())
         self.copt[key] = res
         return res
@@ -306,26 +323,36 @@ class TableDP:
             c += 1
         return c, g
 
-    def best(self, n: int, c: int, runs: tuple, g: tuple, ju: int, flags: int, room: int) -> int:
+    def _ub(self, n: int, c: int, ju: int) -> int:
+        """Optimistic value still to come: every rack tile from face (n, c) on, every rack joker."""
+        return self.suffix[(n - 1) * 4 + c] + self.jw * max(0, self.jtot - max(ju, self.fj))
+
+    def best(self, n: int, c: int, runs: tuple, g: tuple, ju: int, flags: int, room: int,
+             alpha: int = NEG) -> int:
+        """Best value still to come from this state. Branch and bound: a result above `alpha` is
+        exact; a result <= alpha is only an upper bound (and the caller does not need more)."""
         if c == 0 and (n == 14 or n > self.last and not flags and (ju == self.jtot or not any(
                 L < 3 for cr in runs for L, _ in cr))):
             return self._terminal(n, runs, ju, flags, room)
         if c < 4:
             c, g = self._skip(n, c, runs, g, ju, flags)
         if c == 4:
-            return self._close_number(n, runs, g, ju, flags, room)
+            return self._close_number(n, runs, g, ju, flags, room, alpha)
         if room > self.jtot - ju:
             room = self.jtot - ju                    # room beyond the spare jokers is irrelevant
         key = (n, c, runs, g, ju, flags, room)
         hit = self.memo.get(key)
-        if hit is not None:
+        if hit is not None and (hit[2] or hit[0] <= alpha):
             return hit[0]
+        ub = self._ub(n, c, ju)
+        if ub <= alpha:
+            return ub
         if g:
             mx = max(g)
             if mx:
                 rest = sum(1 for cc in range(c, 4) if self.F[cc][n] + self.O[cc][n])
                 if sum(g) + rest * mx + (self.jtot - ju) < 3 * mx:
-                    self.memo[key] = (NEG, None)
+                    self.memo[key] = (NEG, None, True)
                     return NEG
         F, O = self.F[c][n], self.O[c][n]
         wt = self.w[c][n]
@@ -341,15 +368,16 @@ class TableDP:
             jgain = (max(0, nju - self.fj) - max(0, ju - self.fj)) * self.jw
             closes = detail[0].count("close")
             nroom = room if not closes or room == 2 else min(2, room + closes * self._room_of_close(n - 1))
-            for gr in range(lo, min(hi, 3) + 1):
-                r = rr + gr
-                sub = self.best(n, c + 1, nruns, self._g(n, g, gr), nju, flags & ~cleared, nroom)
+            for gr in range(min(hi, 3), lo - 1, -1):
+                gain = (rr + gr - F) * wt + jgain
+                need = (res if res > alpha else alpha) - gain
+                sub = self.best(n, c + 1, nruns, self._g(n, g, gr), nju, flags & ~cleared, nroom, need)
                 if sub <= NEG // 2:
                     continue
-                val = sub + (r - F) * wt + jgain
+                val = sub + gain
                 if val > res:
                     res, choice = val, (new_cr, rr, jr, cleared, detail, gr)
-        self.memo[key] = (res, choice)
+        self.memo[key] = (res, choice, res > alpha)
         return res
 
     def _g(self, n: int, g: tuple, gr: int) -> tuple:
@@ -358,13 +386,16 @@ class TableDP:
         g = g + (gr,)
         return g if n in self.group_pats or n in self.keeps_at else tuple(sorted(g))
 
-    def _close_number(self, n, runs, g, ju, flags, room) -> int:
+    def _close_number(self, n, runs, g, ju, flags, room, alpha=NEG) -> int:
         if room > self.jtot - ju:
             room = self.jtot - ju
         key = (n, 4, runs, g, ju, flags, room)
         hit = self.memo.get(key)
-        if hit is not None:
+        if hit is not None and (hit[2] or hit[0] <= alpha):
             return hit[0]
+        ub = self._ub(n + 1, 0, ju)
+        if ub <= alpha:
+            return ub
         pats = tuple((bit, roles, mates) for bit, roles, mates in self.group_pats.get(n, ()) if flags & bit)
         keeps = tuple((bit, cols) for bit, cols in self.keeps_at.get(n, ()) if flags & bit)
         res, choice = NEG, None
@@ -375,17 +406,18 @@ class TableDP:
             nju = ju + gj
             jgain = (max(0, nju - self.fj) - max(0, ju - self.fj)) * self.jw
             for cleared, groom, _ in outs:
-                sub = self.best(n + 1, 0, runs, (), nju, flags & ~cleared, min(2, room + groom))
+                need = (res if res > alpha else alpha) - jgain
+                sub = self.best(n + 1, 0, runs, (), nju, flags & ~cleared, min(2, room + groom), need)
                 if sub <= NEG // 2:
                     continue
                 if sub + jgain > res:
                     res, choice = sub + jgain, (gj, cleared, groom)
-        self.memo[key] = (res, choice)
+        self.memo[key] = (res, choice, res > alpha)
         return res
 
     def solve(self) -> int:
         start = ((), (), (), ())
-        return self.best(1, 0, start, (), 0, self.all_flags, 0)
+        return self.best(1, 0, start, (), 0, self.all_flags, 0, 0)
 
     # ------------------------------------------------------------------ reconstruction
     def plan(self) -> tuple[list, list]:
@@ -422,13 +454,13 @@ class TableDP:
                     L < 3 for cr in runs_state for L, _ in cr))):
                 break
             new_cr, rr, jr, cleared, detail, gr = self.memo[(n, c, runs_state, g, ju, flags, room)][1]
-            acts, sr, sj, pick = detail
+            acts, sr, sj, pick, order = detail
             closes = acts.count("close")
             if closes:
                 room = min(2, room + closes * self._room_of_close(n - 1))
             cur = sorted(live[c], key=lambda r: r[0])
             payloads = [list(u) for _, u in cur]
-            new, cl = self.advance([d for d, _ in cur], acts, sr, sj, c, n, flags, payloads, pick)
+            new, cl = self.advance([d for d, _ in cur], acts, sr, sj, c, n, flags, payloads, pick, order)
             assert tuple(sorted(new)) == new_cr and cl == cleared
             live[c] = list(zip(new, payloads))
             runs_state = runs_state[:c] + (new_cr,) + runs_state[c + 1:]
