@@ -32,7 +32,7 @@ def target_row(rows: list[list[int]], card: int) -> int:
 
 def row_points(row: list[int]) -> int:
     """N13 bullheads in a row (what taking it costs)."""
-    return sum(BH[c] for c in row)
+    return sum([BH[c] for c in row])
 
 
 def match_over(totals: list[int], rounds_played: int, threshold: int, inclusive: bool,
