@@ -88,7 +88,8 @@ def strategies(game):
               help="Run folder (default: a new folder under results/).")
 @click.option("--seating", type=click.Choice(["rotate", "random", "fixed"]), default="rotate", show_default=True,
               help="rotate: every strategy takes every seat equally; fixed: as given.")
-@click.option("--duplicate", is_flag=True, help="Play every deal once per seat rotation (deal luck cancels).")
+@click.option("--duplicate", is_flag=True,
+              help="Play every deal once per seat rotation (deal luck cancels); -n is rounded up to whole deals.")
 @click.option("--set", "set_items", multiple=True, metavar="FIELD=VALUE",
               help="Override a rule config field (see `simkit strategies GAME`).")
 @click.option("--chunk-size", type=int, default=None, help="Games per worker task (results do not depend on it).")
@@ -123,12 +124,24 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
         result = run_games(spec, out_dir, jobs=jobs, chunk_size=chunk_size, backend=backend,
                            scheduler=scheduler, progress=progress, resume=resume)
     except KeyboardInterrupt:
-        from simkit.core.runner import load_run
-        done = load_run(out_dir).manifest.get("games_done", 0)
-        click.echo(f"\ninterrupted: {done} finished games are saved in {out_dir}; "
+        click.echo(f"\ninterrupted: {_saved_games(out_dir)} finished games are saved in {out_dir}; "
                    f"finish with the same command plus --resume --out {out_dir}", err=True)
         sys.exit(130)
+    except Exception as exc:
+        if not isinstance(exc, SimkitError) and (out_dir / "manifest.json").exists():
+            click.echo(f"\nthe run stopped on an internal error; {_saved_games(out_dir)} finished games "
+                       f"are saved in {out_dir} (--resume --out {out_dir} continues it)", err=True)
+        raise
     _print_summary(result, entry)
+
+
+def _saved_games(out_dir: Path) -> int:
+    from simkit.core.records import read_manifest
+
+    try:
+        return int(read_manifest(out_dir).get("games_done", 0))
+    except SimkitError:
+        return 0
 
 
 def _print_summary(result, entry) -> None:

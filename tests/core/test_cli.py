@@ -127,3 +127,26 @@ def test_duplicate_run_prints_the_paired_analysis(cli, tmp_path):
     assert "paired by deal" in out.output and "pentanomial" in out.output
     games = pd.read_parquet(tmp_path / "r" / "games.parquet")
     assert games.groupby("deal").size().eq(2).all()
+
+
+def test_internal_error_keeps_finished_chunks_and_says_how_to_resume(cli, tmp_path, monkeypatch):
+    import simkit.core.runner as runner_mod
+    real = runner_mod.write_chunk
+    calls = {"n": 0}
+
+    def failing(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise RuntimeError("disk on fire")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner_mod, "write_chunk", failing)
+    out = cli.invoke(main, ["run", "sixnimmt", "-n", "50", "--chunk-size", "10", "-j", "1",
+                            "--seed", "1", "--out", str(tmp_path / "r")])
+    assert out.exit_code != 0 and isinstance(out.exception, RuntimeError)
+    assert "20 finished games are saved" in out.output and "--resume" in out.output
+    monkeypatch.setattr(runner_mod, "write_chunk", real)
+    again = cli.invoke(main, ["run", "sixnimmt", "-n", "50", "--chunk-size", "10", "-j", "1",
+                              "--seed", "1", "--out", str(tmp_path / "r"), "--resume"])
+    assert again.exit_code == 0, again.output
+    assert len(pd.read_parquet(tmp_path / "r" / "games.parquet")) == 50
