@@ -334,17 +334,21 @@ class TableDP:
         if c == 0 and (n == 14 or n > self.last and not flags and (ju == self.jtot or not any(
                 L < 3 for cr in runs for L, _ in cr))):
             return self._terminal(n, runs, ju, flags, room)
-        if c < 4:
-            c, g = self._skip(n, c, runs, g, ju, flags)
+        F_ = self.F
         if c == 4:
             return self._close_number(n, runs, g, ju, flags, room, alpha)
-        if room > self.jtot - ju:
-            room = self.jtot - ju                    # room beyond the spare jokers is irrelevant
+        if not runs[c] and F_[c][n] + self.O[c][n] == 0:
+            c, g = self._skip(n, c, runs, g, ju, flags)
+            if c == 4:
+                return self._close_number(n, runs, g, ju, flags, room, alpha)
+        jleft = self.jtot - ju
+        if room > jleft:
+            room = jleft                             # room beyond the spare jokers is irrelevant
         key = (n, c, runs, g, ju, flags, room)
         hit = self.memo.get(key)
         if hit is not None and (hit[2] or hit[0] <= alpha):
             return hit[0]
-        ub = self._ub(n, c, ju)
+        ub = self.suffix[(n - 1) * 4 + c] + self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
         if ub <= alpha:
             return ub
         if g:
@@ -354,24 +358,31 @@ class TableDP:
                 if sum(g) + rest * mx + (self.jtot - ju) < 3 * mx:
                     self.memo[key] = (NEG, None, True)
                     return NEG
-        F, O = self.F[c][n], self.O[c][n]
+        F, O = F_[c][n], self.O[c][n]
         wt = self.w[c][n]
         res, choice = NEG, None
-        jleft = self.jtot - ju
+        fj = self.fj
+        sort_g = n not in self.group_pats and n not in self.keeps_at
         for new_cr, rr, jr, cleared, detail in self.colour_options(runs[c], c, n, jleft, flags):
-            lo = max(0, F - rr)
+            lo = F - rr if F > rr else 0
             hi = F + O - rr
             if lo > hi:
                 continue
             nruns = runs[:c] + (new_cr,) + runs[c + 1:]
             nju = ju + jr
-            jgain = (max(0, nju - self.fj) - max(0, ju - self.fj)) * self.jw
-            closes = detail[0].count("close")
-            nroom = room if not closes or room == 2 else min(2, room + closes * self._room_of_close(n - 1))
-            for gr in range(min(hi, 3), lo - 1, -1):
+            jgain = 0
+            if jr and nju > fj:
+                jgain = (nju - fj - (ju - fj if ju > fj else 0)) * self.jw
+            closes = detail[0].count("close") if room < 2 else 0
+            nroom = room if not closes else min(2, room + closes * self._room_of_close(n - 1))
+            nflags = flags & ~cleared
+            for gr in range(hi if hi < 3 else 3, lo - 1, -1):
                 gain = (rr + gr - F) * wt + jgain
                 need = (res if res > alpha else alpha) - gain
-                sub = self.best(n, c + 1, nruns, self._g(n, g, gr), nju, flags & ~cleared, nroom, need)
+                ng = g + (gr,)
+                if sort_g and len(ng) > 1:
+                    ng = tuple(sorted(ng))
+                sub = self.best(n, c + 1, nruns, ng, nju, nflags, nroom, need)
                 if sub <= NEG // 2:
                     continue
                 val = sub + gain
@@ -393,7 +404,7 @@ class TableDP:
         hit = self.memo.get(key)
         if hit is not None and (hit[2] or hit[0] <= alpha):
             return hit[0]
-        ub = self._ub(n + 1, 0, ju)
+        ub = self.suffix[n * 4] + self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
         if ub <= alpha:
             return ub
         pats = tuple((bit, roles, mates) for bit, roles, mates in self.group_pats.get(n, ()) if flags & bit)
