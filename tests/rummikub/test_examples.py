@@ -224,3 +224,11 @@ def test_K17_a_play_restarts_the_pass_count():
     assert not st.is_over()
     st.apply([PASS])
     assert st.is_over()
+
+
+def test_K16_with_an_empty_pool_an_invalid_submission_counts_as_a_pass_R21():
+    st = make_state(2, table=(R("R5 R6 R7"),), racks=[T("K9 O9"), T("K1")], pool=[])
+    st.apply([Play((R("R5 R6 R7"), G("K9 O9 B1")))])
+    assert st.events[-1][0] == "illegal" and st.events[-1][5] == () and st.passes == 1
+    st.apply([PASS])
+    assert st.is_over() and st.events[-1][2] == "exhausted"
