@@ -142,3 +142,25 @@ def test_render_log_shows_melds_racks_and_diffs():
     assert "seat 0 plays B4 B6 B7" in text
     assert "broke up: Group[B5 R5 K5 O5]" in text and "formed:   Run[B4 B5 B6 B7] Group[R5 K5 O5]" in text
     assert "rack now: K2" in text
+
+
+def test_clone_is_independent_of_the_original():
+    """check_game cannot test this for Rummikub (legal_actions is None), so here by hand."""
+    from simkit.core.strategy import Decision, GameInfo, parse_strategy
+    st = GAME.new_state(RummikubConfig(), 3, np.random.default_rng(8))
+    for _ in range(12):
+        st.apply([DRAW])
+    before = (repr(st), [st.observe(s) for s in range(3)], len(st.events), st.rng.bit_generator.state)
+    clone = st.clone()
+    bots = []
+    for s in range(3):
+        bot = parse_strategy("greedy_tiles", "rummikub").build()
+        bot.setup(GameInfo("rummikub", clone.config, 3), s, np.random.default_rng(s))
+        bots.append(bot)
+    steps = 0
+    while not clone.is_over() and steps < 60:
+        s = clone.to_act()[0]
+        clone.apply([bots[s].act(Decision(clone, s, bots[s].rng))])
+        steps += 1
+    assert len(clone.events) > before[2]
+    assert (repr(st), [st.observe(s) for s in range(3)], len(st.events), st.rng.bit_generator.state) == before
