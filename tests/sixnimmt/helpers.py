@@ -14,6 +14,7 @@ def make_state(rows, hands, config: SixNimmtConfig | None = None, totals=None) -
     n = len(hands)
     state = SixNimmtState(config, n, np.random.default_rng(0))
     state.rows = [list(r) for r in rows]
+    state.ends = [r[-1] for r in rows]
     state.hands = [list(h) for h in hands]
     used = {c for r in rows for c in r} | {c for h in hands for c in h}
     state.aside = [c for c in range(1, 105) if c not in used]

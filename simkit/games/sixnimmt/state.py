@@ -56,7 +56,7 @@ class Observation(NamedTuple):
 class SixNimmtState(State):
     __slots__ = ("config", "n", "rng", "rows", "hands", "penalty", "totals", "last_round",
                  "phase", "round", "turn", "pending", "pend_i", "aside", "pool", "drafters",
-                 "draft_i", "first_drafter", "seen", "events", "_to_act", "_all", "_outcome", "points")
+                 "draft_i", "first_drafter", "seen", "events", "_to_act", "_all", "_outcome", "points", "ends")
 
     def __init__(self, config: SixNimmtConfig, n_players: int, rng: np.random.Generator,
                  _empty: bool = False):
@@ -91,6 +91,7 @@ class SixNimmtState(State):
             self.aside = []
             self.hands = [[] for _ in range(n)]
             self.rows = []
+            self.ends = []
             self.seen = []
             first = self._choose_first_drafter()
             self.drafters = [(first + k) % n for k in range(n * h)]
@@ -104,6 +105,7 @@ class SixNimmtState(State):
         dealt = n * h
         self.seen = deck[dealt:dealt + cfg.rows]
         self.rows = [[c] for c in self.seen]
+        self.ends = list(self.seen)     # the last card of each row (the N8 search reads only these)
         self.aside = deck[dealt + cfg.rows:]
         self.pool = []
         self.phase = PLAY
@@ -185,16 +187,19 @@ class SixNimmtState(State):
     def _resolve(self, plays, i: int) -> None:
         """N7-N9 forced placement, pausing for the N10 row pick."""
         rows = self.rows
+        ends = self.ends
         cap = self.config.row_capacity
         events = self.events
         n_plays = len(plays)
         while i < n_plays:
             card, s = plays[i]
-            best, best_end = -1, 0
-            for r, row in enumerate(rows):
-                end = row[-1]
+            best = -1
+            best_end = r = 0
+            for end in ends:
                 if best_end < end < card:
-                    best, best_end = r, end
+                    best = r
+                    best_end = end
+                r += 1
             if best < 0:
                 # N10; only the turn's lowest card can get here (every placed card is an end below later ones)
                 assert i == 0, "N10 triggered by a card other than the turn's lowest"
@@ -212,6 +217,7 @@ class SixNimmtState(State):
             else:
                 row.append(card)
                 events.append(("place", s, card, best))
+            ends[best] = card
             i += 1
         self.pending = ()
         self._end_turn()
@@ -232,6 +238,7 @@ class SixNimmtState(State):
         self.points[seat] += sum([BH[c] for c in taken])
         self.events.append(("take", seat, action.row, tuple(taken), card, "lowest"))
         self.rows[action.row] = [card]
+        self.ends[action.row] = card
         self.phase = PLAY
         self._to_act = self._all
         self._resolve(self.pending, self.pend_i + 1)
@@ -278,6 +285,7 @@ class SixNimmtState(State):
             self._to_act = (self.drafters[self.draft_i],)
             return
         self.rows = [[c] for c in sorted(self.pool)]
+        self.ends = sorted(self.pool)
         self.seen = sorted(self.pool)
         self.pool = []
         self.phase = PLAY
@@ -323,6 +331,7 @@ class SixNimmtState(State):
         other.n = self.n
         other.rng = copy.deepcopy(self.rng)
         other.rows = [list(r) for r in self.rows]
+        other.ends = list(self.ends)
         other.hands = [list(h) for h in self.hands]
         other.penalty = [list(p) for p in self.penalty]
         other.points = list(self.points)
@@ -381,6 +390,8 @@ class SixNimmtState(State):
                 problems.append(f"row {i + 1} has {len(row)} cards (1..{cfg.row_capacity} allowed)")
             if any(a >= b for a, b in zip(row, row[1:])):
                 problems.append(f"row {i + 1} is not ascending: {row}")
+        if self.ends != [r[-1] for r in self.rows]:
+            problems.append(f"row ends {self.ends} disagree with the rows")
         if self.phase in (PLAY, ROW_PICK) and len(self.rows) != cfg.rows:
             problems.append(f"{len(self.rows)} rows on the table, {cfg.rows} expected")
         if self.points != [sum(BH[c] for c in p) for p in self.penalty]:
