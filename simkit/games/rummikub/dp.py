@@ -323,6 +323,33 @@ class TableDP:
             c += 1
         return c, g
 
+    def _alive(self, n: int, c: int, runs: tuple, ju: int, flags: int) -> bool:
+        """Can every pending joker flag still be cleared? (keep: a joker left and its old face not
+        yet passed; replacement: a real tile of its old role not yet passed, or a run holding one)"""
+        spare = ju < self.jtot
+        F, O = self.F, self.O
+        for i, p in enumerate(self.patterns):
+            bit = 1 << i
+            if not flags & bit:
+                continue
+            if p[0] == "run":
+                _, pc, v, _ = p
+                if n < v or (n == v and c <= pc):
+                    if spare or F[pc][v] + O[pc][v]:
+                        continue
+                    return False
+                if n == v and spare:
+                    continue                      # a group at v may still keep the role
+                if any((m >> (2 * i)) & 3 == 2 for _, m in runs[pc]):
+                    continue                      # a run holds the real v, a mate may follow
+                return False
+            _, v, roles, _ = p
+            if n < v or n == v:
+                if spare or any(F[rc][v] + O[rc][v] for rc in roles):
+                    continue
+            return False
+        return True
+
     def _ub(self, n: int, c: int, ju: int) -> int:
         """Optimistic value still to come: every rack tile from face (n, c) on, every rack joker."""
         return self.suffix[(n - 1) * 4 + c] + self.jw * max(0, self.jtot - max(ju, self.fj))
@@ -351,6 +378,9 @@ class TableDP:
         ub = self.suffix[(n - 1) * 4 + c] + self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
         if ub <= alpha:
             return ub
+        if flags and not self._alive(n, c, runs, ju, flags):
+            self.memo[key] = (NEG, None, True)
+            return NEG
         if g:
             mx = max(g)
             if mx:
