@@ -125,3 +125,14 @@ def test_solver_mid_game_answers_are_legal():
             sol = solve(table, rack, retrieval=mode)
             if sol is not None:
                 assert rules.check_play(table, sol.melds, rack, retrieval=mode) is None
+
+
+def test_solver_optimal_with_both_jokers_on_the_table_R15():
+    """R15 strict with two table jokers (keep / retrieve / distinct replacements): 80 positions."""
+    rng = np.random.default_rng(77)
+    found = 0
+    for i in range(80):
+        table, left = random_table(rng, int(rng.integers(4, 8)), jokers=True, joker_prob=1.0)
+        rack = _near_rack(rng, table, left, int(rng.integers(2, 5)), False)
+        found += _check(table, rack, "tiles" if i % 2 else "points", "strict")
+    assert found >= 20
