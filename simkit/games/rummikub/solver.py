@@ -1,27 +1,24 @@
 """An exact move solver: the legal end-of-turn table that places the most rack tiles (or points).
 
-Method: an exact search over melds with memoisation (a dynamic programme over "what is left").
-Tiles are reduced to counts per face; faces are taken in (number, colour) order and the lowest
-face with tiles left is settled first: either its remaining rack copies stay on the rack, or
-one copy goes into a meld in which it is the lowest real tile (a run of its colour upward,
-jokers filling gaps or the ends, or a group with higher colours and jokers). Table tiles must all
-be placed. The value of a position is memoised on (face, counts from that face on, jokers left,
-pending joker-replacement flags, initial-meld points reached), so every distinct sub-position is
-solved once and the answer is a proven optimum of the objective.
+`solve(table, rack, ...)` returns a `Solution` (the action to submit, with explicit melds and tile
+ids) or None when no legal play exists. Two exact methods, chosen after measuring (docs/rummikub.md):
 
-Rules in force:
-- before the initial meld (R11/R16): only rack tiles, new melds worth >= `initial_points`
-  (jokers counting their best role), jokers only if allowed;
-- after it (R12): all table tiles stay on the table, >= 1 rack tile is added;
-- R15 `free`: table jokers are wild tiles that must be placed;
-- R15 `strict`: every table joker is either *kept* — it stays in one of its start roles, modelled
-  as an extra tile of that face — or *retrieved*, when it is wild but some final meld must hold
-  a real tile of its old role together with a real tile of its old meld's faces. All keep /
-  retrieve combinations are solved (the `free` optimum bounds them and stops the loop early).
+- Initial meld (R11/R16; rack tiles only, new melds worth >= `initial_points`, jokers counting
+  their best role, jokers only if allowed) and plays onto an empty table: `_Search`, a search over
+  melds with memoisation. Faces are taken in (number, colour) order; the lowest face with tiles
+  left either keeps its remaining rack copies on the rack or puts one copy into a meld in which it
+  is the lowest real tile. The state (counts from that face on, jokers left, points reached capped
+  at the threshold) is memoised, so the answer is a proven optimum.
+- After the initial meld (R12, R15): the table DP of `dp.TableDP` (van Rijn, Takes & Vis style:
+  numbers 1..13, open runs per colour, groups per number), with jokers as units, strict joker
+  retrieval as pending flags, and branch and bound. All table tiles stay on the table; >= 1 rack
+  tile is added.
 
-The objective: 'tiles' = number of rack tiles placed; 'points' = rack value placed (R20:
-numbers, a joker `joker_points`). Ties are broken towards the other objective.
-The melds come back with tile ids assigned and are checked by the engine's validator.
+Objectives: 'tiles' = number of rack tiles placed; 'points' = rack value placed (R20: numbers, a
+joker `joker_points`). Ties are broken towards the other objective. The DP works on faces; tile ids
+are assigned afterwards (`_fix_identities` swaps copies and jokers until the engine's validator
+accepts the table under R15). `Solution.proven` is False only when no assignment of the DP's optimum
+met R15 (two table jokers sharing an old role) and the solver fell back to keeping both jokers.
 """
 
 from __future__ import annotations
@@ -36,18 +33,15 @@ from simkit.games.rummikub.actions import InitialMeld, Play
 from simkit.games.rummikub.tiles import GROUP, RUN, Meld
 
 NEG = -(1 << 40)
-FREE_FIRST = False    # strict: try the (cheaper) free optimum first; measured, see docs
-# face index in solver order: k = (number - 1) * 4 + colour; tiles use face = colour * 13 + number - 1
+#: strict rule: first try the free optimum and keep it if some tile assignment meets R15.
+#: Measured slower on game positions (median 13 ms vs 10 ms before the dead-flag pruning), so off.
+FREE_FIRST = False
+# face index in the search order: k = (number - 1) * 4 + colour; tiles use face = colour * 13 + number - 1
 
 
 def _k(tile: int) -> int:
     f = tile >> 1
     return (f % 13) * 4 + f // 13
-
-
-def _kface(k: int) -> int:
-    """Solver index -> tile face."""
-    return (k % 4) * 13 + k // 4
 
 
 @dataclass(frozen=True)
@@ -68,7 +62,7 @@ class Solution:
 class _Search:
     """One exact search over counts. F: forced (table) units per solver face, O: optional (rack)."""
 
-    def __init__(self, F, O, fj, oj, w, jw, patterns, min_value, jokers_ok=True):
+    def __init__(self, F, O, fj, oj, w, jw, patterns, min_value):
         self.F = F
         self.O = O
         self.J = [fj, oj]
@@ -296,8 +290,10 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
             return None
         plan = s.reconstruct(0, 0)
         melds = _build_melds(plan, {}, {k: list(v) for k, v in rack_ids.items()}, {}, [], rack_jokers[:oj])
-        action = InitialMeld(tuple(melds))
-        return _finish(action, melds, set(), True)
+        bad = rules.check_initial_meld(melds, rack, min_points=initial_points, jokers_allowed=jokers_in_initial)
+        if bad is not None:
+            raise SolverError(f"the solver built an invalid initial meld ({bad}) from rack {rack}")
+        return _finish(InitialMeld(tuple(melds)), melds, set(), True)
 
     if not table:
         s = _Search([0] * 56, O, 0, len(rack_jokers), w, jw, [], 0)
@@ -305,6 +301,8 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
             return None
         plan = s.reconstruct(0, 0)
         melds = _build_melds(plan, {}, {k: list(v) for k, v in rack_ids.items()}, {}, [], rack_jokers)
+        if rules.check_play((), melds, rack, retrieval=retrieval) is not None:
+            raise SolverError(f"the solver built an invalid table from rack {rack}")
         return _finish(Play(tuple(melds)), melds, set(), True)
     return _solve_table(table, rack, objective, retrieval, joker_points)
 
@@ -386,6 +384,10 @@ def _solve_table(table, rack, objective, retrieval, joker_points) -> Solution | 
         got = attempt({}, list(table_jokers), 0)
         if got is None:
             return None
+        bad = rules.check_play(table, got[1], rack, retrieval=retrieval)
+        if bad is not None:
+            raise SolverError(f"the solver built an invalid table ({bad}): please report this position: "
+                              f"table {list(table)} rack {list(rack)}")
         return _finish(Play(tuple(got[1])), got[1], table_tiles, True)
 
     # strict (R15): one DP in which every table joker is wild but owes a pending flag, cleared
@@ -473,7 +475,7 @@ def _fix_identities(table, melds, rack) -> list[Meld] | None:
     return None
 
 
-def _finish(action, melds, table_tiles, proven, table=None, rack=None, retrieval=None) -> Solution:
+def _finish(action, melds, table_tiles, proven) -> Solution:
     placed = tuple(t for m in melds for t in m.tiles if t not in table_tiles)
     points = sum(30 if t >= 104 else (t >> 1) % 13 + 1 for t in placed)
     return Solution(action, placed, len(placed), points, proven)
