@@ -6,29 +6,36 @@ from itertools import combinations
 from typing import Sequence
 
 from simkit.games.rummikub import rules
-from simkit.games.rummikub.tiles import GROUP, RUN, Meld, face_of
+from simkit.games.rummikub.tiles import GROUP, RUN, Meld
 
 
 def rack_melds(rack: Sequence[int], jokers: bool = True, max_jokers: int = 2) -> list[Meld]:
     """Every valid meld that can be built from rack tiles alone (one tile id per face,
     jokers filling gaps or the missing colours). Order: runs by colour and start, then groups."""
-    by_face: dict[int, int] = {}
+    by_face: list[int | None] = [None] * 52
     jk = []
     for t in sorted(rack):
         if t >= 104:
             jk.append(t)
-        else:
-            by_face.setdefault(t >> 1, t)
+        elif by_face[t >> 1] is None:
+            by_face[t >> 1] = t
     jk = jk[:max_jokers] if jokers else []
+    nj = len(jk)
     out: list[Meld] = []
     for c in range(4):
-        for s in range(1, 12):
+        base = c * 13
+        row = by_face[base:base + 13]
+        if nj == 0 and sum(1 for t in row if t is not None) < 3:
+            continue
+        for s in range(11):
+            if row[s] is None and nj == 0:
+                continue
             tiles: list[int] = []
             used = 0
-            for v in range(s, 14):
-                t = by_face.get(face_of(c, v))
+            for v in range(s, 13):
+                t = row[v]
                 if t is None:
-                    if used == len(jk):
+                    if used == nj:
                         break
                     t = jk[used]
                     used += 1
@@ -36,7 +43,7 @@ def rack_melds(rack: Sequence[int], jokers: bool = True, max_jokers: int = 2) ->
                 if len(tiles) >= 3 and used < len(tiles):
                     out.append(Meld(RUN, tuple(tiles)))
     for v in range(1, 14):
-        present = [by_face[face_of(c, v)] for c in range(4) if face_of(c, v) in by_face]
+        present = [by_face[c * 13 + v - 1] for c in range(4) if by_face[c * 13 + v - 1] is not None]
         for size in (3, 4):
             for k in range(max(1, size - len(jk)), min(size, len(present)) + 1):
                 for reals in combinations(present, k):
@@ -50,7 +57,6 @@ def extension_plays(table: Sequence[Meld], rack: Sequence[int]) -> list[tuple[Me
     seen = set()
     rack = sorted(set(rack))
     for i, m in enumerate(table):
-        _, _, roles = rules.analyse_meld(m)
         if m.kind == GROUP:
             if len(m.tiles) == 4:
                 continue
