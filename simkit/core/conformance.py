@@ -26,6 +26,10 @@ from simkit.core.seeding import game_streams
 from simkit.core.strategy import Decision, GameInfo, parse_strategy
 
 
+#: decision steps a clone is played on before the original is compared
+CLONE_STEPS = 60
+
+
 class ConformanceError(AssertionError):
     pass
 
@@ -68,7 +72,8 @@ def _play(game: Game, config: GameConfig, n: int, seed: int, index: int, strateg
         if deep:
             _check_observations(game, state, seats, n, index, step, check_rng)
             if check_rng.random() < 0.15:
-                _check_clone_independence(game, state, bots, n, index, step, check_rng)
+                _check_clone_independence(game, state, config, n, strategy_names, index, step,
+                                          check_rng)
         joint = []
         for s in seats:
             action = bots[s].act(decisions[s])
@@ -99,22 +104,22 @@ def _snapshot(state: State, n: int):
             tuple(repr(state.observe(s)) for s in range(n)))
 
 
-def _check_clone_independence(game, state, bots, n, index, step, rng) -> None:
+def _check_clone_independence(game, state, config, n, strategy_names, index, step, rng) -> None:
+    """Play a clone on with fresh strategies (their own generators) and check the original."""
     before = _snapshot(state, n)
     clone = state.clone()
-    for _ in range(200):
+    info = GameInfo(game.name, config, n)
+    acts, views = [], []
+    for s in range(n):
+        bot = _spec(strategy_names[(s + index + 1) % len(strategy_names)], game.name).build()
+        seat_rng = np.random.Generator(np.random.PCG64(int(rng.integers(1 << 63))))
+        bot.setup(info, s, seat_rng)
+        acts.append(bot.act)
+        views.append(Decision(clone, s, seat_rng))
+    for _ in range(CLONE_STEPS):
         if clone.is_over():
             break
-        joint = []
-        for s in clone.to_act():
-            legal = clone.legal_actions(s)
-            if legal is None:
-                joint = None
-                break
-            joint.append(legal[int(rng.integers(len(legal)))])
-        if joint is None:
-            break
-        clone.apply(joint)
+        clone.apply([acts[s](views[s]) for s in clone.to_act()])
     if _snapshot(state, n) != before:
         _fail(game, n, index, step, "playing on a clone changed the original state")
 

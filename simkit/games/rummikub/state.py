@@ -74,6 +74,8 @@ class RummikubState(State):
         cfg = self.config
         self.hand += 1
         self.seat = _start_seat(cfg, self.n, self.rng)
+        if self.hand == 0:
+            self.first_seat = self.seat
         order = self.rng.permutation(N_TILES).tolist()
         k = cfg.rack_size
         self.racks = [order[i * k:(i + 1) * k] for i in range(self.n)]
@@ -231,7 +233,7 @@ class RummikubState(State):
         return self.over
 
     def outcome(self) -> Outcome:
-        extras = {"hands": len(self.hand_scores), "turns": self.turns,
+        extras = {"hands": len(self.hand_scores), "turns": self.turns, "start_seat": self.first_seat,
                   "hands_went_out": self.went_out_hands, "hands_exhausted": self.exhausted_hands}
         return outcome_from_scores(tuple(self.cum), True, extras)
 
