@@ -39,6 +39,7 @@ def test_K3_invalid_melds(meld, rule):
 
 
 def test_K4_joker_roles():
+    """R6/R14: a joker stands for any tile; its role (and value) follows from its meld."""
     j0, j1 = 104, 105
     assert value(R("J0 R5 R6")) == 15
     assert rules.analyse_meld(R("J0 R5 R6"))[2][j0] == {parse_tile("R4") >> 1}
@@ -160,6 +161,7 @@ def test_K13_a_joker_never_returns_to_the_rack():
 
 
 def test_K14_scoring_when_someone_goes_out():
+    """R17/R20: rack value = face numbers + 30 per joker (J0 O2 = 32); R19: winner takes the sum."""
     values = [0, rules.rack_value(T("R3 K7")), rules.rack_value(T("J0 O2")), rules.rack_value(T("B12 B13"))]
     assert values == [0, 10, 32, 25]
     scores = rules.score_going_out(values, 0)
@@ -179,6 +181,7 @@ def test_K15_ties_split_or_broken_R22():
 
 
 def test_K16_failed_rearrangement_restores_and_draws_what_is_left():
+    """R18: an invalid submission restores table and rack, then draws min(3, pool) tiles."""
     table = (R("R5 R6 R7"),)
     st = make_state(2, table=table, racks=[T("K9 O9"), T("K1")], pool=T("B1 B2"))
     rack_before = list(st.racks[0])
