@@ -42,7 +42,6 @@ class Chunk:
     stop: int
     games: dict[str, list] = field(default_factory=dict)
     seats: dict[str, list] = field(default_factory=dict)
-    forfeits: int = 0
 
 
 def _forfeit_outcome(n: int, seat: int) -> tuple[list, list, list]:
@@ -166,7 +165,5 @@ def play_range(spec, start: int, stop: int) -> Chunk:
         st["rank"].extend(rec["ranks"])
         st["win"].extend(rec["wins"])
         st["forfeit"].extend([s == forfeit for s in seat_range])
-        if forfeit >= 0:
-            chunk.forfeits += 1
     g.update(extra_cols)
     return chunk

@@ -22,8 +22,8 @@ import pandas as pd
 from simkit.core.config import GameConfig, config_from_dict, with_overrides
 from simkit.core.errors import ConfigError, RunFolderError
 from simkit.core.play import Chunk, play_game, play_range
-from simkit.core.records import (consolidate, done_chunks, read_manifest, read_tables, versions,
-                                 write_chunk, write_manifest)
+from simkit.core.records import (chunk_paths, consolidate, done_chunks, read_chunks, read_manifest,
+                                 read_tables, versions, write_chunk, write_manifest)
 from simkit.core.registry import get_game
 from simkit.core.seeding import root_seed
 from simkit.core.strategy import StrategySpec, parse_strategy
@@ -266,12 +266,11 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
             manifest["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
             if stopped:
                 for k in finished - set(keep):
-                    for p in _chunk_files(out_dir, k):
+                    for p in chunk_paths(out_dir, k):
                         p.unlink(missing_ok=True)
             games, seats = consolidate(out_dir, list(keep))
         write_manifest(out_dir, manifest)
-    forfeits = int((games["forfeit_seat"] >= 0).sum()) if len(games) else 0
-    return RunResult(out_dir, games, seats, manifest, stopped, forfeits, manifest["timings"])
+    return RunResult(out_dir, games, seats, manifest, stopped, _forfeits(games), manifest["timings"])
 
 
 class _Prefix:
@@ -297,7 +296,6 @@ class _Prefix:
         while self.length < self.n_chunks and self.length in finished:
             chunk = self.pending.pop(self.length, None)
             if chunk is None:
-                from simkit.core.records import read_chunks
                 g, s = read_chunks(self.out_dir, [self.length])
             else:
                 g, s = pd.DataFrame(chunk.games), pd.DataFrame(chunk.seats)
@@ -311,11 +309,6 @@ class _Prefix:
         return (pd.concat(self.games, ignore_index=True), pd.concat(self.seats, ignore_index=True))
 
 
-def _chunk_files(out_dir: Path, chunk_id: int):
-    from simkit.core.records import chunk_paths
-    return chunk_paths(out_dir, chunk_id)
-
-
 def _contiguous(finished: set[int], n_chunks: int) -> int:
     k = 0
     while k < n_chunks and k in finished:
@@ -327,9 +320,12 @@ def load_run(run_dir: Path | str) -> RunResult:
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     games, seats = read_tables(run_dir)
-    forfeits = int((games["forfeit_seat"] >= 0).sum()) if len(games) else 0
     return RunResult(run_dir, games, seats, manifest, manifest.get("status") == "stopped",
-                     forfeits, manifest.get("timings", {}))
+                     _forfeits(games), manifest.get("timings", {}))
+
+
+def _forfeits(games: pd.DataFrame) -> int:
+    return int((games["forfeit_seat"] >= 0).sum()) if len(games) else 0
 
 
 def replay_game(run_dir: Path | str, index: int):
