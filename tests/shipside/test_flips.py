@@ -219,6 +219,8 @@ def test_s41_octopus_draw_flip():
 
 
 def test_s42_octopus_as_placement_flip():
+    """S42 (octopus.as_placement): by default the moved card counts as placed, so its destination
+    is checked for scoring; false skips that check."""
     sides = {30: ((10, 10, 9), (2,))}
     st = position(hands=((1,), (1,)), sides=sides)
     st.apply([Octopus(2, False, 30, B, 30, A, None)])
@@ -260,6 +262,8 @@ def test_s58_personal_decks_flip():
 
 
 def test_s57_opening_hand_is_chosen():
+    """S57: each player chooses their 4 opening cards from their own deck (here the highest and
+    the lowest); a card not in the own deck cannot be picked."""
     st = ShipsideState(config(variant__enabled="true"), 2, np.random.default_rng(2))
     assert st.to_act() == (0, 1)
     for _ in range(4):

@@ -79,7 +79,8 @@ def test_scenario_6_full_tie():
 
 
 def test_scenario_7_octopus():
-    """S40-S44: A moves a 9 from B's side of 30 to A's side; no draw; B cannot move it; it comes back."""
+    """S40-S44: A moves a 9 from B's side of 30 to A's side; no draw; B cannot move it (S43: a card
+    carrying an octopus cannot be chosen); it comes back."""
     st = position(hands=((1, 2, 3, 4), (1, 2, 3, 4)), sides={30: ((10,), (9, 5))}, cur=A)
     hand_before = list(st.hands[A])
     st.apply([Octopus(9, False, 30, B, 30, A, None)])
