@@ -30,7 +30,7 @@ def _rate(spec, seconds: float) -> float:
     from simkit.core.play import play_range
 
     play_range(spec, 0, 50)  # warm up imports and caches
-    n, elapsed, start = 200, 0.0, 0
+    n, start = 200, 0
     while True:
         t0 = time.perf_counter()
         play_range(spec, start, start + n)

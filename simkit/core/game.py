@@ -118,6 +118,8 @@ class Game:
     #: text -> action (the inverse of format_action), where the game offers it; `simkit play`
     #: uses it for moves that cannot be listed. Raises ValueError on text it cannot read.
     parse_action: Callable[[str], Action] | None = None
+    #: observation -> text for a person (`simkit play`); None uses a generic field listing
+    describe_observation: Callable[[Any], str] | None = None
     higher_is_better: bool = True
     description: str = ""
     #: upper bound on decision steps of one game, for the conformance checker

@@ -83,6 +83,7 @@ def play_interactive(game: Game, spec, human_seat: int, ask: Callable[[str, int]
             bot.setup(info, s, streams.seats[s])
             bots[s] = bot
     decisions = [Decision(state, s, streams.seats[s]) for s in range(n)]
+    view = game.describe_observation or describe_observation
     while not state.is_over():
         joint = []
         for s in state.to_act():
@@ -94,14 +95,14 @@ def play_interactive(game: Game, spec, human_seat: int, ask: Callable[[str, int]
                 if game.parse_action is None or ask_text is None:
                     raise ConfigError(f"{game.name} moves cannot be listed and the game reads no "
                                       f"typed moves, so it cannot be played from the terminal")
-                show("\n" + describe_observation(state.observe(s)))
+                show("\n" + view(state.observe(s)))
                 joint.append(_ask_text(game, state, s, ask_text, show))
                 continue
             try:
                 legal = sorted(legal)
             except TypeError:
                 legal = list(legal)
-            show("\n" + describe_observation(state.observe(s)))
+            show("\n" + view(state.observe(s)))
             show("Your choices: " + "  ".join(f"[{k + 1}] {game.format_action(a)}"
                                              for k, a in enumerate(legal)))
             joint.append(legal[ask("Your choice", len(legal)) - 1])

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simkit.core.errors import ConfigError, RunFolderError
-from simkit.core.records import read_manifest, write_manifest
+from simkit.core.records import read_manifest
 from simkit.core.runner import RunResult, RunSpec, run
 from simkit.core.seeding import root_seed
 

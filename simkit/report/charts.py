@@ -72,7 +72,6 @@ def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
     if finite.size == 0:
         ax.text(0.5, 0.5, "no scores", ha="center", va="center", transform=ax.transAxes)
         return fig
-    lo, hi = float(finite.min()), float(finite.max())
     bins = _bins(finite, 40)
     for i, p in enumerate(players(seats)):
         x = seats.loc[key == p, "score"].to_numpy(dtype=float)

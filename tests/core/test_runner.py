@@ -7,7 +7,6 @@ import pytest
 
 from simkit.core.errors import RunFolderError, StrategyError
 from simkit.core.play import play_range
-from simkit.core.records import write_manifest
 from simkit.core.runner import RunSpec, load_run, replay_game, run
 
 

@@ -99,7 +99,6 @@ def test_R19_going_out_on_the_initial_meld_R13():
 def test_R23_match_play_keeps_cumulative_zero_sum():
     cfg = RummikubConfig(hands_per_match=3)
     st = GAME.new_state(cfg, 3, np.random.default_rng(5))
-    rng = np.random.default_rng(9)
     while not st.is_over():
         st.apply([DRAW if st.pool else PASS])
     assert len(st.hand_scores) == 3 and abs(sum(st.cum)) < 1e-9

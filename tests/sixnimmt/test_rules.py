@@ -33,7 +33,6 @@ def test_N3_set_aside_cards_hidden_from_every_seat():
 def test_N4_each_round_reshuffles_all_104_cards():
     state = SixNimmtState(SixNimmtConfig(), 2, np.random.default_rng(3))
     first = sorted(state.hands[0])
-    rng = np.random.default_rng(0)
     while state.round == 1:
         seats = state.to_act()
         state.apply([state.legal_actions(s)[0] for s in seats])

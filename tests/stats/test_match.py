@@ -1,6 +1,5 @@
 """Two-sided match summaries (compare, duplicate runs) on synthetic tables."""
 
-import pytest
 
 from simkit.stats import SPRT, elo_pentanomial, elo_wdl, format_paired, match_summary
 from simkit.stats.match import lineup_sides, sides_from_slots

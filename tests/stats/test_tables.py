@@ -1,8 +1,6 @@
 """Per-strategy, per-seat and per-game tables on synthetic run tables."""
 
-import math
 
-import numpy as np
 import pandas as pd
 import pytest
 

@@ -8,7 +8,7 @@ from simkit.core.errors import ConfigError, IllegalAction, UnknownNameError
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE, format_action, parse_action
 from simkit.games.trains.position import from_position
-from simkit.games.trains.actions import KEEP_PHASE, OVER, TURN
+from simkit.games.trains.actions import KEEP_PHASE, TURN
 
 T = [80, 66, 51, 40, 22, 13, 5]
 U = [70, 65, 50, 45, 35, 25, 15]

@@ -11,7 +11,7 @@ from simkit.games.trains.rules import (
     is_ascending,
 )
 from simkit.games.trains.position import from_position
-from simkit.games.trains.actions import OVER, TURN
+from simkit.games.trains.actions import TURN
 
 T = [80, 66, 51, 40, 22, 13, 5]
 

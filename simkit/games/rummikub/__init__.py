@@ -1,9 +1,9 @@
 """Rummikub (spec ../shared/rules/rummikub.md): 106 tiles, table rearrangement, jokers, an exact solver."""
 
 from simkit.core.game import Game
-from simkit.games.rummikub.actions import format_action
+from simkit.games.rummikub.actions import format_action, parse_action
 from simkit.games.rummikub.config import RummikubConfig
-from simkit.games.rummikub.render import render_log
+from simkit.games.rummikub.render import describe_observation, render_log
 from simkit.games.rummikub.state import new_state
 
 RULES_VERSION = "rummikub-1.0"
@@ -24,6 +24,8 @@ GAME = Game(
     rules_version=RULES_VERSION,
     render_log=render_log,
     format_action=format_action,
+    parse_action=parse_action,
+    describe_observation=describe_observation,
     higher_is_better=True,
     description="tile rummy with table rearrangement and jokers; plays are whole new tables",
     max_steps=_max_steps,

@@ -50,7 +50,7 @@ def format_action(action) -> str:
 
 
 def _split_melds(body: str) -> tuple[Meld, ...]:
-    parts, depth, cur = [], 0, []
+    parts, cur = [], []
     for ch in body:
         cur.append(ch)
         if ch == "]":

@@ -80,3 +80,16 @@ def render_log(state) -> str:
 
 def _key(t: int):
     return ((t >> 1) // 13 if t < 104 else 9, (t >> 1) % 13, t)
+
+
+def describe_observation(obs) -> str:
+    """A player's view for `simkit play`: the table as melds, the rack as sorted tiles."""
+    from simkit.games.rummikub.tiles import sorted_tiles, table_text, tile_text
+
+    lines = [f"hand {obs.hand + 1}, your seat {obs.seat}, pool {obs.pool_size} tiles, "
+             f"racks {' '.join(map(str, obs.rack_sizes))}, scores {' '.join(f'{x:g}' for x in obs.scores)}",
+             f"opened: {' '.join('yes' if o else 'no' for o in obs.opened)}",
+             f"table: {table_text(obs.table)}",
+             f"your rack: {' '.join(tile_text(t) for t in sorted_tiles(obs.rack))}",
+             "moves: draw | pass | meld Run[R10 R11 R12] ... | play <the whole new table>"]
+    return "\n".join(lines)

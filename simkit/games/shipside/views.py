@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from simkit.games.shipside.rules import DIR, MARK, OVER, PICK
+
+if TYPE_CHECKING:
+    from simkit.games.shipside.state import ShipsideState
 
 
 class ShipView(NamedTuple):

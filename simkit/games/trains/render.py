@@ -49,7 +49,6 @@ def render_log(state) -> str:
         return "(no events)"
     _, n, start, trains, table_name = events[0]
     board = _Board(n, trains, effect_table(table_name))
-    eff = board.eff
     out = [f"Game of Trains: {n} players, start player P{start}, effect table '{table_name}' "
            f"(trains read slot 1..7 left to right, * = locked slot)",
            "Trains after dealing (T3, descending):"]
