@@ -168,6 +168,7 @@ def _print_summary(result, entry) -> None:
         click.echo(f"draws (no winner): {100 * games['draw'].mean():.2f}% of games")
     if "rounds" in games.columns:
         click.echo(f"mean rounds per game: {games['rounds'].mean():.2f}")
+    click.echo(f"charts and a report to share: simkit report {result.out_dir}")
 
 
 def _int_list(ctx, param, value):
