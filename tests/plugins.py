@@ -32,3 +32,14 @@ class PlaysIllegal(Strategy):
 
     def act(self, decision):
         return "not-a-card"
+
+
+class BrokenSetup(Strategy):
+    name = "broken_setup"
+    description = "Raises while being set up."
+
+    def setup(self, info, seat, rng):
+        raise ValueError("cannot set up")
+
+    def act(self, decision):
+        return decision.legal_actions[0]

@@ -64,11 +64,6 @@ def play_game(spec, index: int, pool: GeneratorPool | None = None, keep_state: b
     acts = []
     decisions = []
     seat_rngs = streams.seats
-    for s in range(n):
-        bot = lineup[slots[s]].build()
-        bot.setup(info, s, seat_rngs[s])
-        acts.append(bot.act)
-        decisions.append(Decision(state, s, seat_rngs[s]))
     steps = 0
     current = -1
     error = ""
@@ -77,6 +72,12 @@ def play_game(spec, index: int, pool: GeneratorPool | None = None, keep_state: b
     to_act = state.to_act
     is_over = state.is_over
     try:
+        for current in range(n):
+            bot = lineup[slots[current]].build()
+            bot.setup(info, current, seat_rngs[current])
+            acts.append(bot.act)
+            decisions.append(Decision(state, current, seat_rngs[current]))
+        current = -1
         while not is_over():
             seats = to_act()
             if len(seats) == 1:

@@ -161,3 +161,10 @@ def test_dask_backend_gives_the_same_rows(tmp_path):
     b = run(spec, tmp_path / "b", jobs=2, chunk_size=9, backend="dask", progress=False)
     pd.testing.assert_frame_equal(a.seats, b.seats)
     assert b.manifest["timings"]["backend"] == "dask"
+
+
+def test_strategy_failing_in_setup_forfeits_too(tmp_path):
+    spec = _spec(4, ("random", "tests.plugins:BrokenSetup"), players=2, seating="fixed")
+    result = run(spec, tmp_path / "r", jobs=1, progress=False)
+    assert (result.games.forfeit_seat == 1).all()
+    assert result.games.error.str.contains("ValueError: cannot set up").all()
