@@ -112,3 +112,14 @@ def ship(st: ShipsideState, defense: int) -> int:
 
 def crew_at(st: ShipsideState) -> dict[int, tuple[str, ...]]:
     return {st.T.defense[s]: tuple(st.T.crew_kind[t] for t in st.crew[s]) for s in st.row if st.crew[s]}
+
+
+def play_uniformly(st: ShipsideState, rng) -> ShipsideState:
+    """Play `st` to the end with uniformly random legal actions from `rng`."""
+    while not st.is_over():
+        joint = []
+        for s in st.to_act():
+            legal = st.legal_actions(s)
+            joint.append(legal[int(rng.integers(len(legal)))])
+        st.apply(joint)
+    return st

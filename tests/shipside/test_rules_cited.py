@@ -20,7 +20,7 @@ from simkit.games.shipside import (
 )
 from simkit.games.shipside.rules import MAIN, RUM, ship_result, tables
 
-from .helpers import A, B, config, crew_at, position, ship
+from .helpers import A, B, config, crew_at, play_uniformly, position, ship
 
 DEFENSES = (28, 30, 32, 34, 36)
 
@@ -171,13 +171,7 @@ def test_S15_players_alternate_until_the_end():
     """S15: turns alternate between the players until the game ends."""
     for seed in range(3):
         st = _fresh(seed)
-        rng = np.random.default_rng(seed)
-        while not st.is_over():
-            joint = []
-            for s in st.to_act():
-                legal = st.legal_actions(s)
-                joint.append(legal[int(rng.integers(len(legal)))])
-            st.apply(joint)
+        play_uniformly(st, np.random.default_rng(seed))
         turns = [e for e in st.events if e[0] == "turn"]
         assert turns[0][2] == st.first
         for i, (_, n, seat) in enumerate(turns):

@@ -11,7 +11,7 @@ from simkit.core.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.shipside import (GAME, Direction, EndTurn, Mark, Octopus, Pass, Pick, Play, Rum,
                                    ShipsideState, format_action, parse_action)
 
-from .helpers import A, B, config, position
+from .helpers import A, B, config, play_uniformly, position
 
 
 @pytest.mark.parametrize("action, text", [
@@ -150,13 +150,7 @@ def test_render_log_every_rule_variant():
         cfg = config(setup__ship_order="random", setup__first_player="random", **overrides)
         for seed in range(15):
             st = GAME.new_state(cfg, 2, game_streams(seed, i, 2).chance)
-            rng = np.random.default_rng(seed)
-            while not st.is_over():
-                joint = []
-                for s in st.to_act():
-                    legal = st.legal_actions(s)
-                    joint.append(legal[int(rng.integers(len(legal)))])
-                st.apply(joint)
+            play_uniformly(st, np.random.default_rng(seed))
             text = GAME.render_log(st)
             assert text.splitlines()[-1].startswith("Game over")
             seen.update(e[0] for e in st.events)
