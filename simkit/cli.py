@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from simkit.core.config import describe_fields, parse_set_options
-from simkit.core.errors import SimkitError
+from simkit.core.errors import ConfigError, SimkitError
 from simkit.core.registry import all_games, game_names, get_game
 from simkit.core.strategy import available_strategies, load_class, strategy_parameters
 
@@ -235,24 +235,31 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, j
 @main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
 @click.option("--game", "-g", "index", type=int, required=True, help="Game index (0-based) in the run.")
-def replay(run_dir, index):
+@click.option("--position", "step", type=int, default=None,
+              help="Print the text position before decision step STEP (0 = the start) instead of the log.")
+def replay(run_dir, index, step):
     """Replay one game of a run from its seed, as a log a person can follow.
 
     \b
-    Example:
+    Examples:
       simkit replay results/sixnimmt-20261130-101500-s7 --game 3
+      simkit replay results/sixnimmt-20261130-101500-s7 --game 3 --position 12
     """
     from simkit.core.runner import replay_game
 
-    state, record, spec = replay_game(run_dir, index)
+    state, record, spec = replay_game(run_dir, index, step)
     entry = get_game(spec.game)
-    seats = ", ".join(f"seat {s}: {spec.strategies[k].text}" for s, k in enumerate(record["slots"]))
-    click.echo(f"Game {index} of {run_dir} ({seats})")
-    if record["forfeit"] >= 0:
-        click.echo(entry.render_log(state))
-        click.echo(f"Seat {record['forfeit']} forfeited: {record['error']}")
+    seats = ", ".join(f"seat {s}: {spec.strategies[k].text}" for s, k in enumerate(record.slots))
+    if step is not None:
+        if entry.format_position is None:
+            raise ConfigError(f"{spec.game} has no text positions, so --position cannot be used")
+        click.echo(f"Game {index} of {run_dir} ({seats}), position before step {step}:")
+        click.echo(entry.format_position(state))
         return
+    click.echo(f"Game {index} of {run_dir} ({seats})")
     click.echo(entry.render_log(state))
+    if record.forfeit >= 0:
+        click.echo(f"Seat {record.forfeit} forfeited: {record.error}")
 
 
 @main.command()

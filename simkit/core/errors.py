@@ -34,5 +34,9 @@ class StrategyError(SimkitError):
         self.strategy = strategy
 
 
+class PositionError(SimkitError, ValueError):
+    """A text position (`Game.parse_position`) cannot be read: the message names the part."""
+
+
 class RunFolderError(SimkitError):
     """The output folder cannot be used (exists, or does not match on --resume)."""

@@ -120,6 +120,10 @@ class Game:
     parse_action: Callable[[str], Action] | None = None
     #: observation -> text for a person (`simkit play`); None uses a generic field listing
     describe_observation: Callable[[Any], str] | None = None
+    #: state -> text: a readable, complete position (FEN-like), the inverse of parse_position
+    format_position: Callable[[State], str] | None = None
+    #: (text, config) -> state; raises PositionError naming what is wrong with the text
+    parse_position: Callable[[str, GameConfig], State] | None = None
     higher_is_better: bool = True
     description: str = ""
     #: upper bound on decision steps of one game, for the conformance checker

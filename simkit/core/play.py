@@ -9,13 +9,16 @@ from __future__ import annotations
 import math
 import traceback
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
+
+import numpy as np
 
 from simkit.core.errors import IllegalAction, StrategyError
 from simkit.core.game import Game, State
 from simkit.core.registry import get_game
 from simkit.core.seeding import GameStreams, GeneratorPool, batch_stream_words, game_streams
-from simkit.core.strategy import Decision, GameInfo
+from simkit.core.spec import RunSpec
+from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec
 
 GAME_COLUMNS = ("game", "deal", "rotation", "n_players", "steps", "forfeit_seat", "error", "draw")
 SEAT_COLUMNS = ("game", "deal", "rotation", "seat", "slot", "strategy", "score", "rank", "win", "forfeit")
@@ -50,9 +53,122 @@ def _forfeit_outcome(n: int, seat: int) -> tuple[list, list, list]:
             [0.0 if s == seat else share for s in range(n)])
 
 
-def play_game(spec, index: int, pool: GeneratorPool | None = None, keep_state: bool = False,
-              words: list[int] | None = None, chance_words: list[int] | None = None) -> dict[str, Any]:
-    """Play game `index` of `spec`; return its record (and the final state if asked)."""
+#: called before each decision step with (state, step, seats to act)
+BeforeStep = Callable[[State, int, tuple[int, ...]], None]
+#: called after each decision step with (state, step, seats that acted, their actions)
+AfterStep = Callable[[State, int, tuple[int, ...], list], None]
+
+
+@dataclass
+class Played:
+    """How `play_out` ended: the steps played, and the seat that forfeited (-1 for none)."""
+
+    steps: int
+    forfeit: int = -1
+    error: str = ""
+    exception: BaseException | None = None
+
+
+def seat_strategies(lineup: Sequence[StrategySpec | Strategy], info: GameInfo,
+                    rngs: Sequence[np.random.Generator]) -> list[Strategy]:
+    """One set-up strategy per seat: specs are built fresh, instances are set up as they are.
+
+    A strategy that fails here raises SeatError naming its seat (a forfeit for the runner).
+    """
+    bots = []
+    for seat, entry in enumerate(lineup):
+        try:
+            bot = entry.build() if isinstance(entry, StrategySpec) else entry
+            bot.setup(info, seat, rngs[seat])
+        except Exception as exc:
+            raise SeatError(seat, exc) from exc
+        bots.append(bot)
+    return bots
+
+
+class SeatError(Exception):
+    """A strategy failed while being set up; `seat` forfeits."""
+
+    def __init__(self, seat: int, cause: BaseException):
+        super().__init__(f"{type(cause).__name__}: {cause}")
+        self.seat = seat
+        self.cause = cause
+
+
+def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: GameInfo,
+             rngs: Sequence[np.random.Generator], *, forfeit_on_error: bool = True,
+             before: BeforeStep | None = None, after: AfterStep | None = None,
+             max_steps: int | None = None) -> Played:
+    """Seat the strategies and play `state` on until it is over (or `max_steps` steps).
+
+    With `forfeit_on_error`, a strategy that fails (in setup, in `act`, or with an action that
+    `apply` rejects as illegal) forfeits: the game stops and `Played` names the seat, the error
+    text and the exception. Without it, those errors propagate. An error raised by the engine
+    itself (not attributable to a seat) always propagates.
+    """
+    steps = 0
+    current = -1
+    try:
+        bots = seat_strategies(lineup, info, rngs)
+        acts = [bot.act for bot in bots]
+        decisions = [Decision(state, seat, rngs[seat]) for seat in range(len(bots))]
+        apply = state.apply
+        to_act = state.to_act
+        is_over = state.is_over
+        limit = -1 if max_steps is None else max_steps
+        while steps != limit and not is_over():
+            seats = to_act()
+            if before is not None:
+                before(state, steps, seats)
+            if len(seats) == 1:
+                current = seats[0]
+                joint = [acts[current](decisions[current])]
+            else:
+                joint = []
+                for current in seats:
+                    joint.append(acts[current](decisions[current]))
+            current = -1
+            apply(joint)
+            steps += 1
+            if after is not None:
+                after(state, steps, seats, joint)
+    except SeatError as exc:
+        if not forfeit_on_error:
+            raise exc.cause from None
+        return Played(steps, exc.seat, str(exc), exc.cause)
+    except Exception as exc:
+        if not forfeit_on_error:
+            raise
+        if current >= 0:
+            return Played(steps, current, f"{type(exc).__name__}: {exc}", exc)
+        if isinstance(exc, IllegalAction) and exc.seat is not None:
+            return Played(steps, exc.seat, f"illegal action: {exc}", exc)
+        raise
+    return Played(steps)
+
+
+@dataclass
+class GameRecord:
+    """One played game of a run: seating, length, forfeit and result per seat."""
+
+    index: int
+    deal: int
+    rotation: int
+    slots: list[int]
+    steps: int
+    forfeit: int
+    error: str
+    draw: bool
+    scores: Sequence[float]
+    ranks: Sequence[int]
+    wins: Sequence[float]
+    extras: dict[str, Any]
+
+
+def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
+              words: list[int] | None = None, chance_words: list[int] | None = None,
+              max_steps: int | None = None) -> tuple[GameRecord, State]:
+    """Play game `index` of `spec` (or its first `max_steps` steps); return its record and final state."""
     game: Game = get_game(spec.game)
     n = spec.n_players
     streams = game_streams(spec.seed, index, n, duplicate=spec.duplicate, pool=pool,
@@ -61,66 +177,29 @@ def play_game(spec, index: int, pool: GeneratorPool | None = None, keep_state: b
     state: State = game.new_state(spec.config, n, streams.chance)
     info = GameInfo(game.name, spec.config, n)
     lineup = spec.strategies
-    acts = []
-    decisions = []
-    seat_rngs = streams.seats
-    steps = 0
-    current = -1
-    error = ""
-    forfeit = -1
-    apply = state.apply
-    to_act = state.to_act
-    is_over = state.is_over
-    try:
-        for current in range(n):
-            bot = lineup[slots[current]].build()
-            bot.setup(info, current, seat_rngs[current])
-            acts.append(bot.act)
-            decisions.append(Decision(state, current, seat_rngs[current]))
-        current = -1
-        while not is_over():
-            seats = to_act()
-            if len(seats) == 1:
-                current = seats[0]
-                joint = (acts[current](decisions[current]),)
-            else:
-                joint = []
-                for current in seats:
-                    joint.append(acts[current](decisions[current]))
-            current = -1
-            apply(joint)
-            steps += 1
-    except Exception as exc:  # a strategy's fault forfeits the game; an engine bug propagates
-        if current >= 0:
-            forfeit = current
-            error = f"{type(exc).__name__}: {exc}"
-        elif isinstance(exc, IllegalAction) and exc.seat is not None:
-            forfeit = exc.seat
-            error = f"illegal action: {exc}"
-        else:
-            raise
+    played = play_out(state, [lineup[k] for k in slots], info, streams.seats, max_steps=max_steps)
+    forfeit = played.forfeit
+    if forfeit >= 0:
         if spec.strict:
+            exc = played.exception
             raise StrategyError(
-                f"game {index}, seat {forfeit} ({lineup[slots[forfeit]].text}): {error}\n"
+                f"game {index}, seat {forfeit} ({lineup[slots[forfeit]].text}): {played.error}\n"
                 + "".join(traceback.format_exception(exc)), seat=forfeit,
                 strategy=lineup[slots[forfeit]].text) from exc
-    if forfeit >= 0:
         scores, ranks, wins = _forfeit_outcome(n, forfeit)
         extras: dict = {}
         draw = False
+    elif not state.is_over():
+        return GameRecord(index, deal, rotation, slots, played.steps, -1, "", False, (), (), (), {}), state
     else:
         out = state.outcome()
         scores, ranks, wins, extras = out.scores, out.ranks, out.win_shares, out.extras
         draw = not any(wins)
-    record = {"index": index, "deal": deal, "rotation": rotation, "slots": slots, "steps": steps,
-              "forfeit": forfeit, "error": error, "draw": draw, "scores": scores, "ranks": ranks,
-              "wins": wins, "extras": extras}
-    if keep_state:
-        record["state"] = state
-    return record
+    return GameRecord(index, deal, rotation, slots, played.steps, forfeit, played.error, draw,
+                      scores, ranks, wins, extras), state
 
 
-def play_range(spec, start: int, stop: int) -> Chunk:
+def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
     """Play games start..stop-1 in this process and return their rows."""
     pool = GeneratorPool()
     n = spec.n_players
@@ -136,18 +215,18 @@ def play_range(spec, start: int, stop: int) -> Chunk:
         deal_words = batch_stream_words(spec.seed, first_deal, (stop - 1) // n + 1, 1)
     for index in range(start, stop):
         chance = deal_words[index // n - first_deal] if spec.duplicate else None
-        rec = play_game(spec, index, pool, words=words[index - start], chance_words=chance)
-        deal, rotation, forfeit = rec["deal"], rec["rotation"], rec["forfeit"]
+        rec, _ = play_game(spec, index, pool, words=words[index - start], chance_words=chance)
+        deal, rotation, forfeit = rec.deal, rec.rotation, rec.forfeit
         g["game"].append(index)
         g["deal"].append(deal)
         g["rotation"].append(rotation)
         g["n_players"].append(n)
-        g["steps"].append(rec["steps"])
+        g["steps"].append(rec.steps)
         g["forfeit_seat"].append(forfeit)
-        g["error"].append(rec["error"])
-        g["draw"].append(rec["draw"])
+        g["error"].append(rec.error)
+        g["draw"].append(rec.draw)
         done = index - start
-        for key, value in rec["extras"].items():
+        for key, value in rec.extras.items():
             col = extra_cols.get(key)
             if col is None:
                 col = extra_cols[key] = [None] * done
@@ -155,16 +234,16 @@ def play_range(spec, start: int, stop: int) -> Chunk:
         for key, col in extra_cols.items():
             if len(col) == done:
                 col.append(None)
-        slots = rec["slots"]
+        slots = rec.slots
         st["game"].extend([index] * n)
         st["deal"].extend([deal] * n)
         st["rotation"].extend([rotation] * n)
         st["seat"].extend(seat_range)
         st["slot"].extend(slots)
         st["strategy"].extend([labels[k] for k in slots])
-        st["score"].extend(rec["scores"])
-        st["rank"].extend(rec["ranks"])
-        st["win"].extend(rec["wins"])
+        st["score"].extend(rec.scores)
+        st["rank"].extend(rec.ranks)
+        st["win"].extend(rec.wins)
         st["forfeit"].extend([s == forfeit for s in seat_range])
     g.update(extra_cols)
     return chunk

@@ -19,82 +19,15 @@ from typing import Callable
 
 import pandas as pd
 
-from simkit.core.config import GameConfig, config_from_dict, with_overrides
 from simkit.core.errors import ConfigError, RunFolderError
 from simkit.core.play import Chunk, play_game, play_range
 from simkit.core.records import (chunk_paths, consolidate, done_chunks, read_chunks, read_manifest,
                                  read_tables, versions, write_chunk, write_manifest)
-from simkit.core.registry import get_game
-from simkit.core.seeding import root_seed
-from simkit.core.strategy import StrategySpec, parse_strategy
+from simkit.core.spec import SEATINGS, RunSpec
 
-SEATINGS = ("rotate", "random", "fixed")
+__all__ = ["RunSpec", "SEATINGS", "RunResult", "run", "load_run", "replay_game"]
+
 StopRule = Callable[[pd.DataFrame, pd.DataFrame], bool]
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """Everything that determines a run's results (picklable, sent to every worker)."""
-
-    game: str
-    n_players: int
-    strategies: tuple[StrategySpec, ...]   # one per lineup slot (length n_players)
-    n_games: int
-    seed: int
-    config: GameConfig
-    seating: str = "rotate"
-    duplicate: bool = False
-    strict: bool = False
-    command: str = ""
-
-    @classmethod
-    def create(cls, game: str, n_players: int, strategies: list[str], n_games: int,
-               seed: int | None = None, seating: str = "rotate", duplicate: bool = False,
-               overrides: dict[str, str] | None = None, command: str = "",
-               strict: bool = False, config: GameConfig | None = None) -> "RunSpec":
-        """Validate every option and resolve names; raises SimkitError subclasses."""
-        entry = get_game(game)
-        if not entry.min_players <= n_players <= entry.max_players:
-            raise ConfigError(f"--players {n_players} is not allowed for {game}: "
-                              f"allowed are {entry.players_allowed()}")
-        if not strategies:
-            raise ConfigError("no strategy given: use -s NAME once for all seats or once per seat")
-        if len(strategies) not in (1, n_players):
-            raise ConfigError(f"{len(strategies)} strategies for {n_players} players: give -s once "
-                              f"for all seats or exactly once per seat")
-        if n_games < 1:
-            raise ConfigError(f"--games {n_games} is not allowed: at least 1")
-        if seating not in SEATINGS:
-            raise ConfigError(f"--seating {seating!r} is not allowed: one of {', '.join(SEATINGS)}")
-        specs = tuple(parse_strategy(s, game) for s in strategies)
-        if len(specs) == 1:
-            specs = specs * n_players
-        base = config if config is not None else entry.config_cls()
-        cfg = with_overrides(base, overrides or {})
-        cfg.check_players(n_players)
-        if duplicate:
-            seating = "rotate"
-            n_games = math.ceil(n_games / n_players) * n_players
-        return cls(game=game, n_players=n_players, strategies=specs, n_games=n_games,
-                   seed=root_seed(seed), config=cfg, seating=seating, duplicate=duplicate,
-                   strict=strict, command=command)
-
-    def manifest_fields(self) -> dict:
-        entry = get_game(self.game)
-        return {"game": self.game, "rules_version": entry.rules_version,
-                "higher_is_better": entry.higher_is_better, "n_players": self.n_players,
-                "strategies": [s.text for s in self.strategies], "n_games": self.n_games,
-                "seed": self.seed, "seating": self.seating, "duplicate": self.duplicate,
-                "config": self.config.to_dict(), "command": self.command}
-
-    @classmethod
-    def from_manifest(cls, manifest: dict) -> "RunSpec":
-        entry = get_game(manifest["game"])
-        config = config_from_dict(entry.config_cls, manifest["config"])
-        return cls.create(manifest["game"], manifest["n_players"], manifest["strategies"],
-                          manifest["n_games"], seed=manifest["seed"], seating=manifest["seating"],
-                          duplicate=manifest["duplicate"], command=manifest.get("command", ""),
-                          config=config)
 
 
 @dataclass
@@ -328,11 +261,18 @@ def _forfeits(games: pd.DataFrame) -> int:
     return int((games["forfeit_seat"] >= 0).sum()) if len(games) else 0
 
 
-def replay_game(run_dir: Path | str, index: int):
-    """Re-play game `index` of a run from its seed; returns (state, record)."""
+def replay_game(run_dir: Path | str, index: int, step: int | None = None):
+    """Re-play game `index` of a run from its seed (up to decision `step` if given).
+
+    Returns (state, record, spec); the record's outcome is empty when play stopped at `step`.
+    """
     manifest = read_manifest(Path(run_dir))
     spec = RunSpec.from_manifest(manifest)
     if not 0 <= index < spec.n_games:
         raise ConfigError(f"--game {index} is out of range: the run has games 0 to {spec.n_games - 1}")
-    record = play_game(spec, index, keep_state=True)
-    return record["state"], record, spec
+    if step is not None and step < 0:
+        raise ConfigError(f"--position {step} is not allowed: a step number from 0 (the start)")
+    record, state = play_game(spec, index, max_steps=step)
+    if step is not None and record.steps < step:
+        raise ConfigError(f"--position {step} is out of range: game {index} has steps 0 to {record.steps}")
+    return state, record, spec

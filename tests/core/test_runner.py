@@ -55,7 +55,7 @@ def test_duplicate_replays_each_deal_in_every_rotation():
 
 def replay_state(spec, i):
     from simkit.core.play import play_game
-    return play_game(spec, i, keep_state=True)["state"]
+    return play_game(spec, i)[1]
 
 
 def test_strategy_exception_forfeits_that_game_and_batch_goes_on(tmp_path):
@@ -143,7 +143,7 @@ def test_replay_matches_the_recorded_row(tmp_path):
     state, record, _ = replay_game(tmp_path / "r", 7)
     row = result.seats[result.seats.game == 7].sort_values("seat")
     assert list(row.score) == list(state.outcome().scores)
-    assert record["slots"] == list(row.slot)
+    assert record.slots == list(row.slot)
 
 
 def test_sanity_random_four_players_single_rounds_and_full_games():

@@ -8,7 +8,7 @@ import hashlib
 import pytest
 
 from simkit.core.play import play_game
-from simkit.core.runner import RunSpec
+from simkit.core.spec import RunSpec
 from simkit.games.trains import GAME
 
 RECORDED = {
@@ -25,6 +25,6 @@ RECORDED = {
 def test_recorded_playthrough(lineup, index):
     spec = RunSpec.create(game="trains", n_players=3, strategies=lineup.split(","), n_games=5,
                           seed=42, overrides={"max_turns": "200"})
-    rec = play_game(spec, index, keep_state=True)
-    digest = hashlib.sha256(repr(rec["state"].events).encode()).hexdigest()[:16]
+    _, state = play_game(spec, index)
+    digest = hashlib.sha256(repr(state.events).encode()).hexdigest()[:16]
     assert digest == RECORDED[(lineup, index)], f"transcript changed ({GAME.rules_version})"
