@@ -21,9 +21,10 @@ from typing import Callable, Iterable
 import numpy as np
 
 from simkit.core.config import GameConfig
-from simkit.core.game import Game, State
+from simkit.core.game import Action, Game, State
+from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec, parse_strategy
 
 
 #: decision steps a clone is played on before the original is compared
@@ -46,23 +47,42 @@ def _fail(game: Game, n: int, index: int, step: int, message: str) -> None:
     raise ConformanceError(f"{game.name} ({n} players, game {index}, step {step}): {message}")
 
 
+class _LegalityChecked(Strategy):
+    """Wraps a seat's strategy: an action that `is_legal` rejects fails the check at once."""
+
+    def __init__(self, spec: StrategySpec, where: Callable[[], str]):
+        self.spec = spec
+        self.where = where
+
+    def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
+        super().setup(info, seat, rng)
+        self.inner = self.spec.build()
+        self.inner.setup(info, seat, rng)
+
+    def act(self, decision: Decision) -> Action:
+        action = self.inner.act(decision)
+        if not decision.is_legal(action):
+            raise ConformanceError(f"{self.where()}: seat {self.seat}'s strategy chose {action!r}, "
+                                   f"which is_legal rejects")
+        return action
+
+
 def _play(game: Game, config: GameConfig, n: int, seed: int, index: int, strategy_names,
           deep: bool, extra_check: Callable[[State], None] | None) -> tuple[list, list, int]:
     streams = game_streams(seed, index, n)
     state = game.new_state(config, n, streams.chance)
     info = GameInfo(game.name, config, n)
-    bots = []
-    for s in range(n):
-        bot = _spec(strategy_names[(s + index) % len(strategy_names)], game.name).build()
-        bot.setup(info, s, streams.seats[s])
-        bots.append(bot)
-    decisions = [Decision(state, s, streams.seats[s]) for s in range(n)]
     check_rng = np.random.Generator(np.random.PCG64(seed * 7919 + index))
-    actions_taken = []
+    actions_taken: list[tuple] = []
     limit = game.max_steps(config, n)
     step = 0
-    while not state.is_over():
-        seats = state.to_act()
+
+    def where() -> str:
+        return f"{game.name} ({n} players, game {index}, step {step})"
+
+    def before(state: State, at: int, seats: tuple[int, ...]) -> None:
+        nonlocal step
+        step = at
         if not seats:
             _fail(game, n, index, step, "the game is not over but no seat is to act")
         for s in seats:
@@ -74,15 +94,11 @@ def _play(game: Game, config: GameConfig, n: int, seed: int, index: int, strateg
             if check_rng.random() < 0.15:
                 _check_clone_independence(game, state, config, n, strategy_names, index, step,
                                           check_rng)
-        joint = []
-        for s in seats:
-            action = bots[s].act(decisions[s])
-            if not state.is_legal(s, action):
-                _fail(game, n, index, step, f"seat {s}'s strategy chose {action!r}, which is_legal rejects")
-            joint.append(action)
-        state.apply(joint)
+
+    def after(state: State, at: int, seats: tuple[int, ...], joint: list) -> None:
+        nonlocal step
+        step = at
         actions_taken.append(tuple(joint))
-        step += 1
         problems = state.audit()
         if problems:
             _fail(game, n, index, step, "audit: " + "; ".join(problems))
@@ -90,8 +106,12 @@ def _play(game: Game, config: GameConfig, n: int, seed: int, index: int, strateg
             extra_check(state)
         if step > limit:
             _fail(game, n, index, step, f"no end after {limit} steps (Game.max_steps)")
-    _check_outcome(game, state, n, index, step)
-    return list(state.events), actions_taken, step
+
+    lineup = [_LegalityChecked(_spec(strategy_names[(s + index) % len(strategy_names)], game.name), where)
+              for s in range(n)]
+    played = play_out(state, lineup, info, streams.seats, forfeit_on_error=False, before=before, after=after)
+    _check_outcome(game, state, n, index, played.steps)
+    return list(state.events), actions_taken, played.steps
 
 
 @functools.cache
@@ -108,18 +128,10 @@ def _check_clone_independence(game, state, config, n, strategy_names, index, ste
     """Play a clone on with fresh strategies (their own generators) and check the original."""
     before = _snapshot(state, n)
     clone = state.clone()
-    info = GameInfo(game.name, config, n)
-    acts, views = [], []
-    for s in range(n):
-        bot = _spec(strategy_names[(s + index + 1) % len(strategy_names)], game.name).build()
-        seat_rng = np.random.Generator(np.random.PCG64(int(rng.integers(1 << 63))))
-        bot.setup(info, s, seat_rng)
-        acts.append(bot.act)
-        views.append(Decision(clone, s, seat_rng))
-    for _ in range(CLONE_STEPS):
-        if clone.is_over():
-            break
-        clone.apply([acts[s](views[s]) for s in clone.to_act()])
+    lineup = [_spec(strategy_names[(s + index + 1) % len(strategy_names)], game.name) for s in range(n)]
+    rngs = [np.random.Generator(np.random.PCG64(int(rng.integers(1 << 63)))) for _ in range(n)]
+    play_out(clone, lineup, GameInfo(game.name, config, n), rngs, forfeit_on_error=False,
+             max_steps=CLONE_STEPS)
     if _snapshot(state, n) != before:
         _fail(game, n, index, step, "playing on a clone changed the original state")
 

@@ -6,9 +6,11 @@ import dataclasses
 from typing import Any, Callable
 
 from simkit.core.errors import ConfigError
-from simkit.core.game import Game
+from simkit.core.game import Action, Game, State
+from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
-from simkit.core.strategy import Decision, GameInfo
+from simkit.core.spec import RunSpec
+from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec
 
 
 _LONG = 16
@@ -47,65 +49,64 @@ def describe_observation(obs: Any) -> str:
     return "\n".join(lines)
 
 
-def _ask_text(game: Game, state, seat: int, ask_text: Callable[[str], str],
-              show: Callable[[str], None]):
-    """A typed move for games whose moves cannot be listed (parsed by Game.parse_action)."""
-    while True:
-        text = ask_text("Your move")
-        try:
-            action = game.parse_action(text)
-        except ValueError as exc:
-            show(f"cannot read {text!r}: {exc}")
-            continue
-        if state.is_legal(seat, action):
-            return action
-        show(f"{game.format_action(action)} is not legal here")
-
-
-def play_interactive(game: Game, spec, human_seat: int, ask: Callable[[str, int], int],
-                     show: Callable[[str], None], index: int = 0,
-                     ask_text: Callable[[str], str] | None = None):
-    """Play game `index` of `spec` with a person in `human_seat`; returns the final state.
+class Person(Strategy):
+    """A seat played by a person: shows the observation, asks for a choice or a typed move.
 
     `ask(prompt, n)` returns a choice in 1..n; `ask_text(prompt)` a typed move (for games whose
-    moves cannot be listed); `show(text)` prints.
+    moves cannot be listed, read by Game.parse_action); `show(text)` prints.
     """
+
+    name = "person"
+
+    def __init__(self, game: Game, ask: Callable[[str, int], int], show: Callable[[str], None],
+                 ask_text: Callable[[str], str] | None = None):
+        self.game = game
+        self.ask = ask
+        self.show = show
+        self.ask_text = ask_text
+        self.view = game.describe_observation or describe_observation
+
+    def act(self, decision: Decision) -> Action:
+        legal = decision.legal_actions
+        self.show("\n" + self.view(decision.observation))
+        if legal is None:
+            return self._typed_move(decision)
+        try:
+            legal = sorted(legal)
+        except TypeError:
+            legal = list(legal)
+        fmt = self.game.format_action
+        self.show("Your choices: " + "  ".join(f"[{k + 1}] {fmt(a)}" for k, a in enumerate(legal)))
+        return legal[self.ask("Your choice", len(legal)) - 1]
+
+    def _typed_move(self, decision: Decision) -> Action:
+        game, ask_text = self.game, self.ask_text
+        if game.parse_action is None or ask_text is None:
+            raise ConfigError(f"{game.name} moves cannot be listed and the game reads no "
+                              f"typed moves, so it cannot be played from the terminal")
+        while True:
+            text = ask_text("Your move")
+            try:
+                action = game.parse_action(text)
+            except ValueError as exc:
+                self.show(f"cannot read {text!r}: {exc}")
+                continue
+            if decision.is_legal(action):
+                return action
+            self.show(f"{game.format_action(action)} is not legal here")
+
+
+def play_interactive(game: Game, spec: RunSpec, human_seat: int, ask: Callable[[str, int], int],
+                     show: Callable[[str], None], index: int = 0,
+                     ask_text: Callable[[str], str] | None = None) -> State:
+    """Play game `index` of `spec` with a person in `human_seat` (see `Person`); returns the final state."""
     n = spec.n_players
     if not 0 <= human_seat < n:
         raise ConfigError(f"--seat {human_seat} is not allowed: seats are 0 to {n - 1}")
     streams = game_streams(spec.seed, index, n)
     state = game.new_state(spec.config, n, streams.chance)
-    info = GameInfo(game.name, spec.config, n)
-    bots: dict[int, Any] = {}
-    for s in range(n):
-        if s != human_seat:
-            bot = spec.strategies[s].build()
-            bot.setup(info, s, streams.seats[s])
-            bots[s] = bot
-    decisions = [Decision(state, s, streams.seats[s]) for s in range(n)]
-    view = game.describe_observation or describe_observation
-    while not state.is_over():
-        joint = []
-        for s in state.to_act():
-            if s != human_seat:
-                joint.append(bots[s].act(decisions[s]))
-                continue
-            legal = state.legal_actions(s)
-            if legal is None:
-                if game.parse_action is None or ask_text is None:
-                    raise ConfigError(f"{game.name} moves cannot be listed and the game reads no "
-                                      f"typed moves, so it cannot be played from the terminal")
-                show("\n" + view(state.observe(s)))
-                joint.append(_ask_text(game, state, s, ask_text, show))
-                continue
-            try:
-                legal = sorted(legal)
-            except TypeError:
-                legal = list(legal)
-            show("\n" + view(state.observe(s)))
-            show("Your choices: " + "  ".join(f"[{k + 1}] {game.format_action(a)}"
-                                             for k, a in enumerate(legal)))
-            joint.append(legal[ask("Your choice", len(legal)) - 1])
-        state.apply(joint)
+    lineup: list[StrategySpec | Strategy] = list(spec.strategies)
+    lineup[human_seat] = Person(game, ask, show, ask_text)
+    play_out(state, lineup, GameInfo(game.name, spec.config, n), streams.seats, forfeit_on_error=False)
     show("\n" + game.render_log(state))
     return state
