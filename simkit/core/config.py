@@ -36,7 +36,7 @@ def _type_name(tp: Any) -> str:
     return str(tp).replace("typing.", "")
 
 
-def _allowed_text(meta: dict, tp: Any) -> str:
+def _allowed_text(meta: typing.Mapping[str, Any], tp: Any) -> str:
     if meta.get("choices") is not None:
         return "one of " + ", ".join(repr(c) for c in meta["choices"])
     lo, hi = meta.get("min"), meta.get("max")
@@ -78,7 +78,7 @@ class _Validated:
 
     def __post_init__(self) -> None:
         hints = typing.get_type_hints(type(self))
-        for f in dataclasses.fields(self):
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]  # subclasses are dataclasses
             value = getattr(self, f.name)
             tp = hints[f.name]
             where = f"{type(self).__name__}.{f.name}"

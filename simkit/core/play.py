@@ -47,7 +47,7 @@ class Chunk:
     seats: dict[str, list] = field(default_factory=dict)
 
 
-def _forfeit_outcome(n: int, seat: int) -> tuple[list, list, list]:
+def _forfeit_outcome(n: int, seat: int) -> tuple[Sequence[float], Sequence[int], Sequence[float]]:
     share = 1.0 / (n - 1) if n > 1 else 0.0
     return ([math.nan] * n, [n if s == seat else 1 for s in range(n)],
             [0.0 if s == seat else share for s in range(n)])
@@ -187,7 +187,7 @@ def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
                 + "".join(traceback.format_exception(exc)), seat=forfeit,
                 strategy=lineup[slots[forfeit]].text) from exc
         scores, ranks, wins = _forfeit_outcome(n, forfeit)
-        extras: dict = {}
+        extras: dict[str, Any] = {}
         draw = False
     elif not state.is_over():
         return GameRecord(index, deal, rotation, slots, played.steps, -1, "", False, (), (), (), {}), state
@@ -204,8 +204,8 @@ def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
     pool = GeneratorPool()
     n = spec.n_players
     labels = [s.text for s in spec.strategies]
-    g = {c: [] for c in GAME_COLUMNS}
-    st = {c: [] for c in SEAT_COLUMNS}
+    g: dict[str, list] = {c: [] for c in GAME_COLUMNS}
+    st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
     extra_cols: dict[str, list] = {}
     chunk = Chunk(start, stop, g, st)
     seat_range = range(n)

@@ -163,4 +163,6 @@ def root_seed(seed: int | None) -> int:
     """The run's master seed: the given one, or fresh entropy recorded in the manifest."""
     if seed is not None:
         return int(seed)
-    return int(SeedSequence().entropy % (1 << 63))
+    entropy = SeedSequence().entropy
+    assert isinstance(entropy, int)
+    return entropy % (1 << 63)

@@ -149,8 +149,8 @@ def load_class(target: str) -> type:
 
 
 def strategy_parameters(cls: type) -> dict[str, inspect.Parameter]:
-    sig = inspect.signature(cls.__init__)
-    return {n: p for n, p in list(sig.parameters.items())[1:]
+    sig = inspect.signature(cls)
+    return {n: p for n, p in sig.parameters.items()
             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
 
 
