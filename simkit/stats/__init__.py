@@ -4,19 +4,41 @@ Everything here is a pure function of `games.parquet` / `seats.parquet` (as pand
 so it works for every game. See docs/statistics.md for the definitions.
 """
 
-from simkit.stats.elo import (SPRT, EloEstimate, elo_pentanomial, elo_to_score, elo_wdl,
-                              llr_logistic, llr_normalized, score_to_elo)
+from simkit.stats.elo import (
+    SPRT,
+    EloEstimate,
+    elo_pentanomial,
+    elo_to_score,
+    elo_wdl,
+    llr_logistic,
+    llr_normalized,
+    score_to_elo,
+)
 from simkit.stats.intervals import MeanCI, mean_ci, quantiles, wilson
 from simkit.stats.match import MatchSummary, format_paired, match_summary
 from simkit.stats.ratings import plackett_luce
-from simkit.stats.tables import (balance, format_summary, game_results, head_to_head,
-                                 paired_table, pentanomial, player_key, players,
-                                 running_win_share, score_quantiles, seat_effects,
-                                 seat_independence, seat_strategy_table, summary_table,
-                                 trinomial, winning_margins)
+from simkit.stats.tables import (
+    balance,
+    format_summary,
+    game_results,
+    head_to_head,
+    paired_table,
+    pentanomial,
+    player_key,
+    players,
+    running_win_share,
+    score_quantiles,
+    seat_effects,
+    seat_independence,
+    seat_strategy_table,
+    summary_table,
+    trinomial,
+    winning_margins,
+)
 
 __all__ = [
-    "SPRT", "EloEstimate", "MatchSummary", "MeanCI", "format_paired", "match_summary", "balance", "elo_pentanomial", "elo_to_score", "elo_wdl",
+    "SPRT", "EloEstimate", "MatchSummary", "MeanCI", "format_paired", "match_summary", "balance",
+    "elo_pentanomial", "elo_to_score", "elo_wdl",
     "format_summary", "game_results", "head_to_head", "llr_logistic", "llr_normalized",
     "mean_ci", "paired_table", "pentanomial", "plackett_luce", "player_key", "players",
     "quantiles", "running_win_share", "score_quantiles", "score_to_elo", "seat_effects",

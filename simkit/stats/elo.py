@@ -25,8 +25,8 @@ Counts are given in the fishtest order: trinomial [losses, draws, wins]; pentano
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from scipy import optimize as _opt
 from scipy import stats as _st
@@ -143,14 +143,15 @@ def _pdf(counts: Sequence[float]) -> tuple[float, list[float], list[float]]:
     return n, [i / (k - 1) for i in range(k)], [c / n for c in reg]
 
 
-def _mle_expected(values, probs, s):
+def _mle_expected(values: Sequence[float], probs: Sequence[float], s: float) -> list[float]:
     """Maximum-likelihood distribution on `values` with expectation s (fishtest MLE_expected)."""
     shifted = [v - s for v in values]
     x = _secular(shifted, probs)
     return [p / (1.0 + x * a) for a, p in zip(shifted, probs)]
 
 
-def _mle_t_value(values, probs, ref, t):
+def _mle_t_value(values: Sequence[float], probs: Sequence[float], ref: float, t: float
+                 ) -> list[float]:
     """Maximum-likelihood distribution with t-value (mu - ref)/sigma = t (fishtest MLE_t_value,
     Van den Bergh, "Comments on normalized Elo", section 4.1)."""
     k = len(values)
@@ -209,7 +210,7 @@ class SPRT:
     beta: float = 0.05
     model: str = "logistic"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.elo0 < self.elo1:
             raise ValueError(f"SPRT elo0 must be less than elo1, got {self.elo0} and {self.elo1}")
         for name, v in (("alpha", self.alpha), ("beta", self.beta)):

@@ -7,9 +7,11 @@ arrays) and return plain floats, so they work on any groupby of the results tabl
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from scipy import stats as _st
 
 #: the two-sided 95 % normal quantile, as fastchess uses it (CI95ZSCORE)
@@ -81,7 +83,7 @@ class MeanCI:
         return (self.high - self.low) / 2.0
 
 
-def mean_ci(values, level: float = 0.95) -> MeanCI:
+def mean_ci(values: npt.ArrayLike, level: float = 0.95) -> MeanCI:
     """Mean of `values` (NaNs dropped) with a Student-t interval on n-1 degrees of freedom.
 
     With one value the interval is that value itself widened to ±inf; with none, all NaN.
@@ -116,7 +118,8 @@ def mean_ci_from_moments(total: float, total_sq: float, n: int, level: float = 0
     return (m, m - half, m + half)
 
 
-def quantiles(values, probs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict[str, float]:
+def quantiles(values: npt.ArrayLike, probs: Sequence[float] = (0.05, 0.25, 0.5, 0.75, 0.95)
+              ) -> dict[str, float]:
     """Named sample quantiles (linear interpolation), NaNs dropped: {'q05': .., 'q50': ..}."""
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]

@@ -7,9 +7,11 @@ strategies). Sides are boolean masks over the seats rows, so two copies of one s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from simkit.stats.elo import SPRT, EloEstimate, elo_pentanomial, elo_wdl
@@ -61,7 +63,7 @@ class MatchSummary:
                 f"({self.sprt.elo0:g} {unit} more likely)")
 
 
-def match_summary(seats: pd.DataFrame, is_a, is_b, a: str = "A", b: str = "B",
+def match_summary(seats: pd.DataFrame, is_a: npt.ArrayLike, is_b: npt.ArrayLike, a: str = "A", b: str = "B",
                   sprt: SPRT | None = None) -> MatchSummary:
     """Summarise the games of `seats` as a match of side A against side B (see module doc)."""
     res = game_results(seats, is_a, is_b)
@@ -84,7 +86,8 @@ def lineup_sides(strategies: list[str]) -> tuple[list[int], list[int]]:
     return [k for k in range(n) if k % 2 == 0], [k for k in range(n) if k % 2 == 1]
 
 
-def sides_from_slots(seats: pd.DataFrame, a_slots, b_slots) -> tuple[np.ndarray, np.ndarray]:
+def sides_from_slots(seats: pd.DataFrame, a_slots: Iterable[int], b_slots: Iterable[int]
+                     ) -> tuple[np.ndarray, np.ndarray]:
     slot = seats["slot"].to_numpy()
     return np.isin(slot, list(a_slots)), np.isin(slot, list(b_slots))
 
@@ -102,10 +105,10 @@ def format_paired(seats: pd.DataFrame) -> str | None:
     lines = ["paired by deal (each deal played in every seat rotation):",
              f"{'strategy':<{width}}  {'deals':>6}  {'win share':>9}  {'95% CI':>13}  "
              f"{'mean score':>10}  {'95% CI':>17}"]
-    for r in table.itertuples():
-        lines.append(f"{str(r.player):<{width}}  {r.deals:>6}  {100 * r.win_share:>8.1f}%  "
-                     f"{100 * r.win_low:>5.1f}-{100 * r.win_high:.1f}%  {r.mean_score:>10.2f}  "
-                     f"{r.score_low:>7.2f} to {r.score_high:.2f}")
+    for r in table.to_dict("records"):
+        lines.append(f"{str(r['player']):<{width}}  {r['deals']:>6}  {100 * r['win_share']:>8.1f}%  "
+                     f"{100 * r['win_low']:>5.1f}-{100 * r['win_high']:.1f}%  {r['mean_score']:>10.2f}  "
+                     f"{r['score_low']:>7.2f} to {r['score_high']:.2f}")
     names = players(seats)
     if len(names) == 2:
         key = player_key(seats)

@@ -33,7 +33,7 @@ from simkit.stats.tables import player_key, players
 ELO_PER_LOG = 400.0 / math.log(10.0)
 
 
-def _stages(seats: pd.DataFrame, order: list[str]):
+def _stages(seats: pd.DataFrame, order: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Aggregated choice stages: (remaining counts C, chosen counts, weight)."""
     code = {p: i for i, p in enumerate(order)}
     k = len(order)
@@ -64,7 +64,8 @@ def _stages(seats: pd.DataFrame, order: list[str]):
     both = np.hstack([remaining, chosen]).astype(np.int64)
     # aggregate identical stages: encode each row as one integer (counts < base)
     base = int(both.max()) + 1
-    codes = both @ (base ** np.arange(2 * k - 1, -1, -1, dtype=np.int64)) if base ** (2 * k) < 2 ** 62 else None
+    codes = (both @ (base ** np.arange(2 * k - 1, -1, -1, dtype=np.int64))
+             if base ** (2 * k) < 2 ** 62 else None)
     if codes is None:
         uniq, counts = np.unique(both, axis=0, return_counts=True)
     else:
@@ -90,7 +91,7 @@ def plackett_luce(seats: pd.DataFrame, prior_games: float = 1.0, tol: float = 1e
     won = (wt[:, None] * G).sum(axis=0) + prior_games
     w = np.ones(k)
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (read after the loop: iterations used)
         tot = C @ w
         denom = ((wt * g / tot)[:, None] * C).sum(axis=0) + 2.0 * prior_games / (w + 1.0)
         new = won / denom

@@ -3,13 +3,17 @@ playing games (and for trying the statistics on a known truth)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
 
-def synth(n_games: int = 2000, strengths=(0.7, 0.3), n_players: int = 2, seed=0,
-          labels=None, higher: bool = True, duplicate: bool = False, spread: float = 3.0,
-          draw_every: int = 0, forfeit_every: int = 0, seat_bonus=None):
+def synth(n_games: int = 2000, strengths: Sequence[float] = (0.7, 0.3), n_players: int = 2,
+          seed: int | np.random.Generator = 0, labels: Sequence[str] | None = None,
+          higher: bool = True, duplicate: bool = False, spread: float = 3.0, draw_every: int = 0,
+          forfeit_every: int = 0, seat_bonus: Sequence[float] | None = None
+          ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(games, seats) DataFrames: lineup slot k scores round(N(3·strength_k + seat_bonus, spread)).
 
     Rotate seating (slot of seat s = (s + rotation) % n, rotation = game % n); with `duplicate`

@@ -17,13 +17,15 @@ runner writes), so it works for every game. Conventions:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 from scipy import stats as _st
 
-from simkit.stats.intervals import (Z95, mean_ci, mean_ci_from_moments, quantiles, wilson,
-                                    wilson_arrays)
+from simkit.stats.intervals import Z95, mean_ci, mean_ci_from_moments, quantiles, wilson, wilson_arrays
 
 SEAT_COLUMNS = ("game", "deal", "rotation", "seat", "slot", "strategy", "score", "rank", "win",
                 "forfeit")
@@ -129,7 +131,8 @@ def _num(x: float) -> str:
     return f"{x:.2f}"
 
 
-def score_quantiles(seats: pd.DataFrame, probs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> pd.DataFrame:
+def score_quantiles(seats: pd.DataFrame, probs: Sequence[float] = (0.05, 0.25, 0.5, 0.75, 0.95)
+                    ) -> pd.DataFrame:
     """Per strategy: score quantiles over its seats (forfeited seats dropped), min, max, sd."""
     key = player_key(seats)
     rows = []
@@ -150,13 +153,14 @@ def seat_effects(seats: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     (win rate - 1/n), mean score with interval, mean rank."""
     rows = []
     n_players = int(seats["seat"].max()) + 1 if len(seats) else 0
-    for seat, grp in seats.groupby("seat", sort=True):
+    for key, grp in seats.groupby("seat", sort=True):
+        seat = int(cast(np.integer, key))  # the stubs type a group key as any scalar
         n = len(grp)
         wins = float(grp["win"].sum())
         lo, hi = wilson(min(wins, n), n, level)
         ci = mean_ci(grp["score"].to_numpy(dtype=float), level)
         rows.append({
-            "seat": int(seat), "games": n, "win_rate": wins / n, "win_low": lo, "win_high": hi,
+            "seat": seat, "games": n, "win_rate": wins / n, "win_low": lo, "win_high": hi,
             "fair_rate": 1.0 / n_players, "advantage": wins / n - 1.0 / n_players,
             "mean_score": ci.mean, "score_low": ci.low, "score_high": ci.high,
             "mean_rank": float(grp["rank"].mean()),
@@ -233,11 +237,12 @@ def head_to_head(seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
             count += np.bincount(idx, minlength=k * k)
     with np.errstate(invalid="ignore", divide="ignore"):
         score = pd.DataFrame((total / count).reshape(k, k), index=order, columns=order)
-    count = pd.DataFrame(count.reshape(k, k).astype(int), index=order, columns=order)
-    return score, count
+    counts = pd.DataFrame(count.reshape(k, k).astype(int), index=order, columns=order)
+    return score, counts
 
 
-def _wide(seats: pd.DataFrame, code: np.ndarray, rank: np.ndarray):
+def _wide(seats: pd.DataFrame, code: np.ndarray, rank: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(game ids, code[g, seat], rank[g, seat]) as games x seats arrays; -1 / NaN where a game
     has fewer seats."""
     game = seats["game"].to_numpy()
@@ -367,7 +372,7 @@ def balance(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: bool = T
 # two-strategy matches (compare, duplicate runs)
 
 
-def game_results(seats: pd.DataFrame, is_a, is_b) -> pd.DataFrame:
+def game_results(seats: pd.DataFrame, is_a: npt.ArrayLike, is_b: npt.ArrayLike) -> pd.DataFrame:
     """Per game, the result of side A against side B.
 
     `is_a`, `is_b`: boolean masks over the seats rows. A's result in a game is the mean over all

@@ -18,8 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit.stats.elo import (SPRT, elo_pentanomial, elo_to_score, elo_wdl, llr_logistic,
-                              score_to_elo)
+from simkit.stats.elo import SPRT, elo_pentanomial, elo_to_score, elo_wdl, llr_logistic, score_to_elo
 
 
 def test_score_elo_round_trip_and_known_points():

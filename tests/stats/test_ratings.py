@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 from simkit.stats import plackett_luce
-
 from simkit.stats.synthetic import synth
 
 

@@ -4,23 +4,35 @@
 import pandas as pd
 import pytest
 
-from simkit.stats import (balance, format_summary, game_results, head_to_head, paired_table,
-                          pentanomial, player_key, running_win_share, score_quantiles,
-                          seat_effects, seat_independence, summary_table, trinomial,
-                          winning_margins)
+from simkit.stats import (
+    balance,
+    format_summary,
+    game_results,
+    head_to_head,
+    paired_table,
+    pentanomial,
+    player_key,
+    running_win_share,
+    score_quantiles,
+    seat_effects,
+    seat_independence,
+    summary_table,
+    trinomial,
+    winning_margins,
+)
 from simkit.stats.intervals import wilson
-
 from simkit.stats.synthetic import synth
 
 
 def _tiny():
     """Two hand-made 2-player games: A wins game 0, game 1 is a shared win (tie)."""
+    columns = ["game", "deal", "rotation", "seat", "slot", "strategy", "score", "rank", "win", "forfeit"]
     seats = pd.DataFrame([
-        dict(game=0, deal=0, rotation=0, seat=0, slot=0, strategy="A", score=5.0, rank=1, win=1.0, forfeit=False),
-        dict(game=0, deal=0, rotation=0, seat=1, slot=1, strategy="B", score=2.0, rank=2, win=0.0, forfeit=False),
-        dict(game=1, deal=1, rotation=1, seat=0, slot=1, strategy="B", score=3.0, rank=1, win=0.5, forfeit=False),
-        dict(game=1, deal=1, rotation=1, seat=1, slot=0, strategy="A", score=3.0, rank=1, win=0.5, forfeit=False),
-    ])
+        (0, 0, 0, 0, 0, "A", 5.0, 1, 1.0, False),
+        (0, 0, 0, 1, 1, "B", 2.0, 2, 0.0, False),
+        (1, 1, 1, 0, 1, "B", 3.0, 1, 0.5, False),
+        (1, 1, 1, 1, 0, "A", 3.0, 1, 0.5, False),
+    ], columns=columns)
     return seats
 
 
@@ -183,7 +195,8 @@ def test_paired_table_narrower_than_unpaired_for_duplicate_runs():
     games, seats = synth(2000, seed=15, duplicate=True)
     paired = paired_table(seats).set_index("player")
     assert paired.loc["s0", "deals"] == 1000
-    assert paired.loc["s0", "win_share"] == pytest.approx(summary_table(seats).set_index("player").loc["s0", "win_share"])
+    summary = summary_table(seats).set_index("player")
+    assert paired.loc["s0", "win_share"] == pytest.approx(summary.loc["s0", "win_share"])
     assert paired_table(synth(100, seed=16)[1]) is None
 
 
