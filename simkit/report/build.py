@@ -19,7 +19,7 @@ import html
 import json
 import math
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
@@ -29,8 +29,17 @@ from simkit.report import charts
 from simkit.stats.elo import SPRT
 from simkit.stats.match import MatchSummary, match_summary, sides_from_slots
 from simkit.stats.ratings import plackett_luce
-from simkit.stats.tables import (balance, head_to_head, paired_table, player_key, players,
-                                 score_quantiles, seat_effects, seat_independence, summary_table)
+from simkit.stats.tables import (
+    balance,
+    head_to_head,
+    paired_table,
+    player_key,
+    players,
+    score_quantiles,
+    seat_effects,
+    seat_independence,
+    summary_table,
+)
 
 SECTIONS = ("summary", "scores", "ratings", "head-to-head", "seats", "balance", "convergence")
 
@@ -452,7 +461,7 @@ def render_html(runs: list[RunAnalysis], comparison: pd.DataFrame | None,
     multi = len(runs) > 1
     title = ("simkit report: " + ", ".join(r.name for r in runs)) if multi else \
         f"simkit report: {runs[0].name}"
-    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)}</title><style>{CSS}</style></head><body><main>",

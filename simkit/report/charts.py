@@ -18,8 +18,13 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from simkit.stats.tables import (player_key, players, running_win_share, seat_effects,  # noqa: E402
-                                 summary_table)
+from simkit.stats.tables import (  # noqa: E402
+    player_key,
+    players,
+    running_win_share,
+    seat_effects,
+    summary_table,
+)
 
 WIDTH = 6.4
 COLORS = plt.get_cmap("tab10").colors

@@ -11,7 +11,6 @@ import pytest
 from simkit.core.errors import RunFolderError
 from simkit.report import build_report
 from simkit.report.build import SECTIONS
-
 from simkit.stats.synthetic import synth
 
 IMG = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
