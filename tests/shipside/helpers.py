@@ -6,7 +6,7 @@ import numpy as np
 
 from simkit.core.config import with_overrides
 from simkit.games.shipside import ShipsideConfig, ShipsideState
-from simkit.games.shipside.state import MAIN
+from simkit.games.shipside.rules import MAIN
 
 A, B = 0, 1
 DEFAULT_CREW = {36: "captain", 32: "mate", 30: "sailor", 28: "sailor"}

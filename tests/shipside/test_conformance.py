@@ -10,7 +10,7 @@ import pytest
 
 from simkit.core.conformance import check_game
 from simkit.games.shipside import GAME
-from simkit.games.shipside.state import OVER
+from simkit.games.shipside.rules import OVER
 
 from .helpers import config
 

@@ -8,7 +8,7 @@ import pytest
 
 from simkit.core.errors import ConfigError, IllegalAction
 from simkit.games.shipside import EndTurn, Mark, Octopus, Pass, Pick, Play, Rum, ShipsideState
-from simkit.games.shipside.state import MAIN, MARK, OVER, PICK, RUM
+from simkit.games.shipside.rules import MAIN, MARK, OVER, PICK, RUM
 
 from .helpers import A, B, config, crew_at, position, ship
 

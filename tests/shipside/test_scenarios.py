@@ -6,7 +6,7 @@ import pytest
 
 from simkit.core.errors import IllegalAction
 from simkit.games.shipside import Octopus, Play, Rum
-from simkit.games.shipside.state import DIR, OVER
+from simkit.games.shipside.rules import DIR, OVER
 
 from .helpers import A, B, config, crew_at, give_points, position, ship
 

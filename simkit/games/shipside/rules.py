@@ -11,8 +11,14 @@ from typing import NamedTuple
 
 from simkit.games.shipside.config import CREW_KINDS, MARKS, ShipsideConfig, starfish_counts
 
-#: game phases (see state.py)
-MARK, PICK, MAIN, DIR, RUM, OVER = "mark", "pick", "main", "dir", "rum", "over"
+# Game phases (`state.phase`).
+MARK = "mark"    # variant, mark_assignment=chooser: the start player takes a mark (S56)
+PICK = "pick"    # variant: both players pick their opening hand, one card a step, at once (S57)
+MAIN = "main"    # the player to move plays a card, uses the octopus, places rum before, or passes
+DIR = "dir"      # movement.chooser=owner: the owner of the side picks the crew's direction (S25)
+RUM = "rum"      # rum.timing=either: rum after the action, or end the turn (S17)
+OVER = "over"
+PHASES = (MARK, PICK, MAIN, DIR, RUM, OVER)
 
 #: crew tokens in placing order (S8): captain, first mate, two sailors
 CREW_TOKENS = ("captain", "mate", "sailor", "sailor")
@@ -181,5 +187,5 @@ def final_result(scores: list[int], ships: list[int], tie_result: str) -> list[f
     return [1.0, 0.0] if a > b else [0.0, 1.0]
 
 
-__all__ = ["CREW_KINDS", "CREW_TOKENS", "Tables", "tables", "build_tables", "ship_row", "crew_start",
-           "threshold", "reaches", "ship_result", "move_target", "frozen", "final_result"]
+__all__ = ["MARK", "PICK", "MAIN", "DIR", "RUM", "OVER", "PHASES", "CREW_KINDS", "CREW_TOKENS",
+           "Tables", "tables", "build_tables", "ship_row", "crew_start", "threshold", "reaches", "ship_result", "move_target", "frozen", "final_result"]

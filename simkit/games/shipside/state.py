@@ -1,11 +1,6 @@
 """Shipside game state: card play beside ships, crew movement, scoring, octopus, rum, variant.
 
-Phases: `mark` (variant, start player takes a mark), `pick` (variant, both players choose their
-opening hand one card at a time, simultaneously), `main` (the player to move plays a card, uses
-the octopus, places rum before the action, or passes), `dir` (movement.chooser=owner: the
-owner of the side picks the crew's direction), `rum` (rum.timing=either: rum after the action
-or end the turn), `over`.
-
+The phases are the constants of rules.py; `acting` holds the seats to act, set with the phase.
 Listing legal actions lives in moves.py, observations / determinize / audit in views.py.
 """
 
@@ -25,27 +20,26 @@ from simkit.games.shipside.rules import DIR, MAIN, MARK, OVER, PICK, RUM
 from simkit.games.shipside.views import Observation, ShipView
 
 _STEP = {"L": -1, "R": 1}
+#: values of `state.acting`: one seat alone, or both (the variant's simultaneous picks)
+ALONE = ((0,), (1,))
+BOTH = (0, 1)
 
-__all__ = ["ShipsideState", "Observation", "ShipView", "MARK", "PICK", "MAIN", "DIR", "RUM", "OVER"]
+__all__ = ["ShipsideState", "Observation", "ShipView"]
 
 
 class ShipsideState(State):
-    __slots__ = ("config", "T", "rng", "row", "start_row", "sides", "tot", "mugs", "crew",
+    __slots__ = ("config", "T", "rng", "row", "sides", "tot", "mugs", "crew",
                  "octo_on", "octo_at", "octo_spent", "hands", "piles", "pile_of", "out",
                  "captured", "crew_won", "crew_out", "ships_out", "score", "rum_left",
-                 "rum_turn", "phase", "cur", "first", "pending", "turn", "passes", "reason",
+                 "rum_turn", "phase", "acting", "cur", "first", "pending", "turn", "passes", "reason",
                  "events", "marks", "own", "n_octo", "n_rum")
 
-    def __init__(self, config: ShipsideConfig, n_players: int, rng: np.random.Generator,
-                 _empty: bool = False):
-        if _empty:
-            return
+    def __init__(self, config: ShipsideConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
         T = rules.tables(config)
         self.config, self.T, self.rng = config, T, rng
         n_ships = len(T.defense)
         self.row = rules.ship_row(T.defense, config.setup.ship_order, rng)          # S10
-        self.start_row = tuple(self.row)
         self.sides = [[[], []] for _ in range(n_ships)]
         self.tot = [[0, 0] for _ in range(n_ships)]
         self.mugs = [[] for _ in range(n_ships)]
@@ -85,7 +79,7 @@ class ShipsideState(State):
             self.marks = None
             self.own = None
             self.events.append(("deal", tuple(self.hands[0]), tuple(self.hands[1])))
-            self.phase = MAIN
+            self.phase, self.acting = MAIN, ALONE[self.cur]
             self._start_turn()
             return
         # §10 variant: personal decks (S56), chosen opening hands (S57)
@@ -97,7 +91,7 @@ class ShipsideState(State):
         else:
             self.marks = None
             self.own = None
-            self.phase = MARK
+            self.phase, self.acting = MARK, ALONE[self.first]
 
     # ------------------------------------------------------------------ variant setup
     def _assign_marks(self, starfish_seat: int) -> None:
@@ -106,7 +100,7 @@ class ShipsideState(State):
         mark_id = [MARKS.index(m) for m in self.marks]
         self.own = [[c for c in range(self.T.n_cards) if self.T.mark[c] == mark_id[s]] for s in (0, 1)]
         self.events.append(("marks", self.marks))
-        self.phase = PICK
+        self.phase, self.acting = PICK, BOTH
 
     def _finish_picks(self) -> None:
         """S57, S58: the unpicked cards are shuffled into each player's own pile (or one shared)."""
@@ -120,19 +114,12 @@ class ShipsideState(State):
             self.piles[0] = [rest[i] for i in rng.permutation(len(rest)).tolist()]
         self.own = [[], []]
         self.events.append(("deal", tuple(self.hands[0]), tuple(self.hands[1])))
-        self.phase = MAIN
+        self.phase, self.acting = MAIN, ALONE[self.cur]
         self._start_turn()
 
     # ------------------------------------------------------------------ protocol
     def to_act(self) -> tuple[int, ...]:
-        ph = self.phase
-        if ph == OVER:
-            return ()
-        if ph == PICK:
-            return (0, 1)
-        if ph == DIR:
-            return (self.pending[0],)
-        return (self.cur,)
+        return self.acting
 
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -360,7 +347,7 @@ class ShipsideState(State):
                                 seat=chooser, rule="S25")
         self.pending = None
         st[6] = a.dir
-        self.phase = MAIN
+        self.phase, self.acting = MAIN, ALONE[self.cur]
         self._resolve(st)
 
     # ------------------------------------------------------------------ resolution
@@ -390,7 +377,7 @@ class ShipsideState(State):
                                 raise AssertionError("direction missing")  # validated before
                             st[7] = stage
                             self.pending = (chooser, dirs, st)
-                            self.phase = DIR
+                            self.phase, self.acting = DIR, ALONE[chooser]
                             return
                         self._move_crew(s, d, chooser)
                     elif self.crew[s]:
@@ -476,14 +463,14 @@ class ShipsideState(State):
     def _end_action(self, p: int) -> None:
         cfg = self.config
         if cfg.rum.timing == "either" and self.rum_left[p] > 0 and not self.rum_turn and self._rum_ships():
-            self.phase = RUM
+            self.phase = RUM                                                       # p acts on
             return
         self._next_turn()
 
     def _next_turn(self) -> None:
         self.cur = 1 - self.cur
         self.turn += 1
-        self.phase = MAIN
+        self.phase, self.acting = MAIN, ALONE[self.cur]
         self._start_turn()
 
     def _start_turn(self) -> None:
@@ -496,7 +483,7 @@ class ShipsideState(State):
             self._end("stuck")
 
     def _end(self, reason: str) -> None:
-        self.phase = OVER
+        self.phase, self.acting = OVER, ()
         self.reason = reason
         self.events.append(("end", reason, tuple(self.score)))
 
@@ -524,7 +511,6 @@ class ShipsideState(State):
         new = ShipsideState.__new__(ShipsideState)
         new.config, new.T, new.rng = self.config, self.T, copy.deepcopy(self.rng)
         new.row = self.row[:]
-        new.start_row = self.start_row
         new.sides = [[a[:], b[:]] for a, b in self.sides]
         new.tot = [t[:] for t in self.tot]
         new.mugs = [m[:] for m in self.mugs]
@@ -542,7 +528,8 @@ class ShipsideState(State):
         new.ships_out = self.ships_out[:]
         new.score = self.score[:]
         new.rum_left = self.rum_left[:]
-        new.rum_turn, new.phase, new.cur, new.first = self.rum_turn, self.phase, self.cur, self.first
+        new.rum_turn, new.phase, new.acting = self.rum_turn, self.phase, self.acting
+        new.cur, new.first = self.cur, self.first
         if self.pending is not None:
             chooser, dirs, st = self.pending
             new.pending = (chooser, dirs, st[:])

@@ -130,6 +130,8 @@ def audit(st) -> list[str]:
     cfg = st.config
     problems = []
     seen = list(st.out)
+    if st.phase == MARK:                     # S56: the deck stays whole until a mark is taken
+        seen.extend(range(T.n_cards))
     for h in st.hands:
         seen.extend(h)
     for p in st.piles:
