@@ -54,7 +54,7 @@ def game_positions(n: int, seed: int = 1, lo: int = 35, hi: int = 45, rack_lo: i
 
 
 def random_positions(n: int, seed: int = 2):
-    from simkit.games.rummikub.positions import random_position
+    from simkit.games.rummikub.random_positions import random_position
 
     rng = np.random.default_rng(seed)
     return [(*random_position(rng, 40, 10, jokers=True, joker_prob=0.08), True) for _ in range(n)]

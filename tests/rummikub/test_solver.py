@@ -7,7 +7,7 @@ import pytest
 
 from simkit.games.rummikub import rules
 from simkit.games.rummikub.actions import InitialMeld, Play
-from simkit.games.rummikub.positions import random_position, random_table
+from simkit.games.rummikub.random_positions import random_position, random_table
 from simkit.games.rummikub.solver import solve
 from tests.rummikub.bruteforce import _score, best_initial, best_play
 from tests.rummikub.helpers import G, R, T
