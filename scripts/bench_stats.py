@@ -35,7 +35,7 @@ def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
         ("summary_table, 20000 games x 4 seats", 1000 / _rate(lambda: summary_table(seats), share), "ms"),
         ("plackett_luce, 20000 games x 4 seats", 1000 / _rate(lambda: plackett_luce(seats), share), "ms"),
     ]
-    dg, ds = synth(20000, strengths=(0.7, 0.3), n_players=2, seed=3, duplicate=True)
+    _, ds = synth(20000, strengths=(0.7, 0.3), n_players=2, seed=3, duplicate=True)
     a, b = sides_from_slots(ds, [0], [1])
     rows.append(("match_summary + SPRT, 20000 duplicate games",
                  1000 / _rate(lambda: match_summary(ds, a, b, sprt=SPRT(0, 10)), share), "ms"))

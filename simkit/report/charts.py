@@ -1,12 +1,11 @@
 """Matplotlib charts of a run (Agg backend): each function returns a Figure.
 
-`save_figure` writes a figure as PNG and SVG; `png_bytes` gives the PNG for embedding. The
-figures are sized for a phone-width page (6.4 in wide) and stay legible when scaled down.
+`save_figure` writes a figure as PNG and SVG (the report embeds the PNG). The figures are sized
+for a phone-width page (6.4 in wide) and stay legible when scaled down.
 """
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import matplotlib
@@ -49,12 +48,6 @@ def save_figure(fig: Figure, stem: Path | str) -> tuple[Path, Path]:
     fig.savefig(png, format="png")
     fig.savefig(svg, format="svg")
     return png, svg
-
-
-def png_bytes(fig: Figure) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
 
 
 def _bins(x: np.ndarray, target: int) -> np.ndarray:
