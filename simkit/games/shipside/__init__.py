@@ -3,9 +3,20 @@ shared/rules/shipside.md, reconstructed from a garbled rulebook; every open ques
 config field)."""
 
 from simkit.core.game import Game
-from simkit.games.shipside.actions import (Direction, EndTurn, Mark, Octopus, Pass, Pick, Play, Rum,
-                                           format_action, parse_action)
+from simkit.games.shipside.actions import (
+    Direction,
+    EndTurn,
+    Mark,
+    Octopus,
+    Pass,
+    Pick,
+    Play,
+    Rum,
+    format_action,
+    parse_action,
+)
 from simkit.games.shipside.config import ShipsideConfig
+from simkit.games.shipside.position import format_position, parse_position
 from simkit.games.shipside.render import render_log
 from simkit.games.shipside.state import Observation, ShipsideState, ShipView
 
@@ -26,6 +37,8 @@ GAME = Game(
     render_log=render_log,
     format_action=format_action,
     parse_action=parse_action,
+    format_position=format_position,
+    parse_position=parse_position,
     higher_is_better=True,
     description="Play cards beside 5 ships (either side) to reach their defense; capture ships "
                 "and crew, first to 4 points wins. Octopus and rum mug.",
@@ -33,4 +46,5 @@ GAME = Game(
 )
 
 __all__ = ["GAME", "ShipsideConfig", "ShipsideState", "Observation", "ShipView", "Play", "Octopus",
-           "Rum", "Direction", "EndTurn", "Pass", "Pick", "Mark", "format_action", "parse_action"]
+           "Rum", "Direction", "EndTurn", "Pass", "Pick", "Mark", "format_action", "parse_action",
+           "format_position", "parse_position"]

@@ -76,7 +76,8 @@ def render_log(state) -> str:
         elif tag == "pick":
             lines.append(f"  {SEAT[ev[1]]} picks {label[ev[2]]}")
         elif tag == "deal":
-            lines.append(f"Hands: A {' '.join(label[c] for c in ev[1])} | B {' '.join(label[c] for c in ev[2])}")
+            hands = [" ".join(label[c] for c in hand) for hand in ev[1:]]
+            lines.append(f"Hands: A {hands[0]} | B {hands[1]}")
         elif tag == "turn":
             if in_turn:
                 flush()
@@ -130,8 +131,9 @@ def render_log(state) -> str:
                 pts = state.config.scoring.ship_points + sum(state.config.crew.points[k] for k in crew)
                 board.score[w] += pts
                 board.scored[d] = f"captured by {SEAT[w]}"
-                lines.append(f"  {SEAT[w]} captures {d} by {'threshold' if how == 'threshold' else 'full sides'}"
-                             f" ({why})" + (f" with the {', '.join(crew)}" if crew else "") + f": +{pts}")
+                by = "threshold" if how == "threshold" else "full sides"
+                taken = f" with the {', '.join(crew)}" if crew else ""
+                lines.append(f"  {SEAT[w]} captures {d} by {by} ({why}){taken}: +{pts}")
         elif tag == "draw":
             lines.append(f"  {SEAT[ev[1]]} draws")
         elif tag == "pass":

@@ -188,4 +188,5 @@ def final_result(scores: list[int], ships: list[int], tie_result: str) -> list[f
 
 
 __all__ = ["MARK", "PICK", "MAIN", "DIR", "RUM", "OVER", "PHASES", "CREW_KINDS", "CREW_TOKENS",
-           "Tables", "tables", "build_tables", "ship_row", "crew_start", "threshold", "reaches", "ship_result", "move_target", "frozen", "final_result"]
+           "Tables", "tables", "build_tables", "ship_row", "crew_start", "threshold", "reaches",
+           "ship_result", "move_target", "frozen", "final_result"]

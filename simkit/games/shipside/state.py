@@ -13,8 +13,18 @@ import numpy as np
 from simkit.core.errors import IllegalAction
 from simkit.core.game import Outcome, State
 from simkit.games.shipside import moves, rules, views
-from simkit.games.shipside.actions import (DIRECTIONS, END_TURN, Direction, EndTurn, Mark, Octopus,
-                                           Pass, Pick, Play, Rum)
+from simkit.games.shipside.actions import (
+    DIRECTIONS,
+    END_TURN,
+    Direction,
+    EndTurn,
+    Mark,
+    Octopus,
+    Pass,
+    Pick,
+    Play,
+    Rum,
+)
 from simkit.games.shipside.config import MARKS, ShipsideConfig
 from simkit.games.shipside.rules import DIR, MAIN, MARK, OVER, PICK, RUM
 from simkit.games.shipside.views import Observation, ShipView
@@ -507,7 +517,7 @@ class ShipsideState(State):
     audit = views.audit
     _ship_of_card = views.ship_of_card
 
-    def clone(self) -> "ShipsideState":
+    def clone(self) -> ShipsideState:
         new = ShipsideState.__new__(ShipsideState)
         new.config, new.T, new.rng = self.config, self.T, copy.deepcopy(self.rng)
         new.row = self.row[:]

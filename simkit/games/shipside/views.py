@@ -90,7 +90,7 @@ def ship_of_card(st, card: int) -> int:
     return -1
 
 
-def determinize(st, seat: int, rng: np.random.Generator) -> "ShipsideState":
+def determinize(st, seat: int, rng: np.random.Generator) -> ShipsideState:
     """Resample what `seat` cannot see: the other hand and the order of every draw pile.
 
     Shared pile: the other hand and the pile are pooled and redealt. Personal piles (variant):
