@@ -3,6 +3,7 @@
 from simkit.core.game import Game
 from simkit.games.rummikub.actions import format_action, parse_action
 from simkit.games.rummikub.config import RummikubConfig
+from simkit.games.rummikub.position import format_position, parse_position
 from simkit.games.rummikub.render import describe_observation, render_log
 from simkit.games.rummikub.state import new_state
 
@@ -26,6 +27,8 @@ GAME = Game(
     format_action=format_action,
     parse_action=parse_action,
     describe_observation=describe_observation,
+    format_position=format_position,
+    parse_position=parse_position,
     higher_is_better=True,
     description="tile rummy with table rearrangement and jokers; plays are whole new tables",
     max_steps=_max_steps,

@@ -38,6 +38,14 @@ def render_log(state) -> str:
             lines.append(f"=== Hand {hand + 1}: {n} players, seat {start} starts ===")
             for s, r in enumerate(dealt):
                 lines.append(f"  seat {s} rack: {_tiles(r)}")
+        elif kind == "position":
+            _, hand, to_move, held, table = ev
+            racks = [list(r) for r in held]           # play goes on from these racks and table
+            who = "match over" if to_move is None else f"seat {to_move} to move"
+            lines.append(f"=== Position in hand {hand + 1}: {n} players, {who} ===")
+            for s, r in enumerate(held):
+                lines.append(f"  seat {s} rack: {_tiles(r)}")
+            lines.append(f"  table: {table_text(table)}")
         elif kind == "draw":
             _, seat, tile = ev
             racks[seat].append(tile)

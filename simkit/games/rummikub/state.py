@@ -60,10 +60,9 @@ class RummikubState(State):
         self.rng = rng
         self.cum = [0.0] * n_players
         self.hand_scores: list[tuple[float, ...]] = []
+        self.hand_ends: list[str] = []            # per finished hand: "out" (R19) or "exhausted" (R21)
         self.hand = -1
         self.turns = 0
-        self.went_out_hands = 0
-        self.exhausted_hands = 0
         self.over = False
         self.events: list = []
         self.public: list = []
@@ -93,16 +92,15 @@ class RummikubState(State):
             values = [rules.rack_value(r, cfg.joker_points) for r in self.racks]
             scores = rules.score_going_out(values, winner)
             winners = (winner,)
-            self.went_out_hands += 1
         else:
             jp = cfg.joker_points if cfg.joker_penalty_when_exhausted else 0
             values = [rules.rack_value(r, jp) for r in self.racks]
             scores, winners = rules.score_exhausted(values, [len(r) for r in self.racks],
                                                     self.seat, cfg.tie_rule)
-            self.exhausted_hands += 1
         for i, s in enumerate(scores):
             self.cum[i] += s
         self.hand_scores.append(tuple(scores))
+        self.hand_ends.append(reason)
         ev = ("hand_end", self.hand, reason, winners, tuple(scores), tuple(values),
               tuple(sorted_tiles(r) for r in self.racks))
         self.events.append(ev)
@@ -234,7 +232,8 @@ class RummikubState(State):
 
     def outcome(self) -> Outcome:
         extras = {"hands": len(self.hand_scores), "turns": self.turns, "start_seat": self.first_seat,
-                  "hands_went_out": self.went_out_hands, "hands_exhausted": self.exhausted_hands}
+                  "hands_went_out": self.hand_ends.count("out"),
+                  "hands_exhausted": self.hand_ends.count("exhausted")}
         return outcome_from_scores(tuple(self.cum), True, extras)
 
     def observe(self, seat: int) -> Observation:
@@ -251,6 +250,7 @@ class RummikubState(State):
         c.opened = list(self.opened)
         c.cum = list(self.cum)
         c.hand_scores = list(self.hand_scores)
+        c.hand_ends = list(self.hand_ends)
         c.events = list(self.events)
         c.public = list(self.public)
         return c
@@ -286,7 +286,7 @@ class RummikubState(State):
                 problems.append(f"table meld {i} {m} is invalid: {err}")
         for h, sc in enumerate(self.hand_scores):
             if abs(sum(sc)) > 1e-6:
-                problems.append(f"hand {h} scores {sc} do not sum to zero (R19/R21)")
+                problems.append(f"hand {h + 1} scores {sc} do not sum to zero (R19/R21)")
         if abs(sum(self.cum)) > 1e-6:
             problems.append(f"cumulative scores {self.cum} do not sum to zero (R23)")
         return problems
