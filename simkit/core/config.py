@@ -237,7 +237,8 @@ def with_overrides(config: Any, overrides: dict[str, Any]) -> Any:
         try:
             direct[head] = with_overrides(getattr(config, head), sub)
         except UnknownNameError as exc:
-            raise UnknownNameError(str(exc).replace("unknown config field '", f"unknown config field '{head}.")) from None
+            message = str(exc).replace("unknown config field '", f"unknown config field '{head}.")
+            raise UnknownNameError(message) from None
     try:
         return dataclasses.replace(config, **direct)
     except TypeError as exc:

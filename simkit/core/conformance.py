@@ -15,8 +15,8 @@ after every decision step:
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 import numpy as np
 
@@ -25,7 +25,6 @@ from simkit.core.game import Action, Game, State
 from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
 from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec, parse_strategy
-
 
 #: decision steps a clone is played on before the original is compared
 CLONE_STEPS = 60
@@ -161,7 +160,8 @@ def _check_outcome(game: Game, state: State, n: int, index: int, step: int) -> N
         _fail(game, n, index, step, f"ranks {out.ranks} out of 1..{n}")
     for s in range(n):
         if (out.win_shares[s] > 0) != (out.ranks[s] == 1 and total > 0):
-            _fail(game, n, index, step, f"seat {s}: win share {out.win_shares[s]} disagrees with rank {out.ranks[s]}")
+            _fail(game, n, index, step,
+                  f"seat {s}: win share {out.win_shares[s]} disagrees with rank {out.ranks[s]}")
 
 
 def check_game(game: Game, *, games: int = 200, players: Iterable[int] | None = None,

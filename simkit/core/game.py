@@ -6,8 +6,9 @@ conformance checker and the CLI only ever talk to games through this protocol.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -90,10 +91,10 @@ class State:
     def outcome(self) -> Outcome:
         raise NotImplementedError
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         raise NotImplementedError
 
-    def determinize(self, seat: int, rng: np.random.Generator) -> "State":
+    def determinize(self, seat: int, rng: np.random.Generator) -> State:
         """A full state consistent with `seat`'s observation, hidden information resampled."""
         raise NotImplementedError
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from simkit.core.errors import ConfigError
 from simkit.core.game import Action, Game, State
@@ -11,7 +12,6 @@ from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
 from simkit.core.spec import RunSpec
 from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec
-
 
 _LONG = 16
 

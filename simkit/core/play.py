@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +25,8 @@ GAME_COLUMNS = ("game", "deal", "rotation", "n_players", "steps", "forfeit_seat"
 SEAT_COLUMNS = ("game", "deal", "rotation", "seat", "slot", "strategy", "score", "rank", "win", "forfeit")
 
 
-def seat_slots(seating: str, duplicate: bool, index: int, n: int, streams: GameStreams) -> tuple[list[int], int, int]:
+def seat_slots(seating: str, duplicate: bool, index: int, n: int,
+               streams: GameStreams) -> tuple[list[int], int, int]:
     """Which lineup slot sits in each seat of game `index`; also its deal and rotation."""
     if duplicate:
         deal, rotation = divmod(index, n)
@@ -231,7 +233,7 @@ def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
             if col is None:
                 col = extra_cols[key] = [None] * done
             col.append(value)
-        for key, col in extra_cols.items():
+        for col in extra_cols.values():
             if len(col) == done:
                 col.append(None)
         slots = rec.slots

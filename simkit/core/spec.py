@@ -33,7 +33,7 @@ class RunSpec:
     def create(cls, game: str, n_players: int, strategies: list[str], n_games: int,
                seed: int | None = None, seating: str = "rotate", duplicate: bool = False,
                overrides: dict[str, str] | None = None, command: str = "",
-               strict: bool = False, config: GameConfig | None = None) -> "RunSpec":
+               strict: bool = False, config: GameConfig | None = None) -> RunSpec:
         """Validate every option and resolve names; raises SimkitError subclasses."""
         entry = get_game(game)
         if not entry.min_players <= n_players <= entry.max_players:
@@ -70,7 +70,7 @@ class RunSpec:
                 "config": self.config.to_dict(), "command": self.command}
 
     @classmethod
-    def from_manifest(cls, manifest: dict) -> "RunSpec":
+    def from_manifest(cls, manifest: dict) -> RunSpec:
         entry = get_game(manifest["game"])
         config = config_from_dict(entry.config_cls, manifest["config"])
         return cls.create(manifest["game"], manifest["n_players"], manifest["strategies"],

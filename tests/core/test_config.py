@@ -4,8 +4,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from simkit.core.config import (ConfigSection, GameConfig, config_from_dict, describe_fields,
-                                parse_set_options, setting, with_overrides)
+from simkit.core.config import (
+    ConfigSection,
+    GameConfig,
+    config_from_dict,
+    describe_fields,
+    parse_set_options,
+    setting,
+    with_overrides,
+)
 from simkit.core.errors import ConfigError, UnknownNameError
 
 
@@ -42,7 +49,8 @@ def test_overrides_parse_text_by_field_type():
     ({"movement": "x"}, "is a section"),
 ])
 def test_bad_overrides_name_the_field_and_the_allowed_values(overrides, message):
-    with pytest.raises((ConfigError, UnknownNameError), match=message.replace("(", r"\(").replace(")", r"\)")):
+    pattern = message.replace("(", r"\(").replace(")", r"\)")
+    with pytest.raises((ConfigError, UnknownNameError), match=pattern):
         with_overrides(DemoConfig(), overrides)
 
 

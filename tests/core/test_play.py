@@ -1,8 +1,16 @@
-"""simkit play: a person's seat driven through prompts."""
+"""The one game loop (play_out), `simkit play` (a person's seat driven through prompts) and
+`simkit replay --position`."""
 
+import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from simkit.cli import main
+from simkit.core.errors import IllegalAction
+from simkit.core.play import play_out
+from simkit.core.strategy import GameInfo, Strategy
+from tests.highcard import GAME as HIGHCARD
+from tests.highcard import HighCardConfig, RandomPlay
 
 
 def test_person_plays_a_single_round_against_bots():
@@ -35,3 +43,86 @@ def test_typed_moves_where_moves_cannot_be_listed():
     assert out.exit_code == 0, out.output
     assert "cannot read 'bogus'" in out.output and "your rack:" in out.output
     assert ("You win!" in out.output) or ("You finish with rank" in out.output)
+
+
+# --- play_out: the one game loop --------------------------------------------------------------
+
+def _table(n=3, seed=0):
+    config = HighCardConfig()
+    state = HIGHCARD.new_state(config, n, np.random.default_rng(seed))
+    rngs = [np.random.default_rng(100 + s) for s in range(n)]
+    return state, GameInfo("highcard", config, n), rngs
+
+
+class _Fails(Strategy):
+    def __init__(self, when: str, exc: type[BaseException] = RuntimeError):
+        self.when, self.exc = when, exc
+
+    def setup(self, info, seat, rng):
+        super().setup(info, seat, rng)
+        if self.when == "setup":
+            raise self.exc("no setup")
+
+    def act(self, decision):
+        if self.when == "act":
+            raise self.exc("no move")
+        return 999                                      # a card nobody holds
+
+
+def test_play_out_calls_the_hooks_at_every_step_and_ends_the_game():
+    state, info, rngs = _table()
+    seen = []
+    played = play_out(state, [RandomPlay()] * 3, info, rngs,
+                      before=lambda st, step, seats: seen.append(("before", step, seats)),
+                      after=lambda st, step, seats, joint: seen.append(("after", step, len(joint))))
+    assert state.is_over() and played.steps == 5 and played.forfeit == -1
+    assert seen[:2] == [("before", 0, (0, 1, 2)), ("after", 1, 3)]
+    assert len(seen) == 10 and seen[-1] == ("after", 5, 3)
+
+
+def test_play_out_stops_after_max_steps():
+    state, info, rngs = _table()
+    played = play_out(state, [RandomPlay()] * 3, info, rngs, max_steps=2)
+    assert played.steps == 2 and not state.is_over() and len(state.hands[0]) == 3
+
+
+@pytest.mark.parametrize("when,error", [("setup", "RuntimeError: no setup"),
+                                         ("act", "RuntimeError: no move"),
+                                         ("illegal", "illegal action: seat 1 does not hold 999")])
+def test_a_failing_strategy_forfeits_its_seat(when, error):
+    state, info, rngs = _table()
+    played = play_out(state, [RandomPlay(), _Fails(when), RandomPlay()], info, rngs)
+    assert (played.forfeit, played.error, played.steps) == (1, error, 0)
+
+
+def test_without_forfeits_the_strategy_error_propagates():
+    state, info, rngs = _table()
+    with pytest.raises(IllegalAction):
+        play_out(state, [RandomPlay(), _Fails("illegal"), RandomPlay()], info, rngs, forfeit_on_error=False)
+    with pytest.raises(RuntimeError, match="no setup"):
+        play_out(state, [_Fails("setup")] * 3, info, rngs, forfeit_on_error=False)
+
+
+def test_an_engine_error_is_not_blamed_on_a_seat():
+    state, info, rngs = _table()
+
+    def broken_apply(actions):
+        raise KeyError("engine bug")
+
+    state.apply = broken_apply
+    with pytest.raises(KeyError, match="engine bug"):
+        play_out(state, [RandomPlay()] * 3, info, rngs)
+
+
+def test_replay_prints_the_text_position_at_a_step(tmp_path):
+    runner = CliRunner()
+    out = runner.invoke(main, ["run", "sixnimmt", "-p", "3", "-s", "random", "-n", "4", "--seed", "5",
+                               "-j", "1", "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0, out.output
+    first = runner.invoke(main, ["replay", str(tmp_path / "r"), "--game", "2", "--position", "0"])
+    later = runner.invoke(main, ["replay", str(tmp_path / "r"), "--game", "2", "--position", "3"])
+    assert first.exit_code == 0 and later.exit_code == 0, first.output + later.output
+    assert "position before step 0" in first.output and "position before step 3" in later.output
+    assert first.output.splitlines()[1:] != later.output.splitlines()[1:]
+    bad = runner.invoke(main, ["replay", str(tmp_path / "r"), "--game", "2", "--position", "100000"])
+    assert bad.exit_code == 1 and "--position 100000 is out of range: game 2 has steps 0 to" in bad.output
