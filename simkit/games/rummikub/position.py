@@ -26,6 +26,7 @@ import numpy as np
 from simkit.core.errors import ConfigError, PositionError
 from simkit.games.rummikub import rules
 from simkit.games.rummikub.config import RummikubConfig
+from simkit.games.rummikub.rules import OVER, PLAY
 from simkit.games.rummikub.state import RummikubState
 from simkit.games.rummikub.tiles import N_TILES, Meld, parse_meld, parse_tile, sorted_tiles, tile_text
 
@@ -215,9 +216,11 @@ def _state(r: _Reader, config: RummikubConfig, rng: np.random.Generator, n: int)
     for scores in state.hand_scores:          # summed in hand order, as the engine does
         for s, x in enumerate(scores):
             state.cum[s] += x
-    state.over = r.to_move is None
-    state.hand = len(r.hands) - state.over
-    state.seat = 0 if state.over else r.to_move
+    over = r.to_move is None
+    state.phase = OVER if over else PLAY
+    state.hand = len(r.hands) - over
+    state.seat = -1 if over else r.to_move
+    state.acting = () if over else (state.seat,)
     state.turns, state.first_seat = r.counters["turns"], r.counters["start seat"]
     state.passes, state.cycle_left = r.counters["passes"], r.counters.get("cycle left", -1)
     state.racks = [r.racks[s] for s in range(n)]
@@ -225,7 +228,7 @@ def _state(r: _Reader, config: RummikubConfig, rng: np.random.Generator, n: int)
     state.table = tuple(r.table)
     state.pool = r.pool
     state.public = []
-    state.events = [("position", state.hand, None if state.over else state.seat,
+    state.events = [("position", state.hand, None if over else state.seat,
                      tuple(sorted_tiles(rack) for rack in state.racks), state.table)]
     problems = state.audit()
     if problems:

@@ -9,6 +9,11 @@ from simkit.games.rummikub.tiles import (
     GROUP, JOKER_FACE, RUN, Meld, face_of, tile_text, tile_value)
 
 
+#: phases of a match: a seat is to move (R8), or the match has ended (R13, R21, R23)
+PLAY = "play"
+OVER = "over"
+
+
 @dataclass(frozen=True)
 class Violation:
     """Why a submission fails: the spec rule, the meld (index into the submitted melds, or None)

@@ -3,33 +3,17 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 
 import numpy as np
 
 from simkit.core.errors import IllegalAction
 from simkit.core.game import Outcome, State, outcome_from_scores
-from simkit.games.rummikub import rules
+from simkit.games.rummikub import rules, views
 from simkit.games.rummikub.actions import Draw, InitialMeld, Pass, Play
 from simkit.games.rummikub.config import RummikubConfig
+from simkit.games.rummikub.rules import OVER, PLAY
 from simkit.games.rummikub.tiles import N_TILES, Meld, sorted_tiles, tile_text
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What one seat may see (spec section 9): the public table and counts, its own rack."""
-
-    seat: int
-    to_move: int
-    hand: int
-    table: tuple[Meld, ...]
-    pool_size: int
-    rack_sizes: tuple[int, ...]
-    opened: tuple[bool, ...]
-    scores: tuple[float, ...]
-    passes: int
-    rack: tuple[int, ...]
-    history: tuple[tuple, ...]
+from simkit.games.rummikub.views import Observation
 
 
 def _start_seat(config: RummikubConfig, n: int, rng: np.random.Generator) -> int:
@@ -63,7 +47,7 @@ class RummikubState(State):
         self.hand_ends: list[str] = []            # per finished hand: "out" (R19) or "exhausted" (R21)
         self.hand = -1
         self.turns = 0
-        self.over = False
+        self.phase = PLAY
         self.events: list = []
         self.public: list = []
         self._new_hand()
@@ -73,6 +57,7 @@ class RummikubState(State):
         cfg = self.config
         self.hand += 1
         self.seat = _start_seat(cfg, self.n, self.rng)
+        self.acting = (self.seat,)
         if self.hand == 0:
             self.first_seat = self.seat
         order = self.rng.permutation(N_TILES).tolist()
@@ -108,11 +93,13 @@ class RummikubState(State):
         if self.hand + 1 < cfg.hands_per_match:
             self._new_hand()
         else:
-            self.over = True
+            self.phase = OVER
+            self.seat = -1
+            self.acting = ()
 
     # ------------------------------------------------------------------ protocol
     def to_act(self) -> tuple[int, ...]:
-        return () if self.over else (self.seat,)
+        return self.acting
 
     def legal_actions(self, seat: int):
         """None: a play is a whole new table and cannot be listed; use `is_legal` and the
@@ -121,7 +108,7 @@ class RummikubState(State):
 
     def violation(self, seat: int, action) -> rules.Violation | None:
         """Why `action` is not legal for `seat` now (None when it is legal)."""
-        if self.over or seat != self.seat:
+        if seat != self.seat or self.phase == OVER:
             return rules.Violation("R8", None, f"it is not seat {seat}'s turn")
         if isinstance(action, Draw):
             return None if self.pool else rules.Violation("R10", None, "the pool is empty: pass instead")
@@ -146,7 +133,7 @@ class RummikubState(State):
         return self.violation(seat, action) is None
 
     def apply(self, actions) -> None:
-        if self.over:
+        if self.phase == OVER:
             raise IllegalAction("the game is over", seat=None, rule="R13")
         if len(actions) != 1:
             raise IllegalAction(f"expected one action for seat {self.seat}, got {len(actions)}", seat=self.seat)
@@ -226,9 +213,10 @@ class RummikubState(State):
             self._end_hand("exhausted", None)
             return
         self.seat = (self.seat + 1) % self.n
+        self.acting = (self.seat,)
 
     def is_over(self) -> bool:
-        return self.over
+        return self.phase == OVER
 
     def outcome(self) -> Outcome:
         extras = {"hands": len(self.hand_scores), "turns": self.turns, "start_seat": self.first_seat,
@@ -237,9 +225,7 @@ class RummikubState(State):
         return outcome_from_scores(tuple(self.cum), True, extras)
 
     def observe(self, seat: int) -> Observation:
-        return Observation(seat, self.seat, self.hand, self.table, len(self.pool),
-                           tuple(len(r) for r in self.racks), tuple(self.opened), tuple(self.cum),
-                           self.passes, sorted_tiles(self.racks[seat]), tuple(self.public))
+        return views.observe(self, seat)
 
     def clone(self) -> "RummikubState":
         c = object.__new__(RummikubState)
@@ -256,40 +242,10 @@ class RummikubState(State):
         return c
 
     def determinize(self, seat: int, rng: np.random.Generator) -> "RummikubState":
-        """Other racks and the pool resampled from the tiles `seat` cannot see."""
-        c = self.clone()
-        unseen = list(c.pool)
-        for s in range(self.n):
-            if s != seat:
-                unseen.extend(c.racks[s])
-        unseen.sort()
-        order = rng.permutation(len(unseen)).tolist()
-        shuffled = [unseen[i] for i in order]
-        pos = 0
-        for s in range(self.n):
-            if s != seat:
-                k = len(c.racks[s])
-                c.racks[s] = shuffled[pos:pos + k]
-                pos += k
-        c.pool = shuffled[pos:]
-        c.rng = np.random.Generator(np.random.PCG64(int(rng.integers(1 << 62))))
-        return c
+        return views.determinize(self, seat, rng)
 
     def audit(self) -> list[str]:
-        problems = []
-        tiles = [t for r in self.racks for t in r] + list(self.pool) + [t for m in self.table for t in m.tiles]
-        if len(tiles) != N_TILES or set(tiles) != set(range(N_TILES)):
-            problems.append(f"tiles not conserved: {len(tiles)} held, {len(set(tiles))} distinct (106 expected)")
-        for i, m in enumerate(self.table):
-            err = rules.meld_error(m)
-            if err:
-                problems.append(f"table meld {i} {m} is invalid: {err}")
-        for h, sc in enumerate(self.hand_scores):
-            if abs(sum(sc)) > 1e-6:
-                problems.append(f"hand {h + 1} scores {sc} do not sum to zero (R19/R21)")
-        if abs(sum(self.cum)) > 1e-6:
-            problems.append(f"cumulative scores {self.cum} do not sum to zero (R23)")
-        return problems
+        return views.audit(self)
 
     def rack(self, seat: int) -> tuple[int, ...]:
         return sorted_tiles(self.racks[seat])
