@@ -69,12 +69,8 @@ def test_s17_rum_timing_flip():
 
 def _stuck_b(cfg):
     """A plays a card; B has no card and its octopus lies on a card on the table."""
-    st = position(cfg, hands=((5, 1), ()), sides={30: ((2,), ())})
-    c = st.sides[ship(st, 30)][A][0]
-    st.octo_on[c] = B
-    st.octo_at[B] = c
-    st.rum_left = [0, 0]
-    st.piles[0] = []
+    st = position(cfg, hands=((5, 1), ()), sides={30: ((2,), ())}, octopus={B: (30, A, 2)},
+                  rum_left=(0, 0), deck=())
     st.apply([Play(5, False, 32, A, None)])
     return st
 
@@ -127,8 +123,8 @@ def test_s44_octopus_reuse_flip():
     assert st.octo_on[nine] == -1 and st.T.value[st.octo_at[A]] == 8
     st = after_move("once")
     assert not any(type(a) is Octopus for a in st.legal_actions(A))
-    st.octo_on[st.octo_at[A]] = -1                         # even when it comes home...
-    st.octo_at[A] = -1
+    st = position(config(octopus__reuse="once"), hands=((1,), (1,)), sides={30: ((9,), ())},
+                  octopus_used=(A,))                       # even once it has come home
     assert not any(type(a) is Octopus for a in st.legal_actions(A))
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import hashlib
 
+from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.core.strategy import GameInfo, parse_strategy
 from simkit.games.shipside import GAME
 
 from .helpers import config
@@ -33,16 +34,13 @@ def transcript(overrides: dict, seed: int) -> str:
     cfg = config(setup__ship_order="random", setup__first_player="random", **overrides)
     streams = game_streams(seed, 0, 2)
     st = GAME.new_state(cfg, 2, streams.chance)
-    bots = []
-    for s in range(2):
-        bot = parse_strategy("random", "shipside").build()
-        bot.setup(GameInfo("shipside", cfg, 2), s, streams.seats[s])
-        bots.append(bot)
     actions = []
-    while not st.is_over():
-        joint = [bots[s].act(Decision(st, s, streams.seats[s])) for s in st.to_act()]
+
+    def record(state, step, seats, joint):
         actions.append(" + ".join(GAME.format_action(a) for a in joint))
-        st.apply(joint)
+
+    play_out(st, [parse_strategy("random", "shipside")] * 2, GameInfo("shipside", cfg, 2), streams.seats,
+             forfeit_on_error=False, after=record)
     return GAME.render_log(st) + "\n" + "\n".join(actions) + f"\n{st.outcome()}"
 
 

@@ -8,7 +8,7 @@ from simkit.core.errors import IllegalAction
 from simkit.games.shipside import Octopus, Play, Rum
 from simkit.games.shipside.rules import DIR, OVER
 
-from .helpers import A, B, config, crew_at, give_points, position, ship
+from .helpers import A, B, config, crew_at, position, ship
 
 
 def test_scenario_1_threshold_inclusive():
@@ -117,10 +117,8 @@ def test_scenario_8_freeze():
 
 def test_scenario_9_end_at_4():
     """S53, S55: A has 3 points, captures a ship with crew -> 5: the game ends at once, A wins."""
-    st = position(hands=((10, 1), (1,)), sides={30: ((10, 10), ())},
+    st = position(hands=((10, 1), (1,)), sides={30: ((10, 10), ())}, scored={32: (A, "mate"), 34: A},
                   crew={36: "captain", 30: "sailor", 28: "sailor"}, cur=A)
-    give_points(st, A, 32, "mate")
-    give_points(st, A, 34)
     assert st.score[A] == 3
     st.apply([Play(10, False, 30, A, None)])
     assert st.phase == OVER and st.is_over() and st.reason == "points"

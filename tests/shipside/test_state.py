@@ -6,12 +6,25 @@ import numpy as np
 import pytest
 
 from simkit.core.errors import IllegalAction
+from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
-from simkit.games.shipside import (GAME, Direction, EndTurn, Mark, Octopus, Pass, Pick, Play, Rum,
-                                   ShipsideState, format_action, parse_action)
+from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.games.shipside import (
+    GAME,
+    Direction,
+    EndTurn,
+    Mark,
+    Octopus,
+    Pass,
+    Pick,
+    Play,
+    Rum,
+    ShipsideState,
+    format_action,
+    parse_action,
+)
 
-from .helpers import A, B, config, play_uniformly, position
+from .helpers import A, B, config, play_randomly, position
 
 
 @pytest.mark.parametrize("action, text", [
@@ -99,13 +112,8 @@ def _played_game(seed=2, cfg=None):
     cfg = cfg or config(setup__ship_order="random", setup__first_player="random")
     streams = game_streams(seed, 0, 2)
     st = GAME.new_state(cfg, 2, streams.chance)
-    bots = []
-    for s in range(2):
-        bot = parse_strategy("octopus" if s == 0 else "random", "shipside").build()
-        bot.setup(GameInfo("shipside", cfg, 2), s, streams.seats[s])
-        bots.append(bot)
-    while not st.is_over():
-        st.apply([bots[s].act(Decision(st, s, streams.seats[s])) for s in st.to_act()])
+    lineup = [parse_strategy("octopus", "shipside"), parse_strategy("random", "shipside")]
+    play_out(st, lineup, GameInfo("shipside", cfg, 2), streams.seats, forfeit_on_error=False)
     return st
 
 
@@ -150,7 +158,7 @@ def test_render_log_every_rule_variant():
         cfg = config(setup__ship_order="random", setup__first_player="random", **overrides)
         for seed in range(15):
             st = GAME.new_state(cfg, 2, game_streams(seed, i, 2).chance)
-            play_uniformly(st, np.random.default_rng(seed))
+            play_randomly(st, seed)
             text = GAME.render_log(st)
             assert text.splitlines()[-1].startswith("Game over")
             seen.update(e[0] for e in st.events)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.core.strategy import GameInfo, parse_strategy
 from simkit.games.shipside import GAME, Octopus, Rum
 
 from .helpers import config
@@ -18,20 +19,16 @@ def play(names, n_games, cfg=None, seed=7):
         streams = game_streams(seed, i, 2)
         st = GAME.new_state(cfg, 2, streams.chance)
         seated = [names[(s + i) % 2] for s in range(2)]
-        bots = []
-        for s in range(2):
-            bot = parse_strategy(seated[s], "shipside").build()
-            bot.setup(GameInfo("shipside", cfg, 2), s, streams.seats[s])
-            bots.append(bot)
-        decisions = [Decision(st, s, streams.seats[s]) for s in range(2)]
-        while not st.is_over():
-            joint = [bots[s].act(decisions[s]) for s in st.to_act()]
-            for s, a in zip(st.to_act(), joint):
+
+        def count(state, step, seats, joint, seated=seated):
+            for s, a in zip(seats, joint):
                 if type(a) is Octopus:
                     used[seated[s]]["octopus"] += 1
                 elif type(a) is Rum:
                     used[seated[s]]["rum"] += 1
-            st.apply(joint)
+
+        play_out(st, [parse_strategy(name, "shipside") for name in seated], GameInfo("shipside", cfg, 2),
+                 streams.seats, forfeit_on_error=False, after=count)
         for s, share in enumerate(st.outcome().win_shares):
             wins[seated[s]] += share
     return {k: v / n_games for k, v in wins.items()}, used
