@@ -1,8 +1,9 @@
 """Game of Trains (2015): sort your 7 wagons into ascending order first. Spec: rules/trains.md."""
 
 from simkit.core.game import Game
-from simkit.games.trains.actions import format_action
+from simkit.games.trains.actions import format_action, parse_action
 from simkit.games.trains.config import TrainsConfig
+from simkit.games.trains.position import format_position, parse_position
 from simkit.games.trains.render import render_log
 from simkit.games.trains.state import TrainsState, new_state
 
@@ -16,6 +17,9 @@ GAME = Game(
     rules_version="trains-1",
     render_log=render_log,
     format_action=format_action,
+    parse_action=parse_action,
+    format_position=format_position,
+    parse_position=parse_position,
     higher_is_better=True,
     description="Sort your 7 wagons into ascending order first; 8 card effects, locks, a display.",
     max_steps=lambda config, n: 2 * n + 2 * config.max_turns + 10,

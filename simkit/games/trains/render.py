@@ -45,16 +45,27 @@ class _Board:
 
 def render_log(state) -> str:
     events = state.events
-    if not events or events[0][0] != "start":
+    if not events or events[0][0] not in ("start", "position"):
         return "(no events)"
-    _, n, start, trains, table_name = events[0]
-    board = _Board(n, trains, effect_table(table_name))
-    out = [f"Game of Trains: {n} players, start player P{start}, effect table '{table_name}' "
-           f"(trains read slot 1..7 left to right, * = locked slot)",
-           "Trains after dealing (T3, descending):"]
-    out += [board.train_line(p) for p in range(n)]
-    out.append("Setup (T5-T7):")
-    turn = 0
+    if events[0][0] == "start":
+        _, n, start, trains, table_name = events[0]
+        board = _Board(n, trains, effect_table(table_name))
+        out = [f"Game of Trains: {n} players, start player P{start}, effect table '{table_name}' "
+               f"(trains read slot 1..7 left to right, * = locked slot)",
+               "Trains after dealing (T3, descending):"]
+        out += [board.train_line(p) for p in range(n)]
+        out.append("Setup (T5-T7):")
+        turn = 0
+    else:
+        _, n, start, turn, trains, locks, display, table_name = events[0]
+        board = _Board(n, trains, effect_table(table_name))
+        board.locks = [{k + 1: c for k, c in enumerate(lk) if c} for lk in locks]
+        board.display = [c for c in display if c]
+        out = [f"Game of Trains: {n} players from a position after {turn} turns, start player "
+               f"P{start}, effect table '{table_name}' (trains read slot 1..7 left to right, "
+               f"* = locked slot)", "Trains in the position:"]
+        out += [board.train_line(p) for p in range(n)]
+        out.append("    " + board.display_text())
     changed: list[int] = []
     in_turns = False
 

@@ -21,7 +21,7 @@ from simkit.games.trains.actions import (
     DRAW, KEEP, KEEP_PHASE, OVER, PLACE, PLACE_PHASE, SETUP_PLACE, TURN, USE, USE_ONE,
 )
 from simkit.games.trains.config import TrainsConfig
-from simkit.games.trains.views import TrainsObservation
+from simkit.games.trains.views import Observation
 from simkit.games.trains.views import audit as _audit
 from simkit.games.trains.views import determinize as _determinize
 from simkit.games.trains.views import observe as _observe
@@ -36,6 +36,25 @@ _PLACES = PLACE[1:]
 
 class TrainsState(State):
     def __init__(self, config: TrainsConfig, n_players: int, rng: np.random.Generator):
+        self._configure(config, n_players, rng)
+        deck = (rng.permutation(N_CARDS) + 1).tolist()                       # T2
+        self.start = int(rng.integers(n_players)) if config.start_seat < 0 else config.start_seat  # T4
+        self.order = seat_order(self.start, n_players)
+        self.trains = [initial_train(deck[7 * p: 7 * p + 7]) for p in range(n_players)]  # T3
+        self.draw = deck[7 * n_players:]
+        self.locks = [[0] * 7 for _ in range(n_players)]
+        self.cur = self.start
+        self._emit(("start", n_players, self.start, tuple(map(tuple, self.trains)), config.effect_table))
+        if config.setup_order == "sequential":
+            self._begin_setup(0)
+        else:
+            for idx in range(n_players):
+                self._setup_draw(idx)
+            self.phase = KEEP_PHASE
+            self.acting = tuple(p for p in self.order if len(self.hands[p]) > 1)
+
+    def _configure(self, config: TrainsConfig, n_players: int, rng: np.random.Generator) -> None:
+        """The config-derived fields and the empty zones (new_state deals, parse_position fills)."""
         config.check_players(n_players)
         self.cfg = config
         self.n = n_players
@@ -47,13 +66,7 @@ class TrainsState(State):
         self._after = config.used_card == "after"
         self._last = config.pair_keep == "last"
         self._voiding = config.lock_voiding
-        deck = (rng.permutation(N_CARDS) + 1).tolist()                       # T2
-        self.start = int(rng.integers(n_players)) if config.start_seat < 0 else config.start_seat  # T4
-        self.order = seat_order(self.start, n_players)
-        self.trains = [initial_train(deck[7 * p: 7 * p + 7]) for p in range(n_players)]  # T3
-        self.draw = deck[7 * n_players:]
         self.discard: list[int] = []
-        self.locks = [[0] * 7 for _ in range(n_players)]
         self.display = [0] * 9
         self.hidden: list[list[int]] = [[] for _ in range(n_players)]
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
@@ -63,19 +76,9 @@ class TrainsState(State):
         self.winner = -1
         self.capped = False
         self.reshuffles = 0
-        self.cur = self.start
-        self.setup_idx = 0
         self.events: list = []
         self._log: list = []
         self._legal = None
-        self._emit(("start", n_players, self.start, tuple(map(tuple, self.trains)), config.effect_table))
-        if config.setup_order == "sequential":
-            self._begin_setup(0)
-        else:
-            for idx in range(n_players):
-                self._setup_draw(idx)
-            self.phase = KEEP_PHASE
-            self.acting = tuple(p for p in self.order if len(self.hands[p]) > 1)
 
     # ------------------------------------------------------------------ log and zones
 
@@ -155,7 +158,6 @@ class TrainsState(State):
             self.hands[p] = hand
 
     def _begin_setup(self, idx: int) -> None:
-        self.setup_idx = idx
         p = self.order[idx]
         self.cur = p
         self._setup_draw(idx)
@@ -312,8 +314,9 @@ class TrainsState(State):
         else:  # SETUP_PLACE
             for seat, action in zip(acting, actions):
                 self._setup_place(seat, action[1])
-            if self.cfg.setup_order == "sequential" and self.setup_idx + 1 < self.n:
-                self._begin_setup(self.setup_idx + 1)
+            idx = (self.cur - self.start) % self.n      # the setup player's place in turn order
+            if self.cfg.setup_order == "sequential" and idx + 1 < self.n:
+                self._begin_setup(idx + 1)
             else:
                 self._start_turns()
 
@@ -464,7 +467,7 @@ class TrainsState(State):
         c._legal = None
         return c
 
-    def observe(self, seat: int) -> TrainsObservation:
+    def observe(self, seat: int) -> Observation:
         """§8: see views.observe."""
         return _observe(self, seat)
 

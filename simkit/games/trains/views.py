@@ -3,8 +3,7 @@ hidden part resampled), and the invariant audit. `TrainsState` delegates to thes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import numpy as np
 
@@ -12,8 +11,7 @@ from simkit.games.trains.actions import OVER, PHASE_NAMES
 from simkit.games.trains.rules import LOCK_SLOTS, N_CARDS, is_ascending
 
 
-@dataclass(frozen=True)
-class TrainsObservation:
+class Observation(NamedTuple):
     """What one seat may see (§8). Trains, locks, display and pile sizes are public; the draw
     pile order, other players' setup draws/discards and their undecided cards are not.
 
@@ -57,9 +55,9 @@ def unknown_to(state, seat: int) -> list[int]:
     return pool
 
 
-def observe(state, seat: int) -> TrainsObservation:
+def observe(state, seat: int) -> Observation:
     unseen = frozenset(unknown_to(state, seat)) if state.cfg.unseen_cards else None
-    return TrainsObservation(
+    return Observation(
         seat=seat, n_players=state.n, phase=PHASE_NAMES[state.phase], to_act=state.acting,
         start_seat=state.start, current=state.cur, turn=state.turns,
         trains=tuple(map(tuple, state.trains)), locks=tuple(map(tuple, state.locks)),
