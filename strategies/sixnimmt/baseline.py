@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from simkit.core.strategy import Decision, Strategy
+from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.rules import row_points
-from simkit.games.sixnimmt.state import TakeRow
 
 
 def cheapest_row(rows) -> TakeRow:

@@ -6,8 +6,8 @@ from bisect import bisect_left, bisect_right
 from math import comb
 
 from simkit.core.strategy import Decision, Strategy
-from simkit.games.sixnimmt.rules import BH, row_points
-from simkit.games.sixnimmt.state import TakeRow
+from simkit.games.sixnimmt.actions import TakeRow
+from simkit.games.sixnimmt.rules import BH, DRAFT, row_points
 from strategies.sixnimmt.baseline import cheapest_row
 
 
@@ -35,7 +35,7 @@ class HeuristicStrategy(Strategy):
         legal = decision.legal_actions
         if type(legal[0]) is TakeRow:
             return cheapest_row(obs.rows)
-        if obs.phase == "draft":
+        if obs.phase == DRAFT:
             return min(legal, key=lambda c: (BH[c], -abs(c - 52)))
         return self._choose_card(obs, legal)
 

@@ -12,7 +12,7 @@ STRATEGIES = ("random:row=uniform", "random", "heuristic")
 def _n10_only_lowest(state):
     """N10 invariant: a row pick is only ever asked for the turn's lowest card."""
     if state.phase == ROW_PICK:
-        assert state.pend_i == 0 and state.pending[0][1] == state.to_act()[0]
+        assert state.pending_at == 0 and state.pending[0][1] == state.to_act()[0]
 
 
 def test_conformance_basic_2_to_10_players():

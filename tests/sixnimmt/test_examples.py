@@ -121,8 +121,8 @@ def test_E7_advanced_deck_sizes_and_draft_leaves_four_row_cards():
 
 def test_E8_end_condition_inclusive_by_default():
     """N16: totals [66, 40, 12]: ends under >= 66 (default) and player 3 wins; not under > 66."""
-    assert match_over([66, 40, 12], 1, 66, True, None)
-    assert not match_over([66, 40, 12], 1, 66, False, None)
+    assert match_over([66, 40, 12], 1, SixNimmtConfig())
+    assert not match_over([66, 40, 12], 1, SixNimmtConfig(end_inclusive=False))
     assert winners([66, 40, 12], [0, 0, 0], "share") == [2]
 
 

@@ -62,11 +62,11 @@ def test_N6_reveal_resolves_in_ascending_order():
 
 
 def test_N7_N8_target_row_is_highest_lower_end():
-    rows = [[12], [37], [43], [58]]
-    assert target_row(rows, 44) == 2
-    assert target_row(rows, 38) == 1
-    assert target_row(rows, 100) == 3
-    assert target_row(rows, 5) == -1
+    ends = [12, 37, 43, 58]
+    assert target_row(ends, 44) == 2
+    assert target_row(ends, 38) == 1
+    assert target_row(ends, 100) == 3
+    assert target_row(ends, 5) == -1
 
 
 def test_N9_row_capacity_config_changes_when_a_row_is_taken():

@@ -1,9 +1,10 @@
 """6 nimmt! (Take 6): 2-10 players, basic and advanced (spec: shared/rules/sixnimmt.md)."""
 
 from simkit.core.game import Game
+from simkit.games.sixnimmt.actions import TakeRow, format_action, parse_action
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.render import render_log
-from simkit.games.sixnimmt.state import SixNimmtState, TakeRow
+from simkit.games.sixnimmt.state import SixNimmtState, new_state
 
 
 def _max_steps(config: SixNimmtConfig, n: int) -> int:
@@ -19,10 +20,11 @@ GAME = Game(
     min_players=2,
     max_players=10,
     config_cls=SixNimmtConfig,
-    new_state=SixNimmtState,
+    new_state=new_state,
     rules_version="sixnimmt-1",
     render_log=render_log,
-    format_action=str,
+    format_action=format_action,
+    parse_action=parse_action,
     higher_is_better=False,
     description="Simultaneous card play into 4 rows; the 6th card takes the row. Fewest bullheads wins.",
     max_steps=_max_steps,

@@ -1,6 +1,15 @@
-"""6 nimmt! rules as pure functions over plain ints and lists (spec: shared/rules/sixnimmt.md)."""
+"""6 nimmt! rules: constants and pure functions over plain ints and lists (spec: shared/rules/sixnimmt.md)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from simkit.games.sixnimmt.config import SixNimmtConfig
+
+#: phases: N5 every seat chooses a card; N10 one seat picks a row; N19 one seat drafts; the match is over
+PLAY, ROW_PICK, DRAFT, OVER = "play", "row_pick", "draft", "over"
+PHASES = (PLAY, ROW_PICK, DRAFT, OVER)
 
 
 def bullheads(v: int) -> int:
@@ -20,40 +29,62 @@ def bullheads(v: int) -> int:
 BH: tuple[int, ...] = (0,) + tuple(bullheads(v) for v in range(1, 105))
 
 
-def target_row(rows: list[list[int]], card: int) -> int:
-    """N7/N8: index of the row whose end is the highest below `card`; -1 if every end is higher (N10)."""
-    best, best_end = -1, 0
-    for i, row in enumerate(rows):
-        end = row[-1]
+def target_row(ends: list[int], card: int) -> int:
+    """N7/N8: index of the row whose end (last card) is the highest below `card`; -1 if every
+    end is higher (N10: the player picks a row). Cards are unique, so the end names its row."""
+    best_end = 0
+    for end in ends:
         if best_end < end < card:
-            best, best_end = i, end
-    return best
+            best_end = end
+    return ends.index(best_end) if best_end else -1
+
+
+_bullheads_of = BH.__getitem__
 
 
 def row_points(row: list[int]) -> int:
     """N13 bullheads in a row (what taking it costs)."""
-    return sum([BH[c] for c in row])
+    return sum(map(_bullheads_of, row))
 
 
-def match_over(totals: list[int], rounds_played: int, threshold: int, inclusive: bool,
-               max_rounds: int | None) -> bool:
-    """N15/N16: checked only after a complete round."""
+def match_over(totals: list[int], rounds_played: int, config: SixNimmtConfig) -> bool:
+    """N15/N16 (checked only after a complete round), with N17's tie_break=play_on: a tie for
+    the fewest bullheads plays on, within max_rounds."""
+    max_rounds = config.max_rounds
     if max_rounds is not None and rounds_played >= max_rounds:
         return True
     top = max(totals)
-    return top >= threshold if inclusive else top > threshold
+    reached = top >= config.end_threshold if config.end_inclusive else top > config.end_threshold
+    if reached and config.tie_break == "play_on":
+        return totals.count(min(totals)) == 1
+    return reached
+
+
+def standing_keys(totals: list[int], last_round: list[int], tie_break: str) -> list:
+    """N17: what ranks the seats, lower is better: the total, then under tie_break=last_round
+    the bullheads of the last round."""
+    if tie_break == "last_round":
+        return list(zip(totals, last_round))
+    return list(totals)
 
 
 def winners(totals: list[int], last_round: list[int], tie_break: str) -> list[int]:
     """N17: the seats with the fewest bullheads; `last_round` breaks ties under tie_break=last_round."""
-    low = min(totals)
-    tied = [s for s, t in enumerate(totals) if t == low]
-    if tie_break == "last_round" and len(tied) > 1:
-        best = min(last_round[s] for s in tied)
-        tied = [s for s in tied if last_round[s] == best]
-    return tied
+    keys = standing_keys(totals, last_round, tie_break)
+    best = min(keys)
+    return [s for s, key in enumerate(keys) if key == best]
 
 
 def draft_order(n_players: int, first: int, picks: int) -> list[int]:
     """N19: single clockwise passes from `first` (not a snake draft)."""
     return [(first + k) % n_players for k in range(picks)]
+
+
+def first_drafter(rule: str, totals: list[int], round_no: int, round_one_first: int) -> int:
+    """N19 [CHOICE] who drafts first in round `round_no`: seat 0; the highest total (lowest seat
+    on ties); or `round_one_first` (drawn at random) moved one seat clockwise each round."""
+    if rule == "seat0":
+        return 0
+    if rule == "highest_total":
+        return totals.index(max(totals))
+    return (round_one_first + round_no - 1) % len(totals)
