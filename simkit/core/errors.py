@@ -24,6 +24,9 @@ class IllegalAction(SimkitError):
         self.seat = seat
         self.rule = rule
 
+    def __reduce__(self):  # keep seat and rule across worker processes
+        return type(self), (str(self), self.seat, self.rule)
+
 
 class StrategyError(SimkitError):
     """A strategy raised or returned an illegal action (raised only under --strict)."""
@@ -32,6 +35,9 @@ class StrategyError(SimkitError):
         super().__init__(message)
         self.seat = seat
         self.strategy = strategy
+
+    def __reduce__(self):  # workers send it to the parent: it must unpickle with its fields
+        return type(self), (str(self), self.seat, self.strategy)
 
 
 class PositionError(SimkitError, ValueError):

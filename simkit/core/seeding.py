@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.random import PCG64, Generator, SeedSequence
 
+from simkit.core.errors import ConfigError
+
 _MASK128 = (1 << 128) - 1
 WORDS_PER_STREAM = 2
 _INC_STEP = 0x9E3779B97F4A7C15F39CC0605CEDC835  # odd 128-bit constant (golden ratio)
@@ -159,10 +161,16 @@ def game_streams(master: int, index: int, n_players: int, *, duplicate: bool = F
     return GameStreams(chance, seats, words)
 
 
+MAX_SEED = (1 << 128) - 1
+
+
 def root_seed(seed: int | None) -> int:
-    """The run's master seed: the given one, or fresh entropy recorded in the manifest."""
+    """The run's master seed: the given one (0 to 2**128 - 1), or fresh entropy recorded in the manifest."""
     if seed is not None:
-        return int(seed)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise ConfigError(f"--seed {seed} is not allowed: a whole number from 0 to 2**128 - 1 "
+                              f"(or leave it out for fresh entropy)")
+        return seed
     entropy = SeedSequence().entropy
     assert isinstance(entropy, int)
     return entropy % (1 << 63)

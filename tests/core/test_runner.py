@@ -1,11 +1,12 @@
 """The runner: identical results whatever jobs/chunks, forfeits, --strict, resume, early stop."""
 
 import json
+import pickle
 
 import pandas as pd
 import pytest
 
-from simkit.core.errors import RunFolderError, StrategyError
+from simkit.core.errors import IllegalAction, RunFolderError, StrategyError
 from simkit.core.play import play_range
 from simkit.core.runner import RunSpec, load_run, replay_game, run
 
@@ -86,6 +87,21 @@ def test_strict_stops_with_traceback_and_keeps_finished_chunks(tmp_path):
     with pytest.raises(StrategyError, match="Traceback"):
         run(bad, tmp_path / "bad", jobs=1, progress=False)
     assert json.loads((tmp_path / "bad" / "manifest.json").read_text())["status"] == "interrupted"
+
+
+def test_errors_keep_their_fields_across_processes():
+    for err in (StrategyError("boom", seat=2, strategy="x:Y"), IllegalAction("no", seat=1, rule="N3")):
+        back = pickle.loads(pickle.dumps(err))
+        assert (type(back), str(back), back.seat) == (type(err), str(err), err.seat)
+
+
+@pytest.mark.slow
+def test_strict_with_two_workers_stops_with_the_strategy_error(tmp_path):
+    bad = RunSpec.create("sixnimmt", 2, ["random", "tests.plugins:PlaysIllegal"], 40, seed=5,
+                         seating="fixed", strict=True, overrides={"max_rounds": "1"})
+    with pytest.raises(StrategyError, match="seat 1") as err:
+        run(bad, tmp_path / "bad", jobs=2, chunk_size=10, progress=False)
+    assert err.value.seat == 1 and err.value.strategy == "tests.plugins:PlaysIllegal"
 
 
 def test_existing_folder_is_never_overwritten(tmp_path):

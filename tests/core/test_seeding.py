@@ -1,8 +1,28 @@
 """Seeds: batch words equal numpy's SeedSequence; streams are independent of how games are grouped."""
 
 import numpy as np
+import pytest
 
-from simkit.core.seeding import GeneratorPool, batch_stream_words, game_streams, stream_words
+from simkit.core.errors import ConfigError
+from simkit.core.seeding import (
+    MAX_SEED,
+    GeneratorPool,
+    batch_stream_words,
+    game_streams,
+    root_seed,
+    stream_words,
+)
+
+
+@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1, 2.5, True])
+def test_a_seed_outside_0_to_2_pow_128_is_refused_in_one_line(seed):
+    with pytest.raises(ConfigError, match=r"--seed .* is not allowed: a whole number from 0 to 2\*\*128 - 1"):
+        root_seed(seed)
+
+
+def test_the_largest_seed_is_accepted_and_a_missing_one_is_drawn():
+    assert root_seed(MAX_SEED) == MAX_SEED and root_seed(0) == 0
+    assert 0 <= root_seed(None) < 1 << 63
 
 
 def test_batch_words_match_numpy_seedsequence_bit_for_bit():
