@@ -7,8 +7,6 @@ rest. Results do not depend on the number of jobs, the chunk size or the finishi
 
 from __future__ import annotations
 
-import math
-import os
 import sys
 import time
 import warnings
@@ -19,6 +17,7 @@ from typing import Callable
 
 import pandas as pd
 
+from simkit.core.chunks import chunk_ranges, default_chunk_size, resolve_jobs
 from simkit.core.errors import ConfigError, RunFolderError
 from simkit.core.play import Chunk, play_game, play_range
 from simkit.core.records import (chunk_paths, consolidate, done_chunks, read_chunks, read_manifest,
@@ -26,6 +25,8 @@ from simkit.core.records import (chunk_paths, consolidate, done_chunks, read_chu
 from simkit.core.spec import SEATINGS, RunSpec
 
 __all__ = ["RunSpec", "SEATINGS", "RunResult", "run", "load_run", "replay_game"]
+
+RESULTS = Path("results")
 
 StopRule = Callable[[pd.DataFrame, pd.DataFrame], bool]
 
@@ -41,26 +42,18 @@ class RunResult:
     timings: dict = field(default_factory=dict)
 
 
-def default_out_dir(spec: RunSpec, root: Path = Path("results")) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = root / f"{spec.game}-{stamp}-s{spec.seed}"
-    k = 1
+def default_out_dir(spec: RunSpec, root: Path = RESULTS) -> Path:
+    return stamped_dir(spec.game, spec.seed, root)
+
+
+def stamped_dir(stem: str, seed: int, root: Path = RESULTS) -> Path:
+    """A new folder `root/<stem>-<time>-s<seed>`, with `-2`, `-3`, ... added if it exists."""
+    name = f"{stem}-{datetime.now():%Y%m%d-%H%M%S}-s{seed}"
+    path, k = root / name, 1
     while path.exists():
         k += 1
-        path = root / f"{spec.game}-{stamp}-s{spec.seed}-{k}"
+        path = root / f"{name}-{k}"
     return path
-
-
-def default_chunk_size(n_games: int, jobs: int) -> int:
-    """Thousands of games per task where possible, but enough tasks to balance the workers."""
-    return max(1, min(5000, math.ceil(n_games / max(1, jobs * 8))))
-
-
-def resolve_jobs(jobs: int) -> int:
-    cores = os.cpu_count() or 1
-    if jobs == 0:
-        raise ConfigError("--jobs 0 is not allowed: use a positive count, or -1 for all cores")
-    return cores if jobs < 0 else jobs
 
 
 def _prepare_folder(spec: RunSpec, out_dir: Path, resume: bool, chunk_size: int) -> tuple[dict, set[int]]:
@@ -157,11 +150,9 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
     if resume and (out_dir / "manifest.json").exists():
         chunk_size = read_manifest(out_dir).get("chunk_size", chunk_size)
     chunk_size = chunk_size or default_chunk_size(spec.n_games, jobs)
-    if chunk_size < 1:
-        raise ConfigError(f"--chunk-size {chunk_size} is not allowed: at least 1")
+    ranges = chunk_ranges(spec.n_games, chunk_size)
+    n_chunks = len(ranges)
     manifest, done = _prepare_folder(spec, out_dir, resume, chunk_size)
-    n_chunks = math.ceil(spec.n_games / chunk_size)
-    ranges = {k: (k * chunk_size, min(spec.n_games, (k + 1) * chunk_size)) for k in range(n_chunks)}
     todo = [(k, *ranges[k]) for k in range(n_chunks) if k not in done]
     t0 = time.perf_counter()
     bar = _Progress(spec.n_games, sum(ranges[k][1] - ranges[k][0] for k in done), progress)
