@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simkit.core.errors import ConfigError, RunFolderError
+from simkit.core.lineup import filled_lineup
 from simkit.core.records import read_manifest
-from simkit.core.runner import RunResult, RunSpec, run
+from simkit.core.runner import RESULTS, RunResult, RunSpec, load_run, run, stamped_dir
 from simkit.core.seeding import root_seed
 
 SWEEP_MANIFEST = "sweep.json"
@@ -40,14 +41,6 @@ def parse_vary(items: list[str]) -> dict[str, list[str]]:
     return axes
 
 
-def lineup_for(strategies: list[str], n_players: int) -> list[str]:
-    """One strategy for all seats; or the given lineup, its last strategy filling extra seats."""
-    if len(strategies) > n_players:
-        raise ConfigError(f"{len(strategies)} strategies for {n_players} players: give at most "
-                          f"{n_players} (the last one fills the remaining seats)")
-    return strategies + [strategies[-1]] * (n_players - len(strategies))
-
-
 def cells(players: list[int], axes: dict[str, list[str]]) -> list[Cell]:
     names = list(axes)
     out = []
@@ -70,7 +63,7 @@ def plan(game: str, players: list[int], strategies: list[str], n_games: int, see
     specs = []
     for cell in cells(players, axes):
         try:
-            spec = RunSpec.create(game, cell.n_players, lineup_for(strategies, cell.n_players),
+            spec = RunSpec.create(game, cell.n_players, filled_lineup(strategies, cell.n_players),
                                   n_games, seed=seed, seating=seating, duplicate=duplicate,
                                   overrides={**base_overrides, **dict(cell.overrides)},
                                   command=command)
@@ -78,6 +71,10 @@ def plan(game: str, players: list[int], strategies: list[str], n_games: int, see
             raise type(exc)(f"sweep cell {cell.label}: {exc}") from None
         specs.append((cell, spec))
     return specs
+
+
+def default_sweep_dir(game: str, seed: int, root: Path = RESULTS) -> Path:
+    return stamped_dir(f"{game}-sweep", seed, root)
 
 
 def run_sweep(planned: list[tuple[Cell, RunSpec]], out_dir: Path, *, jobs: int = -1,
@@ -104,7 +101,6 @@ def run_sweep(planned: list[tuple[Cell, RunSpec]], out_dir: Path, *, jobs: int =
         cell_dir = out_dir / cell.label
         if resume and (cell_dir / "manifest.json").exists() and \
                 read_manifest(cell_dir).get("status") == "complete":
-            from simkit.core.runner import load_run
             result = load_run(cell_dir)
         else:
             cell_resume = resume and (cell_dir / "manifest.json").exists()

@@ -1,5 +1,7 @@
 """The CLI through Click's CliRunner: summaries, replay, and every bad-input case."""
 
+import json
+
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -150,3 +152,69 @@ def test_internal_error_keeps_finished_chunks_and_says_how_to_resume(cli, tmp_pa
                               "--seed", "1", "--out", str(tmp_path / "r"), "--resume"])
     assert again.exit_code == 0, again.output
     assert len(pd.read_parquet(tmp_path / "r" / "games.parquet")) == 50
+
+
+@pytest.mark.parametrize("args", [["run", "chess"], ["sweep", "chess"], ["play", "chess"],
+                                  ["strategies", "chess"], ["compare", "chess", "a", "b"]])
+def test_unknown_game_is_one_line_and_exit_1_in_every_command(cli, args):
+    out = cli.invoke(main, args)
+    assert out.exit_code == 1
+    assert out.output == "Error: unknown game 'chess': allowed are sixnimmt, trains, rummikub, shipside\n"
+
+
+@pytest.mark.parametrize("command", [["run", "sixnimmt"], ["sweep", "sixnimmt"],
+                                     ["compare", "sixnimmt", "random", "random"]])
+def test_jobs_0_is_refused_before_anything_is_written(cli, tmp_path, command):
+    out = cli.invoke(main, command + ["-n" if command[0] != "compare" else "--max-games", "4",
+                                      "-j", "0", "--out", str(tmp_path / "never")])
+    assert out.exit_code == 1
+    assert "--jobs 0 is not allowed: use a positive count, or -1 for all cores" in out.output
+    assert not (tmp_path / "never").exists()
+
+
+@pytest.mark.parametrize("command", [["run", "sixnimmt"], ["sweep", "sixnimmt"],
+                                     ["compare", "sixnimmt", "random", "random"],
+                                     ["report", "."]])
+def test_out_naming_a_file_is_a_clear_error(cli, tmp_path, command):
+    afile = tmp_path / "notes.txt"
+    afile.write_text("precious")
+    out = cli.invoke(main, command + ["--out", str(afile)])
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert f"Invalid value for '--out': Directory '{afile}' is a file" in out.output
+    assert afile.read_text() == "precious"
+
+
+def test_the_manifest_records_the_command_as_typed(cli, tmp_path, monkeypatch):
+    args = ["run", "sixnimmt", "-n", "3", "--seed", "1", "-j", "1", "--set", "max_rounds=1",
+            "--out", str(tmp_path / "my run")]
+    monkeypatch.setattr("sys.argv", ["/usr/bin/simkit", *args])
+    assert cli.invoke(main, args).exit_code == 0
+    manifest = json.loads((tmp_path / "my run" / "manifest.json").read_text())
+    assert manifest["command"] == (f"simkit run sixnimmt -n 3 --seed 1 -j 1 --set max_rounds=1 "
+                                   f"--out '{tmp_path / 'my run'}'")
+
+
+def test_run_without_players_uses_the_default_count(cli, tmp_path):
+    out = cli.invoke(main, ["run", "shipside", "-n", "2", "--seed", "1", "-j", "1",
+                            "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0, out.output
+    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["n_players"] == 2
+
+
+def test_interrupted_run_says_how_many_games_are_saved(cli, tmp_path, monkeypatch):
+    import simkit.core.runner as runner_mod
+    real = runner_mod.write_chunk
+    calls = {"n": 0}
+
+    def interrupt_on_third_chunk(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner_mod, "write_chunk", interrupt_on_third_chunk)
+    out = cli.invoke(main, ["run", "sixnimmt", "-n", "50", "--chunk-size", "10", "-j", "1",
+                            "--seed", "1", "--out", str(tmp_path / "r")])
+    assert out.exit_code == 130
+    assert (f"interrupted: 20 finished games are saved in {tmp_path / 'r'}; finish with the same "
+            f"command plus --resume --out {tmp_path / 'r'}") in out.output

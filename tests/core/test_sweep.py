@@ -1,6 +1,7 @@
 """simkit sweep: a grid of player counts and variants, one run folder per cell."""
 
 import json
+from datetime import datetime
 
 import pandas as pd
 import pytest
@@ -8,7 +9,7 @@ from click.testing import CliRunner
 
 from simkit.cli import main
 from simkit.core.errors import ConfigError
-from simkit.core.sweep import cells, lineup_for, parse_vary, plan, run_sweep, sweep_run_dirs
+from simkit.core.sweep import cells, default_sweep_dir, parse_vary, plan, run_sweep, sweep_run_dirs
 
 
 def test_grid_is_the_product_of_players_and_values():
@@ -17,10 +18,27 @@ def test_grid_is_the_product_of_players_and_values():
     assert grid[0].label == "p3-rows=3-advanced=false" and grid[-1].label == "p4-rows=5-advanced=true"
 
 
-def test_lineup_last_strategy_fills_extra_seats():
-    assert lineup_for(["heuristic", "random"], 4) == ["heuristic", "random", "random", "random"]
-    with pytest.raises(ConfigError, match="3 strategies for 2 players"):
-        lineup_for(["a", "b", "c"], 2)
+def test_each_cell_fills_its_seats_with_the_last_strategy():
+    planned = plan("sixnimmt", [2, 4], ["heuristic", "random"], 10, 1, {}, {})
+    assert [[s.text for s in spec.strategies] for _, spec in planned] == \
+        [["heuristic", "random"], ["heuristic", "random", "random", "random"]]
+    with pytest.raises(ConfigError, match="sweep cell p2: 3 strategies for 2 players"):
+        plan("sixnimmt", [2], ["a", "b", "c"], 10, 1, {}, {})
+
+
+def test_default_sweep_folder_is_new_and_named_after_game_time_and_seed(tmp_path, monkeypatch):
+    import simkit.core.runner as runner_mod
+
+    class FrozenClock(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return cls(2026, 12, 1, 10, 15, 0)
+
+    monkeypatch.setattr(runner_mod, "datetime", FrozenClock)
+    first = default_sweep_dir("sixnimmt", 7, root=tmp_path)
+    assert first == tmp_path / "sixnimmt-sweep-20261201-101500-s7"
+    first.mkdir()
+    assert default_sweep_dir("sixnimmt", 7, root=tmp_path) == tmp_path / f"{first.name}-2"
 
 
 def test_bad_cell_fails_before_anything_runs(tmp_path):
@@ -53,6 +71,20 @@ def test_sweep_command(tmp_path):
     assert json.loads((tmp_path / "s" / "sweep.json").read_text())["seed"] == 1
     bad = CliRunner().invoke(main, ["sweep", "sixnimmt", "-p", "3,x"])
     assert bad.exit_code != 0 and "not a comma-separated list" in bad.output
+
+
+def test_interrupted_sweep_says_what_is_saved_and_how_to_resume(tmp_path, monkeypatch):
+    import simkit.core.sweep as sweep_mod
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep_mod, "run_sweep", interrupted)
+    out = CliRunner().invoke(main, ["sweep", "sixnimmt", "-p", "2", "-n", "4", "--seed", "1",
+                                    "--out", str(tmp_path / "s")])
+    assert out.exit_code == 130
+    assert f"interrupted: finished cells and games are saved in {tmp_path / 's'}" in out.output
+    assert f"--resume --out {tmp_path / 's'}" in out.output
 
 
 def test_report_accepts_a_sweep_folder(tmp_path):

@@ -88,6 +88,11 @@ def test_malformed_sprt_and_unknown_names_are_clear_errors(tmp_path):
     assert res.exit_code == 2 and "elo0 must be less than elo1" in res.output
     res = runner.invoke(main, ["compare", "nogame", "a", "b", "--out", str(tmp_path / "x")])
     assert res.exit_code == 1 and "unknown game 'nogame'" in res.output
+    res = runner.invoke(main, ["compare", "sixnimmt", "heuristic", "random", "-p", "1",
+                               "--out", str(tmp_path / "x")])
+    assert res.exit_code == 1
+    assert res.output == "Error: --players 1 is not allowed: compare needs at least 2 players\n"
+    assert not (tmp_path / "x").exists()
     res = runner.invoke(main, ["report", str(tmp_path)])
     assert res.exit_code == 1 and "no manifest.json" in res.output
 
