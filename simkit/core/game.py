@@ -125,6 +125,9 @@ class Game:
     format_position: Callable[[State], str] | None = None
     #: (text, config) -> state; raises PositionError naming what is wrong with the text
     parse_position: Callable[[str, GameConfig], State] | None = None
+    #: (state, seat) -> a short list of good legal moves, for search strategies in games whose
+    #: moves cannot be listed (legal_actions returns None); None where every move can be listed
+    candidate_actions: Callable[[State, int], Sequence[Action]] | None = None
     higher_is_better: bool = True
     description: str = ""
     #: upper bound on decision steps of one game, for the conformance checker
