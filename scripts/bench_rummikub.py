@@ -31,26 +31,29 @@ def _solver_times(queries, **kw) -> tuple[float, float]:
 
 def game_positions(n: int, seed: int = 1, lo: int = 35, hi: int = 45, rack_lo: int = 8, rack_hi: int = 12):
     """(table, rack, True) positions met by greedy_tiles players in 4-player self-play."""
+    from simkit.core.play import play_out
+    from simkit.core.strategy import GameInfo, parse_strategy
     from simkit.games.rummikub import GAME
-    from simkit.games.rummikub.actions import DRAW, PASS
     from simkit.games.rummikub.config import RummikubConfig
-    from simkit.games.rummikub.solver import solve_observation
 
     cfg = RummikubConfig()
+    info = GameInfo("rummikub", cfg, 4)
+    lineup = [parse_strategy("greedy_tiles", "rummikub")] * 4
     out = []
-    g = 0
-    while len(out) < n and g < 10 * n:
-        st = GAME.new_state(cfg, 4, np.random.default_rng(seed * 1000 + g))
-        g += 1
-        while not st.is_over() and len(out) < n:
-            s = st.to_act()[0]
-            obs = st.observe(s)
-            on_table = sum(len(m.tiles) for m in obs.table)
-            if obs.opened[s] and lo <= on_table <= hi and rack_lo <= len(obs.rack) <= rack_hi:
-                out.append((obs.table, list(obs.rack), True))
-            sol = solve_observation(obs, cfg, "tiles")
-            st.apply([sol.action if sol else (DRAW if obs.pool_size else PASS)])
-    return out
+
+    def collect(state, step, seats):
+        obs = state.observe(seats[0])
+        on_table = sum(len(m.tiles) for m in obs.table)
+        if obs.opened[obs.seat] and lo <= on_table <= hi and rack_lo <= len(obs.rack) <= rack_hi:
+            out.append((obs.table, list(obs.rack), True))
+
+    for g in range(10 * n):
+        if len(out) >= n:
+            break
+        state = GAME.new_state(cfg, 4, np.random.default_rng(seed * 1000 + g))
+        play_out(state, lineup, info, [np.random.default_rng(s) for s in range(4)], forfeit_on_error=False,
+                 before=collect)
+    return out[:n]
 
 
 def random_positions(n: int, seed: int = 2):

@@ -219,7 +219,7 @@ def test_K17_a_full_cycle_of_passes_ends_the_hand():
 def test_K17_a_play_restarts_the_pass_count():
     st = make_state(3, table=(R("R5 R6 R7"),), racks=[T("R1"), T("R8 K1"), T("R4")], pool=[], seat=1)
     st.apply([PASS])                                       # P1 passes
-    st.seat = 2
+    assert st.to_act() == (2,)
     st.apply([Play((R("R4 R5 R6 R7"),))])                  # P2 plays a tile instead
     assert st.passes == 0
     for _ in range(2):

@@ -43,6 +43,7 @@ def _check(table, rack, objective, retrieval):
     return ref > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", ["tiles", "points"])
 @pytest.mark.parametrize("jokers", [False, True])
 def test_solver_optimal_vs_exhaustive_R12_R15(objective, jokers):
@@ -127,6 +128,7 @@ def test_solver_mid_game_answers_are_legal():
                 assert rules.check_play(table, sol.melds, rack, retrieval=mode) is None
 
 
+@pytest.mark.slow
 def test_solver_optimal_with_both_jokers_on_the_table_R15():
     """R15 strict with two table jokers (keep / retrieve / distinct replacements): 80 positions."""
     rng = np.random.default_rng(77)
