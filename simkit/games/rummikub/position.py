@@ -157,7 +157,8 @@ def _whole(text: str, what: str) -> int:
     return int(text)
 
 
-def parse_position(text: str, config: RummikubConfig, rng: np.random.Generator | None = None) -> RummikubState:
+def parse_position(text: str, config: RummikubConfig,
+                   rng: np.random.Generator | None = None) -> RummikubState:
     """The state written by `format_position`; PositionError names the line or field that is wrong."""
     reader = _Reader()
     reader.read(text)

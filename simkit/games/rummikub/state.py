@@ -113,10 +113,13 @@ class RummikubState(State):
         if isinstance(action, Draw):
             return None if self.pool else rules.Violation("R10", None, "the pool is empty: pass instead")
         if isinstance(action, Pass):
-            return None if not self.pool else rules.Violation("R8", None, "the pool is not empty: draw instead")
+            if self.pool:
+                return rules.Violation("R8", None, "the pool is not empty: draw instead")
+            return None
         if isinstance(action, InitialMeld):
             if self.opened[seat]:
-                return rules.Violation("R11", None, "the initial meld is already made: submit Play(final_table)")
+                return rules.Violation("R11", None,
+                                       "the initial meld is already made: submit Play(final_table)")
             return rules.check_initial_meld(action.melds, self.racks[seat],
                                             min_points=self.config.initial_meld_points,
                                             jokers_allowed=self.config.joker_in_initial_meld)
@@ -136,7 +139,8 @@ class RummikubState(State):
         if self.phase == OVER:
             raise IllegalAction("the game is over", seat=None, rule="R13")
         if len(actions) != 1:
-            raise IllegalAction(f"expected one action for seat {self.seat}, got {len(actions)}", seat=self.seat)
+            raise IllegalAction(f"expected one action for seat {self.seat}, got {len(actions)}",
+                                seat=self.seat)
         action = actions[0]
         seat = self.seat
         if not isinstance(action, (Draw, Pass, InitialMeld, Play)):
@@ -227,7 +231,7 @@ class RummikubState(State):
     def observe(self, seat: int) -> Observation:
         return views.observe(self, seat)
 
-    def clone(self) -> "RummikubState":
+    def clone(self) -> RummikubState:
         c = object.__new__(RummikubState)
         c.__dict__.update(self.__dict__)
         c.rng = copy.deepcopy(self.rng)
@@ -241,7 +245,7 @@ class RummikubState(State):
         c.public = list(self.public)
         return c
 
-    def determinize(self, seat: int, rng: np.random.Generator) -> "RummikubState":
+    def determinize(self, seat: int, rng: np.random.Generator) -> RummikubState:
         return views.determinize(self, seat, rng)
 
     def audit(self) -> list[str]:
@@ -252,7 +256,8 @@ class RummikubState(State):
 
     def __repr__(self) -> str:
         racks = "; ".join(" ".join(tile_text(t) for t in sorted_tiles(r)) for r in self.racks)
-        return f"RummikubState(hand {self.hand}, seat {self.seat} to move, pool {len(self.pool)}, racks {racks})"
+        return (f"RummikubState(hand {self.hand}, seat {self.seat} to move, pool {len(self.pool)}, "
+                f"racks {racks})")
 
 
 def new_state(config: RummikubConfig, n_players: int, rng: np.random.Generator) -> RummikubState:
