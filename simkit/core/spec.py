@@ -12,6 +12,7 @@ from simkit.core.seeding import root_seed
 from simkit.core.strategy import StrategySpec, parse_strategy
 
 SEATINGS = ("rotate", "random", "fixed")
+MAX_DECISION_TIMEOUT = 86_400.0
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,17 @@ class RunSpec:
     duplicate: bool = False
     strict: bool = False
     command: str = ""
+    #: seconds one decision may take before its seat forfeits the game (None: no limit)
+    decision_timeout: float | None = None
+    #: audit the state after every step, not only at the end of each game
+    paranoid: bool = False
 
     @classmethod
     def create(cls, game: str, n_players: int, strategies: list[str], n_games: int,
                seed: int | None = None, seating: str = "rotate", duplicate: bool = False,
                overrides: dict[str, str] | None = None, command: str = "",
-               strict: bool = False, config: GameConfig | None = None) -> RunSpec:
+               strict: bool = False, config: GameConfig | None = None,
+               decision_timeout: float | None = None, paranoid: bool = False) -> RunSpec:
         """Validate every option and resolve names; raises SimkitError subclasses."""
         entry = get_game(game)
         if not entry.min_players <= n_players <= entry.max_players:
@@ -46,6 +52,9 @@ class RunSpec:
                               f"for all seats or exactly once per seat")
         if n_games < 1:
             raise ConfigError(f"--games {n_games} is not allowed: at least 1")
+        if decision_timeout is not None and not (0 < decision_timeout <= MAX_DECISION_TIMEOUT):
+            raise ConfigError(f"--decision-timeout {decision_timeout} is not allowed: seconds above 0 "
+                              f"and at most {MAX_DECISION_TIMEOUT:g}")
         if seating not in SEATINGS:
             raise ConfigError(f"--seating {seating!r} is not allowed: one of {', '.join(SEATINGS)}")
         specs = tuple(parse_strategy(s, game) for s in strategies)
@@ -59,7 +68,7 @@ class RunSpec:
             n_games = math.ceil(n_games / n_players) * n_players
         return cls(game=game, n_players=n_players, strategies=specs, n_games=n_games,
                    seed=root_seed(seed), config=cfg, seating=seating, duplicate=duplicate,
-                   strict=strict, command=command)
+                   strict=strict, command=command, decision_timeout=decision_timeout, paranoid=paranoid)
 
     def manifest_fields(self) -> dict:
         entry = get_game(self.game)
@@ -67,7 +76,8 @@ class RunSpec:
                 "higher_is_better": entry.higher_is_better, "n_players": self.n_players,
                 "strategies": [s.text for s in self.strategies], "n_games": self.n_games,
                 "seed": self.seed, "seating": self.seating, "duplicate": self.duplicate,
-                "config": self.config.to_dict(), "command": self.command}
+                "config": self.config.to_dict(), "command": self.command,
+                "decision_timeout": self.decision_timeout, "paranoid": self.paranoid}
 
     @classmethod
     def from_manifest(cls, manifest: dict) -> RunSpec:
@@ -76,4 +86,5 @@ class RunSpec:
         return cls.create(manifest["game"], manifest["n_players"], manifest["strategies"],
                           manifest["n_games"], seed=manifest["seed"], seating=manifest["seating"],
                           duplicate=manifest["duplicate"], command=manifest.get("command", ""),
-                          config=config)
+                          config=config, decision_timeout=manifest.get("decision_timeout"),
+                          paranoid=manifest.get("paranoid", False))
