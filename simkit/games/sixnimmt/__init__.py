@@ -3,6 +3,7 @@
 from simkit.core.game import Game
 from simkit.games.sixnimmt.actions import TakeRow, format_action, parse_action
 from simkit.games.sixnimmt.config import SixNimmtConfig
+from simkit.games.sixnimmt.position import format_position, parse_position
 from simkit.games.sixnimmt.render import render_log
 from simkit.games.sixnimmt.state import SixNimmtState, new_state
 
@@ -25,6 +26,8 @@ GAME = Game(
     render_log=render_log,
     format_action=format_action,
     parse_action=parse_action,
+    format_position=format_position,
+    parse_position=parse_position,
     higher_is_better=False,
     description="Simultaneous card play into 4 rows; the 6th card takes the row. Fewest bullheads wins.",
     max_steps=_max_steps,

@@ -15,7 +15,8 @@ def render_log(state) -> str:
     Cards worth more than one bullhead are marked with one '*' per extra bullhead.
     """
     n = state.n
-    lines: list[str] = [f"6 nimmt! with {n} players ({'advanced' if state.config.advanced else 'basic'} game)"]
+    game = "advanced" if state.config.advanced else "basic"
+    lines: list[str] = [f"6 nimmt! with {n} players ({game} game)"]
     rows: list[list[int]] = []
     for ev in state.events:
         kind = ev[0]
@@ -26,6 +27,11 @@ def render_log(state) -> str:
             lines.append(f"\n== Round {rnd} ==")
             for s, hand in enumerate(hands):
                 lines.append(f"  seat {s} hand: {_cards(sorted(hand))}")
+            lines.append(_rows_text(rows))
+        elif kind == "position":
+            _, rnd, turns, rows_now = ev
+            rows = [list(r) for r in rows_now]
+            lines.append(f"\n== Round {rnd}, from a position after {turns} turns ==")
             lines.append(_rows_text(rows))
         elif kind == "draft_start":
             _, rnd, first, pool = ev
@@ -52,14 +58,18 @@ def render_log(state) -> str:
         elif kind == "round_end":
             _, rnd, points, totals = ev
             lines.append(_rows_text(rows))
-            lines.append(f"Round {rnd} bullheads: " + ", ".join(f"seat {s}: {p}" for s, p in enumerate(points)))
-            lines.append("Totals: " + ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals)))
+            lines.append(f"Round {rnd} bullheads: " + _per_seat(points))
+            lines.append("Totals: " + _per_seat(totals))
         elif kind == "end":
             _, winners, totals = ev
             names = " and ".join(f"seat {s}" for s in winners)
             lines.append(f"\nGame over: {names} {'wins' if len(winners) == 1 else 'share the win'} "
                          f"with {totals[winners[0]]} bullheads.")
     return "\n".join(lines) + "\n"
+
+
+def _per_seat(values) -> str:
+    return ", ".join(f"seat {s}: {v}" for s, v in enumerate(values))
 
 
 def _rows_text(rows: list[list[int]]) -> str:
