@@ -22,7 +22,8 @@ def _random_initial(obs, config, rng):
 
 class SimpleStrategy(Strategy):
     name = "simple"
-    description = "plays a random valid new meld from its rack when it can (an initial meld of >= 30 first), else draws"
+    description = ("plays a random valid new meld from its rack when it can (an initial meld of >= 30 "
+                   "first), else draws")
 
     def act(self, decision: Decision):
         obs = decision.observation

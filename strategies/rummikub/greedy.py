@@ -22,5 +22,6 @@ class GreedyTiles(Strategy):
 
 class GreedyValue(GreedyTiles):
     name = "greedy_value"
-    description = "plays the solver's proven-optimal table placing the most rack points (jokers 30), else draws"
+    description = ("plays the solver's proven-optimal table placing the most rack points (jokers 30), "
+                   "else draws")
     objective = "points"

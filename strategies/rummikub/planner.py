@@ -2,9 +2,9 @@
 
 After its initial meld it plays only when the solver's best play (a) empties its rack, or
 (b) the pool is low (`low_pool` tiles or fewer), or (c) an opponent is close to going out
-(`danger` tiles or fewer), or (d) its rack holds more than `hold_max` tiles. Otherwise it draws, so that its tiles stay hidden and it can go out
-in one big turn. Rack jokers are kept out of plays unless they let it go out or the hand is
-about to end.
+(`danger` tiles or fewer), or (d) its rack holds more than `hold_max` tiles. Otherwise it draws,
+so that its tiles stay hidden and it can go out in one big turn. Rack jokers are kept out of plays
+unless they let it go out or the hand is about to end.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from simkit.games.rummikub.solver import solve
 
 class PatientStrategy(Strategy):
     name = "patient"
-    description = "opens early, then holds tiles and jokers until it can go out, the pool runs low or an opponent is close"
+    description = ("opens early, then holds tiles and jokers until it can go out, the pool runs low or an "
+                   "opponent is close")
 
     def __init__(self, low_pool: int = 10, danger: int = 4, hold_max: int = 12, objective: str = "tiles"):
         if objective not in ("tiles", "points"):

@@ -194,11 +194,13 @@ def test_K16_failed_rearrangement_restores_and_draws_what_is_left():
 
 def test_K16_variants_raise_and_draw1():
     bad_play = Play((R("R5 R6 R7"), G("K9 O9 B1")))
-    st = make_state(2, table=(R("R5 R6 R7"),), racks=[T("K9 O9"), T("K1")], pool=T("B1 B2"), on_illegal="raise")
+    st = make_state(2, table=(R("R5 R6 R7"),), racks=[T("K9 O9"), T("K1")], pool=T("B1 B2"),
+                    on_illegal="raise")
     with pytest.raises(IllegalAction):
         st.apply([bad_play])
     assert st.to_act() == (0,) and len(st.racks[0]) == 2
-    st = make_state(2, table=(R("R5 R6 R7"),), racks=[T("K9 O9"), T("K1")], pool=T("B1 B2"), on_illegal="draw1")
+    st = make_state(2, table=(R("R5 R6 R7"),), racks=[T("K9 O9"), T("K1")], pool=T("B1 B2"),
+                    on_illegal="draw1")
     st.apply([bad_play])
     assert len(st.racks[0]) == 3 and len(st.pool) == 1
 

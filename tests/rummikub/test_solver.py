@@ -120,7 +120,7 @@ def test_solver_objectives_differ():
 def test_solver_mid_game_answers_are_legal():
     """Larger positions (40 table tiles, 10 rack): every answer passes the validator."""
     rng = np.random.default_rng(3)
-    for i in range(6):
+    for _ in range(6):
         table, rack = random_position(rng, 40, 10, jokers=True)
         for mode in ("strict", "free"):
             sol = solve(table, rack, retrieval=mode)

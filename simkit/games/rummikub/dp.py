@@ -19,14 +19,14 @@ in the state; a solution must clear them all.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
 
 NEG = -(1 << 40)
 MAX_RUNS = 4
 
 
-@lru_cache(maxsize=None)
+@cache
 def _partitions(units: tuple[int, ...]):
     """All ways to split real group tiles (colours) into groups with distinct colours.
     Returns a list of tuples of groups, each group a sorted tuple of colours."""
@@ -51,7 +51,7 @@ def _partitions(units: tuple[int, ...]):
     return list(dict.fromkeys(out))
 
 
-@lru_cache(maxsize=None)
+@cache
 def group_outcomes(g: tuple[int, ...], gj: int, pats: tuple, keeps: tuple = ()) -> tuple:
     """Ways to form the groups of one number: real tiles g[c] of colour c plus gj jokers.
 
@@ -252,7 +252,7 @@ class TableDP:
         bridge = nxt1 or (jleft >= 2 and nxt2) or kept_here or kept_next
         out = {}
         per_run = []
-        for L, mark in runs:
+        for L, _mark in runs:
             acts = []
             if L == 3:
                 acts.append("close")
@@ -288,7 +288,8 @@ class TableDP:
                         picks = list(combinations(pend, min(units, len(pend))))
                     for pick in picks:
                         for order in orders:
-                            new, cleared = self.advance(list(runs), acts, sr, sj, c, n, flags, None, pick, order)
+                            new, cleared = self.advance(list(runs), acts, sr, sj, c, n, flags, None,
+                                                        pick, order)
                             k = (tuple(sorted(new)), rr + sr, jr + sj, cleared)
                             if k not in out:
                                 out[k] = (acts, sr, sj, pick, order)
@@ -318,7 +319,8 @@ class TableDP:
         """Pass over colours with nothing at number n: no open run, no tile, no joker to open."""
         F, O = self.F, self.O
         while c < 4 and not runs[c] and F[c][n] + O[c][n] == 0 and (
-                ju == self.jtot or n != 11 and not (flags and any(flags & b for b in self.keep.get((c, n), ())))):
+                ju == self.jtot or n != 11
+                and not (flags and any(flags & b for b in self.keep.get((c, n), ())))):
             g = self._g(n, g, 0)
             c += 1
         return c, g
@@ -474,8 +476,9 @@ class TableDP:
         n, c = 1, 0
         while True:
             room = min(room, self.jtot - ju)
-            if c < 4 and n <= 13 and not (c == 0 and n > self.last and not flags and (ju == self.jtot or not any(
-                    L < 3 for cr in runs_state for L, _ in cr))):
+            if c < 4 and n <= 13 and not (
+                    c == 0 and n > self.last and not flags
+                    and (ju == self.jtot or not any(L < 3 for cr in runs_state for L, _ in cr))):
                 c2, g = self._skip(n, c, runs_state, g, ju, flags)
                 real_g = real_g + (0,) * (c2 - c)
                 c = c2

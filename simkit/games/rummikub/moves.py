@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Sequence
 
 from simkit.games.rummikub import rules
 from simkit.games.rummikub.tiles import GROUP, RUN, Meld
@@ -89,7 +89,8 @@ def _run_ends(m: Meld) -> tuple[int, int]:
     return first, first + len(m.tiles) - 1
 
 
-def disjoint_melds_worth(melds: Sequence[Meld], order: Sequence[int], min_points: int) -> tuple[Meld, ...] | None:
+def disjoint_melds_worth(melds: Sequence[Meld], order: Sequence[int],
+                         min_points: int) -> tuple[Meld, ...] | None:
     """Add melds in the given order while they stay disjoint; return them once worth >= min_points."""
     used: set[int] = set()
     chosen, total = [], 0

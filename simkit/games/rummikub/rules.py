@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
-from simkit.games.rummikub.tiles import (
-    GROUP, JOKER_FACE, RUN, Meld, face_of, tile_text, tile_value)
-
+from simkit.games.rummikub.tiles import GROUP, JOKER_FACE, RUN, Meld, face_of, tile_text, tile_value
 
 #: phases of a match: a seat is to move (R8), or the match has ended (R13, R21, R23)
 PLAY = "play"
@@ -59,7 +57,8 @@ def analyse_meld(meld: Meld) -> tuple[str | None, int, dict[int, frozenset[int]]
         if start < 1:
             return f"R5: the run would start at {start} (numbers start at 1)", 0, {}
         if start + n - 1 > 13:
-            return f"R5: the run would reach {start + n - 1}; 13 is the top and there is no wrap-around", 0, {}
+            return (f"R5: the run would reach {start + n - 1}; 13 is the top and there is no "
+                    f"wrap-around"), 0, {}
         roles = {t: frozenset((face_of(col, start + i),)) for i, t in enumerate(tiles) if t >= 104}
         return None, n * start + n * (n - 1) // 2, roles
     if meld.kind == GROUP:
@@ -69,7 +68,8 @@ def analyse_meld(meld: Meld) -> tuple[str | None, int, dict[int, frozenset[int]]
         cols = set()
         for _, t in reals:
             if (t >> 1) % 13 + 1 != num:
-                return f"R4: a group is one number; {tile_text(t)} differs from {tile_text(reals[0][1])}", 0, {}
+                return (f"R4: a group is one number; {tile_text(t)} differs from "
+                        f"{tile_text(reals[0][1])}"), 0, {}
             c = (t >> 1) // 13
             if c in cols:
                 return f"R4: colours in a group must differ; {tile_text(t)} repeats a colour", 0, {}
@@ -125,7 +125,8 @@ def check_initial_meld(melds: Sequence[Meld], rack: Iterable[int], *, min_points
             return Violation("R11", i, f"{m} is not a valid meld: {err}")
         total += value
     if total < min_points:
-        return Violation("R11", None, f"the initial meld is worth {total}, it must be worth at least {min_points}")
+        return Violation("R11", None,
+                         f"the initial meld is worth {total}, it must be worth at least {min_points}")
     return None
 
 
@@ -147,7 +148,8 @@ def check_play(table0: Sequence[Meld], final: Sequence[Meld], rack: Iterable[int
         names = " ".join(tile_text(t) for t in sorted(missing))
         return Violation("R12.3", None, f"table tiles {names} are missing: no table tile goes back to a rack")
     if len(seen) == len(before):
-        return Violation("R12.1", None, "no rack tile is added: re-arranging alone is not a play (draw or pass)")
+        return Violation("R12.1", None,
+                         "no rack tile is added: re-arranging alone is not a play (draw or pass)")
     for i, m in enumerate(final):
         err = analyse_meld(m)[0]
         if err:
@@ -192,8 +194,9 @@ def check_retrieval(table0: Sequence[Meld], final: Sequence[Meld]) -> Violation 
         if not c:
             r0, _, k = start[j]
             roles = "/".join(tile_text(f * 2) for f in sorted(r0))
-            return Violation("R15", where.get(j), f"joker {tile_text(j)} (was {roles} in meld {k}) is "
-                                                  f"retrieved without a replacement {roles} beside its old meld-mates")
+            return Violation("R15", where.get(j),
+                             f"joker {tile_text(j)} (was {roles} in meld {k}) is retrieved without a "
+                             f"replacement {roles} beside its old meld-mates")
     if len(retrieved) == 2 and not any(a != b for a in cands[0] for b in cands[1]):
         return Violation("R15", where.get(retrieved[1]), "both jokers are retrieved but only one replacement "
                                                         "tile is beside their old meld-mates")

@@ -23,13 +23,13 @@ met R15 (two table jokers sharing an old role) and the solver fell back to keepi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations, product
-from typing import Sequence
 
 from simkit.games.rummikub import rules
-from simkit.games.rummikub.dp import TableDP
 from simkit.games.rummikub.actions import InitialMeld, Play
+from simkit.games.rummikub.dp import TableDP
 from simkit.games.rummikub.tiles import GROUP, RUN, Meld
 
 NEG = -(1 << 40)
@@ -290,7 +290,8 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
             return None
         plan = s.reconstruct(0, 0)
         melds = _build_melds(plan, {}, {k: list(v) for k, v in rack_ids.items()}, {}, [], rack_jokers[:oj])
-        bad = rules.check_initial_meld(melds, rack, min_points=initial_points, jokers_allowed=jokers_in_initial)
+        bad = rules.check_initial_meld(melds, rack, min_points=initial_points,
+                                       jokers_allowed=jokers_in_initial)
         if bad is not None:
             raise SolverError(f"the solver built an invalid initial meld ({bad}) from rack {rack}")
         return _finish(InitialMeld(tuple(melds)), melds, set(), True)

@@ -65,7 +65,8 @@ def parse_tile(text: str) -> int:
     copy = 1 if t.endswith("'") else 0
     t = t.rstrip("'")
     if len(t) < 2 or t[0] not in COLOURS or not t[1:].isdigit():
-        raise ValueError(f"bad tile {text!r}: use colour R/K/O/B + number 1-13 (R5, R5' for the second copy) or J0/J1")
+        raise ValueError(f"bad tile {text!r}: use colour R/K/O/B + number 1-13 (R5, R5' for the second "
+                         f"copy) or J0/J1")
     num = int(t[1:])
     if not 1 <= num <= 13:
         raise ValueError(f"bad tile {text!r}: numbers run 1-13")
