@@ -1,11 +1,9 @@
 """The worked examples E1-E8 of shared/rules/sixnimmt.md §8, one test each."""
 
-import numpy as np
-
+from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig
-from simkit.games.sixnimmt.rules import BH, bullheads, match_over, winners
-from simkit.games.sixnimmt.state import DRAFT, OVER, PLAY, ROW_PICK, SixNimmtState, TakeRow
-from tests.sixnimmt.helpers import make_state, rows_of
+from simkit.games.sixnimmt.rules import BH, DRAFT, OVER, PLAY, ROW_PICK, bullheads, match_over, winners
+from tests.sixnimmt.helpers import make_state, new_game, play_on, rows_of
 
 # E1-E3 continue one another; each player holds spare high cards so hands never run out early.
 HANDS_E1 = [[14, 21, 3, 80], [15, 26, 9, 81], [44, 30, 68, 82], [61, 36, 93, 83]]
@@ -98,22 +96,14 @@ def test_bullhead_distribution_76_9_10_8_1():
     assert all(bullheads(v) == 1 for v in (51, 52, 53, 54, 56, 57, 58, 59))
 
 
-def _draft_to_end(state, rng):
-    while state.phase == DRAFT:
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
-        state.apply([legal[int(rng.integers(len(legal)))]])
-
-
 def test_E7_advanced_deck_sizes_and_draft_leaves_four_row_cards():
     """N18/N19: n=3 -> cards 1..34, n=4 -> 1..44, n=10 -> 1..104; 10 cards each, 4 start the rows."""
-    rng = np.random.default_rng(5)
     for n, top in ((3, 34), (4, 44), (10, 104)):
-        state = SixNimmtState(SixNimmtConfig(advanced=True), n, np.random.default_rng(n))
+        state = new_game(SixNimmtConfig(advanced=True), n, seed=n)
         assert state.phase == DRAFT
         assert sorted(state.pool) == list(range(1, top + 1))
-        _draft_to_end(state, rng)
-        assert all(len(h) == 10 for h in state.hands)
+        play_on(state, ("random",), seed=5, max_steps=10 * n)       # the whole draft, 10 picks each
+        assert state.phase == PLAY and all(len(h) == 10 for h in state.hands)
         assert len(state.rows) == 4 and all(len(r) == 1 for r in state.rows)
         in_play = sorted([c for h in state.hands for c in h] + [r[0] for r in state.rows])
         assert in_play == list(range(1, top + 1))
@@ -126,23 +116,19 @@ def test_E8_end_condition_inclusive_by_default():
     assert winners([66, 40, 12], [0, 0, 0], "share") == [2]
 
 
-def _last_turn_state(config):
-    # seat 0's 5 lands on row 1 = [1,2,3,4,... full] -> takes 5 cards: 1+1+1+1+3 = 7? keep it simple:
-    # rows so that seat 0 takes exactly one 1-bullhead card via N10 (cheapest row [7]).
+def _play_last_turn(config):
+    """The last turn of a round: seat 0's 2 is below every row end and takes the 1-bullhead row [7]."""
     rows = [[7], [20, 21], [30, 31], [40, 41]]
-    state = make_state(rows, [[2], [50], [60]], config, totals=[65, 40, 12])
+    state = make_state(rows, [[2], [50], [60]], config, totals=[65, 40, 12], turns=9)
+    state.apply([2, 50, 60])
+    state.apply([TakeRow(0)])
+    assert state.totals == [66, 40, 12]
     return state
 
 
 def test_E8_end_condition_in_play():
     """N15/N16: the match ends after the round that brings seat 0 to 66; with > 66 it goes on."""
-    state = _last_turn_state(SixNimmtConfig())
-    state.apply([2, 50, 60])
-    state.apply([TakeRow(0)])
-    assert state.totals == [66, 40, 12]
+    state = _play_last_turn(SixNimmtConfig())
     assert state.phase == OVER and state.outcome().winners == (2,)
-    state = _last_turn_state(SixNimmtConfig(end_inclusive=False))
-    state.apply([2, 50, 60])
-    state.apply([TakeRow(0)])
-    assert state.totals == [66, 40, 12]
+    state = _play_last_turn(SixNimmtConfig(end_inclusive=False))
     assert state.phase == PLAY and state.round == 2 and all(len(h) == 10 for h in state.hands)

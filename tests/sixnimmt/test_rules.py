@@ -1,19 +1,27 @@
 """Rules N1-N19 and the [CHOICE] config fields of shared/rules/sixnimmt.md."""
 
-import numpy as np
 import pytest
 
 from simkit.core.errors import ConfigError, IllegalAction
 from simkit.core.registry import get_game
+from simkit.games.sixnimmt.actions import TakeRow, format_action, parse_action
 from simkit.games.sixnimmt.config import SixNimmtConfig
-from simkit.games.sixnimmt.rules import draft_order, target_row, winners
-from simkit.games.sixnimmt.state import DRAFT, OVER, PLAY, ROW_PICK, SixNimmtState, TakeRow
-from tests.sixnimmt.helpers import make_state
+from simkit.games.sixnimmt.rules import (
+    DRAFT,
+    OVER,
+    PLAY,
+    ROW_PICK,
+    draft_order,
+    first_drafter,
+    target_row,
+    winners,
+)
+from tests.sixnimmt.helpers import make_state, new_game, play_on
 
 
 def test_N1_N2_N3_deal_hands_rows_and_set_aside():
     for n in (2, 5, 10):
-        state = SixNimmtState(SixNimmtConfig(), n, np.random.default_rng(n))
+        state = new_game(SixNimmtConfig(), n, seed=n)
         assert [len(h) for h in state.hands] == [10] * n
         assert len(state.rows) == 4 and all(len(r) == 1 for r in state.rows)
         assert len(state.aside) == 104 - 10 * n - 4
@@ -21,7 +29,7 @@ def test_N1_N2_N3_deal_hands_rows_and_set_aside():
 
 
 def test_N3_set_aside_cards_hidden_from_every_seat():
-    state = SixNimmtState(SixNimmtConfig(), 3, np.random.default_rng(1))
+    state = new_game(SixNimmtConfig(), 3, seed=1)
     aside = set(state.aside)
     for seat in range(3):
         obs = state.observe(seat)
@@ -31,13 +39,17 @@ def test_N3_set_aside_cards_hidden_from_every_seat():
 
 
 def test_N4_each_round_reshuffles_all_104_cards():
-    state = SixNimmtState(SixNimmtConfig(), 2, np.random.default_rng(3))
-    first = sorted(state.hands[0])
-    while state.round == 1:
-        seats = state.to_act()
-        state.apply([state.legal_actions(s)[0] for s in seats])
-    assert state.round == 2 and state.audit() == []
-    assert sorted(state.hands[0]) != first and all(p == [] for p in state.penalty)
+    state = new_game(SixNimmtConfig(max_rounds=2), 2, seed=3)
+    starts = {}      # round -> (seat 0's hand, penalty piles) at its first decision
+
+    def before(state, step, seats):
+        starts.setdefault(state.round, (sorted(state.hands[0]), [list(p) for p in state.penalty]))
+
+    play_on(state, before=before)
+    assert sorted(starts) == [1, 2]
+    (first_hand, _), (second_hand, second_piles) = starts[1], starts[2]
+    assert second_hand != first_hand and second_piles == [[], []]
+    assert any(state.penalty)     # the piles of round 2 were filled from empty
 
 
 def test_N5_card_not_in_hand_is_illegal_and_leaves_state_unchanged():
@@ -107,22 +119,17 @@ def test_N11_N13_picked_up_cards_score_and_never_return_to_hand():
 
 
 def test_N12_ten_turns_per_round():
-    state = SixNimmtState(SixNimmtConfig(max_rounds=1), 4, np.random.default_rng(9))
-    reveals = 0
-    while not state.is_over():
-        seats = state.to_act()
-        if len(seats) > 1:
-            reveals += 1
-        state.apply([state.legal_actions(s)[-1] for s in seats])
-    assert reveals == 10
+    state = new_game(SixNimmtConfig(max_rounds=1), 4, seed=9)
+    play_on(state, ("highest",))
+    assert state.is_over() and state.turn == 10
+    assert [e[2] for e in state.events if e[0] == "reveal"] == list(range(1, 11))
 
 
 def test_N14_every_round_hands_out_at_least_one_bullhead():
     for seed in range(40):
-        state = SixNimmtState(SixNimmtConfig(max_rounds=1), 2, np.random.default_rng(seed))
-        while not state.is_over():
-            state.apply([state.legal_actions(s)[0] for s in state.to_act()])
-        assert sum(state.totals) >= 1
+        state = new_game(SixNimmtConfig(max_rounds=1), 2, seed=seed)
+        play_on(state, ("lowest",))
+        assert state.is_over() and sum(state.totals) >= 1
 
 
 def test_N15_end_checked_only_after_a_complete_round():
@@ -135,10 +142,9 @@ def test_N15_end_checked_only_after_a_complete_round():
 
 
 def test_N16_max_rounds_and_threshold_config():
-    state = SixNimmtState(SixNimmtConfig(max_rounds=2, end_threshold=10_000), 3, np.random.default_rng(2))
-    while not state.is_over():
-        state.apply([state.legal_actions(s)[0] for s in state.to_act()])
-    assert state.round == 2
+    state = new_game(SixNimmtConfig(max_rounds=2, end_threshold=10_000), 3, seed=2)
+    play_on(state, ("lowest",))
+    assert state.is_over() and state.round == 2
 
 
 def test_N17_ties_share_the_win_by_default():
@@ -169,22 +175,35 @@ def test_N19_draft_order_is_clockwise_not_snake():
     assert draft_order(3, 1, 7) == [1, 2, 0, 1, 2, 0, 1]
 
 
-def test_N19_first_drafter_rotates_each_round():
-    state = SixNimmtState(SixNimmtConfig(advanced=True, max_rounds=3), 3, np.random.default_rng(4))
+def _first_drafters(config, n, seed):
+    """The seat that drafts first in each round of a match played by `lowest`."""
     firsts = []
-    while not state.is_over():
+
+    def before(state, step, seats):
         if state.phase == DRAFT and state.draft_i == 0:
-            firsts.append(state.to_act()[0])
-        state.apply([state.legal_actions(s)[0] for s in state.to_act()])
+            firsts.append(seats[0])
+
+    play_on(new_game(config, n, seed), ("lowest",), before=before)
+    return firsts
+
+
+def test_N19_first_drafter_rotates_each_round():
+    firsts = _first_drafters(SixNimmtConfig(advanced=True, max_rounds=3), 3, seed=4)
     assert firsts == [(firsts[0] + k) % 3 for k in range(3)]
-    state = SixNimmtState(SixNimmtConfig(advanced=True, first_drafter="seat0"), 3, np.random.default_rng(4))
-    assert state.to_act() == (0,)
+    seat0 = SixNimmtConfig(advanced=True, max_rounds=3, first_drafter="seat0")
+    assert _first_drafters(seat0, 3, seed=4) == [0, 0, 0]
+
+
+def test_N19_first_drafter_choices():
+    assert first_drafter("seat0", [9, 30, 30], 3, 1) == 0
+    assert first_drafter("highest_total", [9, 30, 30], 3, 1) == 1
+    assert first_drafter("random_then_rotate", [9, 30, 30], 3, 1) == 0     # seat 1 in round 1, then 2, 0
 
 
 def test_N19_advanced_hands_are_public():
-    state = SixNimmtState(SixNimmtConfig(advanced=True), 3, np.random.default_rng(4))
-    while state.phase == DRAFT:
-        state.apply([state.legal_actions(state.to_act()[0])[0]])
+    state = new_game(SixNimmtConfig(advanced=True), 3, seed=4)
+    play_on(state, max_steps=30)                    # the whole draft: 10 picks each
+    assert state.phase == PLAY
     obs = state.observe(1)
     assert obs.hands == tuple(tuple(sorted(h)) for h in state.hands)
 
@@ -209,6 +228,14 @@ def test_config_validation_names_field_and_allowed_values():
         SixNimmtConfig(hand_size="ten")
     with pytest.raises(ConfigError, match=r"10 players x hand_size 11 \+ rows 4 = 114 cards"):
         SixNimmtConfig(hand_size=11).check_players(10)
+
+
+def test_actions_read_back_from_their_text():
+    for action, text in ((14, "14"), (TakeRow(1), "take row 2")):
+        assert format_action(action) == text and parse_action(text) == action
+    for bad in ("0", "105", "take row 0", "take row 11", "row 2", ""):
+        with pytest.raises(ValueError, match="is not a 6 nimmt! action"):
+            parse_action(bad)
 
 
 def test_game_entry_declares_two_to_ten_players_and_lower_is_better():
