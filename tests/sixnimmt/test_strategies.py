@@ -2,12 +2,13 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from simkit.core.play import play_range
 from simkit.core.runner import RunSpec
 from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig
-from simkit.games.sixnimmt.state import TakeRow
 from tests.sixnimmt.helpers import make_state
 
 
@@ -47,6 +48,7 @@ def test_heuristic_avoids_the_sixth_card_when_it_can():
     assert bot.act(_decision(state, 0)) == 99
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_clearly():
     """Issue 2: one heuristic against three random bots wins far more than its fair 25 %."""
     spec = RunSpec.create("sixnimmt", 4, ["heuristic", "random", "random", "random"], 400, seed=21)
