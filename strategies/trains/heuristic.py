@@ -16,7 +16,14 @@ from itertools import permutations
 
 from simkit.core.strategy import Decision, Strategy
 from simkit.games.trains.actions import DRAW, PLACE
-from simkit.games.trains.rules import REMOVAL_SLOT, apply_order_effect, moved_slots
+from simkit.games.trains.rules import (
+    KEEP_PHASE,
+    REMOVAL_SLOT,
+    SETUP_PLACE,
+    TURN,
+    apply_order_effect,
+    moved_slots,
+)
 
 WIN = 10_000.0
 _PARAMS = {1: (1, 2, 3, 4, 5, 6), 2: (1, 2, 3, 4, 5), 3: (1, 2, 3, 4, 5), 4: (3, 4, 5, 6, 7)}
@@ -216,14 +223,14 @@ class GreedyStrategy(Strategy):
 
     def setup_choice(self, obs, legal):
         me = obs.trains[obs.seat]
-        if obs.phase == "keep":
+        if obs.phase == KEEP_PHASE:
             best, pick = -1e9, legal[0]
             for a in legal:
                 v, _ = best_place(me, a[1])
                 if v > best:
                     best, pick = v, a
             return pick
-        card = obs.kept if obs.phase == "setup_place" else obs.drawn
+        card = obs.kept if obs.phase == SETUP_PLACE else obs.drawn
         return PLACE[self.place_slot(obs, card)]
 
     def _insertion(self) -> bool:
@@ -239,7 +246,7 @@ class GreedyStrategy(Strategy):
         if len(legal) == 1:
             return legal[0]
         obs = decision.observation
-        if obs.phase != "turn":
+        if obs.phase != TURN:
             return self.setup_choice(obs, legal)
         return self.turn_choice(obs, legal)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo
+from simkit.core.strategy import GameInfo, Strategy
 from simkit.games.trains import TrainsConfig
 from simkit.games.trains.position import parse_position
 from strategies.trains.baseline import RandomStrategy
@@ -23,10 +23,24 @@ def position(text: str, config: TrainsConfig | None = None, seed: int = 0):
     return parse_position(text, config or TrainsConfig(), np.random.default_rng(seed))
 
 
-def play_random(state, seed: int, *, lineup=None, after=None, max_steps=None):
+def play_random(state, seed: int, *, lineup=None, before=None, after=None, max_steps=None):
     """Play `state` on with `random` in every seat (or `lineup`); returns play_out's Played."""
     n = state.n
     bots = lineup or [RandomStrategy() for _ in range(n)]
     rngs = [np.random.default_rng([seed, seat]) for seat in range(n)]
-    return play_out(state, bots, GameInfo("trains", state.cfg, n), rngs, forfeit_on_error=False,
-                    after=after, max_steps=max_steps)
+    return play_out(state, bots, GameInfo("trains", state.config, n), rngs, forfeit_on_error=False,
+                    before=before, after=after, max_steps=max_steps)
+
+
+class FirstLegal(Strategy):
+    """Always the first legal action: on a turn `draw`, then `place 1`; in setup the first card."""
+
+    name = "first"
+
+    def act(self, decision):
+        return decision.legal_actions[0]
+
+
+def at_turn(body: str, config: TrainsConfig | None = None, seed: int = 0):
+    """A position on the first turn of P0 (who started): `body` holds the trains and the piles."""
+    return position(f"{P0_TO_PLAY}\n{body}", config, seed)

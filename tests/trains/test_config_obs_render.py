@@ -1,4 +1,5 @@
-"""Config validation, observations and determinization (§8), actions' text form, render_log."""
+"""Config validation, observations and determinization (§8), actions' text form, render_log.
+(The rules, T1-T25, are tested in test_rules.py.)"""
 
 import numpy as np
 import pytest
@@ -7,11 +8,16 @@ from simkit.core.config import describe_fields, with_overrides
 from simkit.core.errors import ConfigError, IllegalAction, UnknownNameError
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE, format_action, parse_action
-from simkit.games.trains.position import from_position
-from simkit.games.trains.actions import KEEP_PHASE, TURN
 
-T = [80, 66, 51, 40, 22, 13, 5]
-U = [70, 65, 50, 45, 35, 25, 15]
+from .helpers import T, U, at_turn, play_random
+
+#: P0 to play, trains T and U, display e1:4, 33 on top of the draw pile, P1's slot 4 locked
+LOCKED_P1 = """
+    P0: 80 66 51 40 22 13 5
+    P1: 70 65 50 45 35 25 15 | locks 4:2
+    display: e1:4
+    draw pile (top first): 33 ...
+    discard pile (bottom first): -"""
 
 
 # --------------------------------------------------------------------------- config
@@ -42,83 +48,11 @@ def test_config_rejects_bad_values_with_the_field_name():
     assert with_overrides(TrainsConfig(), {"max_turns": "50", "effect_table": "periodic"}).max_turns == 50
 
 
-def test_T15_turn_cap_ends_in_a_draw():
-    """T15: after max_turns actions the game ends with no winner; extras report the cap."""
-    s = GAME.new_state(TrainsConfig(max_turns=5, start_seat=0), 2, np.random.default_rng(4))
-    while not s.is_over():
-        seat = s.to_act()[0]
-        s.apply([s.legal_actions(seat)[0]])      # always draw, place in slot 1
-    out = s.outcome()
-    assert out.win_shares == (0.0, 0.0) and out.extras["capped"] is True and out.extras["turns"] == 5
-    assert s.events[-1] == ("cap", 5)
-
-
-def test_T4_start_seat_and_T8_clockwise_turns():
-    """T4/T8: a fixed start seat starts setup and play; turns go clockwise."""
-    s = GAME.new_state(TrainsConfig(start_seat=2, max_turns=7), 3, np.random.default_rng(0))
-    assert s.to_act() == (2,)
-    order = []
-    while not s.is_over():
-        seat = s.to_act()[0]
-        if s.phase == TURN:
-            order.append(seat)
-        s.apply([s.legal_actions(seat)[0]])
-    assert order == [2, 0, 1, 2, 0, 1, 2]
-
-
-def test_T5_simultaneous_setup_option():
-    """T5-T7 alternative: all players draw, then all keep at once, then all place at once."""
-    s = GAME.new_state(TrainsConfig(setup_order="simultaneous", start_seat=0), 4, np.random.default_rng(1))
-    assert s.phase == KEEP_PHASE and s.to_act() == (1, 2, 3)
-    assert [len(s.hands[p]) for p in range(4)] == [0, 2, 3, 4]
-    s.apply([s.legal_actions(p)[0] for p in (1, 2, 3)])
-    assert s.to_act() == (0, 1, 2, 3)
-    s.apply([PLACE[1]] * 4)
-    assert s.phase == TURN and s.to_act() == (0,) and s.audit() == []
-
-
-def test_swap_semantics_option():
-    """T19/T20 alternative move_semantics='swap': effect 3 swaps with the card 2 places right."""
-    s = from_position([T, U], display=[9], config=TrainsConfig(move_semantics="swap"))
-    s.apply([USE_ONE[(3, 1)]])
-    assert s.trains[0] == [51, 66, 80, 40, 22, 13, 5]
-
-
-def test_all_locked_removal_option():
-    """T21 alternative allow_all_locked_removal=False: effect 5 is not offered when it removes nothing."""
-    locks = {0: {1: 2}, 1: {1: 10}}
-    s = from_position([T, U], display=[7], locks=locks)
-    assert USE[5][0] in s.legal_actions(0)
-    s.apply([USE[5][0]])
-    assert s.trains == [T, U] and 7 in s.discard
-    s2 = from_position([T, U], display=[7], locks=locks, config=TrainsConfig(allow_all_locked_removal=False))
-    assert USE[5][0] not in s2.legal_actions(0)
-
-
-# --------------------------------------------------------------------------- illegal actions
-
-def test_illegal_actions_leave_state_unchanged():
-    """T8/T9: illegal actions raise IllegalAction naming seat and rule, and change nothing."""
-    s = from_position([T, U], display=[4])
-    before = (s.trains[0][:], s.display[:], len(s.events))
-    for bad, rule in [(PLACE[1], "T8"), (USE_ONE[(2, 1)], "T10"), (("use", 1, 7), "T17")]:
-        with pytest.raises(IllegalAction) as err:
-            s.apply([bad])
-        assert err.value.rule == rule and err.value.seat == 0
-    with pytest.raises(IllegalAction):
-        s.apply([DRAW, DRAW])
-    assert (s.trains[0], s.display, len(s.events)) == before
-    s.apply([DRAW])
-    with pytest.raises(IllegalAction) as err:
-        s.apply([DRAW])
-    assert err.value.rule == "T9"
-
-
 # --------------------------------------------------------------------------- observation
 
 def test_observation_public_and_private_parts():
     """§8: trains, locks, display and pile sizes are public; the drawn card only for its owner."""
-    s = from_position([T, U], display=[4], draw_top=[33], locks={1: {4: 2}})
+    s = at_turn(LOCKED_P1)
     s.apply([DRAW])
     o0, o1 = s.observe(0), s.observe(1)
     assert o0.drawn == 33 and o1.drawn == 0
@@ -132,9 +66,7 @@ def test_setup_discards_hidden_from_others_and_resampled():
     """§8/T6: other players' setup discards are hidden; determinize resamples them and the
     draw pile, and keeps everything the seat sees."""
     s = GAME.new_state(TrainsConfig(start_seat=0), 3, np.random.default_rng(8))
-    while s.phase != TURN:
-        seat = s.to_act()[0]
-        s.apply([s.legal_actions(seat)[0]])
+    play_random(s, 8, max_steps=5)         # the whole setup of 3 players
     mine, other = s.hidden[1], s.hidden[2]
     assert len(mine) == 1 and len(other) == 2
     o0 = s.observe(0)
@@ -155,7 +87,7 @@ def test_setup_discards_hidden_from_others_and_resampled():
 
 
 def test_determinize_resamples_another_players_drawn_card():
-    s = from_position([T, U], draw_top=[33])
+    s = at_turn(LOCKED_P1)
     s.apply([DRAW])
     seen = {s.determinize(1, np.random.default_rng(k)).drawn for k in range(30)}
     assert len(seen) > 5
@@ -164,21 +96,23 @@ def test_determinize_resamples_another_players_drawn_card():
 
 def test_unseen_cards_option():
     """§8 alternative unseen_cards=True: the observation lists the cards the seat cannot place."""
-    s = from_position([T, U], display=[4], draw_top=[33], config=TrainsConfig(unseen_cards=True))
+    s = at_turn(LOCKED_P1, TrainsConfig(unseen_cards=True))
     o = s.observe(0)
-    assert o.unseen == frozenset(s.draw) and 4 not in o.unseen and T[0] not in o.unseen
+    assert o.unseen == frozenset(s.draw) and 4 not in o.unseen and T[0] not in o.unseen and 2 not in o.unseen
 
 
 def test_clone_is_independent():
-    s = from_position([T, U], display=[7])
+    s = at_turn(LOCKED_P1.replace("e1:4", "e5:7"))
     c = s.clone()
     c.apply([USE[5][0]])
+    assert c.trains[0][0] == 33 and c.display[5] == 0
     assert s.trains == [T, U] and s.display[5] == 7 and len(s.events) == 1
 
 
 # --------------------------------------------------------------------------- actions & render
 
-@pytest.mark.parametrize("action", [DRAW, PLACE[3], KEEP[42], USE_ONE[(5, None)], USE_ONE[(1, 6)], USE_ONE[(8, 7)]])
+@pytest.mark.parametrize("action", [DRAW, PLACE[3], KEEP[42], USE_ONE[(5, None)], USE_ONE[(1, 6)],
+                                    USE_ONE[(8, 7)]])
 def test_action_text_round_trip(action):
     assert parse_action(format_action(action)) == action
     assert GAME.format_action(action) == format_action(action)
@@ -191,8 +125,13 @@ def test_parse_action_rejects_nonsense():
 
 
 def test_render_log_shows_trains_display_effects_and_locks():
-    trains = [[80, 66, 51, 40, 22, 13, 5], [3, 9, 20, 41, 55, 70, 18], [77, 62, 50, 36, 27, 11, 8]]
-    s = from_position(trains, display=[14, 2], draw_top=[84, 33, 47])
+    s = at_turn("""
+        P0: 80 66 51 40 22 13 5
+        P1: 3 9 20 41 55 70 18
+        P2: 77 62 50 36 27 11 8
+        display: e7:14 e8:2
+        draw pile (top first): 84 33 47 ...
+        discard pile (bottom first): -""")
     s.apply([USE_ONE[(8, 1)]])          # P0 locks slot 1 with card 2
     s.apply([USE[7][0]])                # P1 uses effect 7 and wins on its own refill
     text = GAME.render_log(s)
@@ -208,10 +147,7 @@ def test_render_log_shows_trains_display_effects_and_locks():
 
 def test_render_log_full_random_game():
     s = GAME.new_state(TrainsConfig(max_turns=60), 4, np.random.default_rng(3))
-    rng = np.random.default_rng(4)
-    while not s.is_over():
-        acts = [s.legal_actions(p)[int(rng.integers(len(s.legal_actions(p))))] for p in s.to_act()]
-        s.apply(acts)
+    play_random(s, 4)
     text = GAME.render_log(s)
     assert text.count("Turn ") >= 60 and "Turn cap reached after 60 turns" in text
     assert "keeps" in text and "Final trains:" in text

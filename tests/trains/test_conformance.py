@@ -2,8 +2,7 @@
 
 from simkit.core.conformance import check_game
 from simkit.games.trains import GAME, TrainsConfig
-from simkit.games.trains.rules import is_ascending
-from simkit.games.trains.actions import OVER
+from simkit.games.trains.rules import OVER, is_ascending
 
 # import paths skip the per-game entry-point scan of parse_strategy (slow in the core for now)
 RANDOM = ("strategies.trains.baseline:RandomStrategy",)
@@ -29,7 +28,7 @@ def trains_invariants(state) -> None:
         if 0 not in train and is_ascending(train):
             assert state.phase == OVER and state.winner >= 0, f"seat {p}'s train {train} is ascending"
             # only refill_stop='complete' can leave a second completed train behind the winner
-            assert state.winner == p or state.cfg.refill_stop == "complete", (p, state.winner)
+            assert state.winner == p or state.config.refill_stop == "complete", (p, state.winner)
     if state.phase != OVER:
         assert 0 not in [c for t in state.trains for c in t], "an empty slot while the game goes on"
 

@@ -8,10 +8,9 @@ from simkit.core.runner import RunSpec
 from simkit.core.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, PLACE, USE_ONE
-from simkit.games.trains.position import from_position
-from strategies.trains.heuristic import WIN, best_place, expected_draw, gap_counts, sortedness
+from strategies.trains.heuristic import WIN, DiscardMemory, best_place, expected_draw, gap_counts, sortedness
 
-T = [80, 66, 51, 40, 22, 13, 5]
+from .helpers import at_turn, play_random
 
 
 def _win_share(chunk, label: str) -> float:
@@ -42,10 +41,15 @@ def test_rival_and_greedy_both_finish_games():
 
 def test_random_is_uniform_over_parameters():
     """random picks every legal action, parameters included, about equally often."""
-    s = from_position([T, [70, 65, 50, 45, 35, 25, 15]], display=[4, 2])   # e1 (6 params), e8 (3)
+    s = at_turn("""
+        P0: 80 66 51 40 22 13 5
+        P1: 70 65 50 45 35 25 15
+        display: e1:4 e8:2
+        draw pile (top first): ...
+        discard pile (bottom first): -""")
     bot = parse_strategy("random", "trains").build()
     rng = np.random.default_rng(0)
-    bot.setup(GameInfo("trains", s.cfg, 2), 0, rng)
+    bot.setup(GameInfo("trains", s.config, 2), 0, rng)
     d = Decision(s, 0, rng)
     legal = list(s.legal_actions(0))
     assert len(legal) == 10
@@ -58,7 +62,7 @@ def test_random_is_uniform_over_parameters():
 def _decide(name, state, seat=0):
     bot = parse_strategy(name, "trains").build()
     rng = np.random.default_rng(1)
-    bot.setup(GameInfo("trains", state.cfg, state.n), seat, rng)
+    bot.setup(GameInfo("trains", state.config, state.n), seat, rng)
     return bot.act(Decision(state, seat, rng))
 
 
@@ -89,23 +93,36 @@ def test_gap_counts_and_expected_draw_match_brute_force():
 @pytest.mark.parametrize("name", ["greedy", "rival"])
 def test_heuristics_take_a_winning_effect(name):
     """T25: with e1(3) completing the train, both heuristics play it."""
-    s = from_position([[3, 9, 41, 20, 55, 70, 84], T], display=[12, 2])
+    s = at_turn("""
+        P0: 3 9 41 20 55 70 84
+        P1: 80 66 51 40 22 13 5
+        display: e1:12 e8:2
+        draw pile (top first): ...
+        discard pile (bottom first): -""")
     assert _decide(name, s) == USE_ONE[(1, 3)]
 
 
 @pytest.mark.parametrize("name", ["greedy", "rival"])
 def test_heuristics_place_a_drawn_card_in_the_best_slot(name):
     """T9: the drawn 50 goes where it makes the train ascending."""
-    s = from_position([[3, 9, 20, 41, 77, 70, 84], T], draw_top=[50])
+    s = at_turn("""
+        P0: 3 9 20 41 77 70 84
+        P1: 80 66 51 40 22 13 5
+        display: -
+        draw pile (top first): 50 ...
+        discard pile (bottom first): -""")
     s.apply([DRAW])
     assert _decide(name, s) == PLACE[5]
 
 
 def test_rival_denies_an_effect_the_next_opponent_would_win_with():
     """rival uses (and so removes) a display effect the next player could win with."""
-    me = [80, 66, 51, 40, 22, 13, 5]
-    opp = [3, 9, 41, 20, 55, 70, 84]      # e1(3) would win for the opponent
-    s = from_position([me, opp], display=[12])
+    s = at_turn("""
+        P0: 80 66 51 40 22 13 5
+        P1: 3 9 41 20 55 70 84
+        display: e1:12
+        draw pile (top first): ...
+        discard pile (bottom first): -""")            # e1(3) would win for P1
     assert _decide("rival", s)[:2] == ("use", 1)
 
 
@@ -113,19 +130,19 @@ def test_rival_denies_an_effect_the_next_opponent_would_win_with():
 def test_discard_memory_reconstructs_the_discard_pile_from_the_log(used_card):
     """§8 [CHOICE]: the public log tells a seat the discard pile's cards, except other players'
     setup discards; DiscardMemory rebuilds exactly that, through reshuffles."""
-    from strategies.trains.heuristic import DiscardMemory
     cfg = TrainsConfig(max_turns=400, used_card=used_card)
-    rng = np.random.default_rng(5)
     reshuffles = 0
     for game in range(6):
         s = GAME.new_state(cfg, 3, np.random.default_rng(game))
         mem = [DiscardMemory(used_after=used_card == "after") for _ in range(3)]
-        while not s.is_over():
+
+        def check(state, *_, mem=mem):
             for seat in range(3):
-                known = mem[seat].update(s.observe(seat))
-                others_hidden = {c for p in range(3) if p != seat for c in s.hidden[p]}
-                assert known == set(s.discard) - others_hidden
-            acts = [s.legal_actions(p)[int(rng.integers(len(s.legal_actions(p))))] for p in s.to_act()]
-            s.apply(acts)
+                known = mem[seat].update(state.observe(seat))
+                others_hidden = {c for p in range(3) if p != seat for c in state.hidden[p]}
+                assert known == set(state.discard) - others_hidden
+
+        play_random(s, game, before=check)
+        check(s)
         reshuffles += s.reshuffles
     assert reshuffles > 0

@@ -13,10 +13,6 @@ from __future__ import annotations
 from simkit.core.errors import IllegalAction
 from simkit.games.trains.rules import N_CARDS, PARAMS
 
-#: decision phases: who decides what (`TrainsState.phase`)
-KEEP_PHASE, SETUP_PLACE, TURN, PLACE_PHASE, OVER = range(5)
-PHASE_NAMES = ("keep", "setup_place", "turn", "place", "over")
-
 DRAW = ("draw",)
 PLACE = (None,) + tuple(("place", s) for s in range(1, 8))         # PLACE[slot]
 KEEP = (None,) + tuple(("keep", c) for c in range(1, N_CARDS + 1))  # KEEP[card]

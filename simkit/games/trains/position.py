@@ -29,9 +29,18 @@ import re
 import numpy as np
 
 from simkit.core.errors import ConfigError, PositionError
-from simkit.games.trains.actions import KEEP_PHASE, OVER, PHASE_NAMES, PLACE_PHASE, SETUP_PLACE
 from simkit.games.trains.config import TrainsConfig
-from simkit.games.trains.rules import LOCK_SLOTS, N_CARDS, is_ascending, seat_order
+from simkit.games.trains.rules import (
+    KEEP_PHASE,
+    LOCK_SLOTS,
+    N_CARDS,
+    OVER,
+    PHASES,
+    PLACE_PHASE,
+    SETUP_PLACE,
+    is_ascending,
+    seat_order,
+)
 from simkit.games.trains.state import TrainsState
 
 DRAW_KEY = "draw pile (top first)"
@@ -59,7 +68,7 @@ def _train_line(state, p: int) -> str:
 
 def format_position(state: TrainsState) -> str:
     lines = [f"start: P{state.start}", f"turn: {state.turns}",
-             f"phase: {PHASE_NAMES[state.phase]}", f"current: P{state.cur}"]
+             f"phase: {state.phase}", f"current: P{state.cur}"]
     lines += [_train_line(state, p) for p in range(state.n)]
     shown = [f"e{e}:{state.display[e]}" for e in range(1, 9) if state.display[e]]
     lines += [f"display: {' '.join(shown) or '-'}",
@@ -260,9 +269,9 @@ def _seats_to_act(state: TrainsState) -> tuple[int, ...]:
     phase = state.phase
     if phase == OVER:
         return ()
-    if state.cfg.setup_order == "simultaneous" and phase == KEEP_PHASE:
+    if state.config.setup_order == "simultaneous" and phase == KEEP_PHASE:
         return tuple(p for p in state.order if state.hands[p])
-    if state.cfg.setup_order == "simultaneous" and phase == SETUP_PLACE:
+    if state.config.setup_order == "simultaneous" and phase == SETUP_PLACE:
         return state.order
     return (state.cur,)
 
@@ -270,21 +279,20 @@ def _seats_to_act(state: TrainsState) -> tuple[int, ...]:
 def _check_pending(state: TrainsState, lines: _Lines) -> None:
     """The pending cards are exactly the ones the phase waits for."""
     phase, acting = state.phase, state.acting
-    name = PHASE_NAMES[phase]
     for p in range(state.n):
         if state.hands[p] and (phase != KEEP_PHASE or p not in acting or len(state.hands[p]) < 2):
-            raise lines.error(f"setup draw P{p}", f"a setup draw of 2 or more cards waits for a keep "
-                                                  f"decision (T6) of a seat to act in phase keep")
+            raise lines.error(f"setup draw P{p}", "a setup draw of 2 or more cards waits for a keep "
+                                                  "decision (T6) of a seat to act in phase keep")
         if phase == KEEP_PHASE and p in acting and not state.hands[p]:
             raise lines.error("phase", f"P{p} is to keep a card (T6) but has no 'setup draw P{p}' line")
         kept_ok = (phase == SETUP_PLACE and p in acting) or (phase == KEEP_PHASE and p not in acting
-                                                             and state.cfg.setup_order == "simultaneous")
+                                                             and state.config.setup_order == "simultaneous")
         if state.kept[p] and not kept_ok:
-            raise lines.error(f"kept P{p}", f"no kept card waits for placement (T7) in phase {name}")
+            raise lines.error(f"kept P{p}", f"no kept card waits for placement (T7) in phase {phase}")
         if phase == SETUP_PLACE and p in acting and not state.kept[p]:
             raise lines.error("phase", f"P{p} is to place its kept card (T7) but has no 'kept P{p}' line")
     if state.drawn and phase != PLACE_PHASE:
-        raise lines.error(f"drawn P{state.cur}", f"no drawn card waits for placement (T9) in phase {name}")
+        raise lines.error(f"drawn P{state.cur}", f"no drawn card waits for placement (T9) in phase {phase}")
     if phase == PLACE_PHASE and not state.drawn:
         raise lines.error("phase", f"P{state.cur} is to place a drawn card (T9) but has no "
                                    f"'drawn P{state.cur}' line")
@@ -297,9 +305,9 @@ def _read_result(state: TrainsState, lines: _Lines) -> None:
         return
     text = lines.value("winner")
     if text == _NO_WINNER:
-        if state.turns != state.cfg.max_turns:
-            raise lines.error("winner", f"a game ends without a winner only at the turn cap "
-                                        f"max_turns={state.cfg.max_turns} (T15), not at turn {state.turns}")
+        if state.turns != state.config.max_turns:
+            raise lines.error("winner", f"a game ends without a winner only at the turn cap max_turns="
+                                        f"{state.config.max_turns} (T15), not at turn {state.turns}")
         state.capped = True
         return
     state.winner = lines.seat("winner", state.n)
@@ -325,9 +333,9 @@ def parse_position(text: str, config: TrainsConfig, rng: np.random.Generator | N
     state.cur = lines.seat("current", n)
     state.turns = lines.number("turn")
     phase = lines.value("phase")
-    if phase not in PHASE_NAMES:
-        raise lines.error("phase", f"unknown phase {phase!r}: one of {', '.join(PHASE_NAMES)}")
-    state.phase = PHASE_NAMES.index(phase)
+    if phase not in PHASES:
+        raise lines.error("phase", f"unknown phase {phase!r}: one of {', '.join(PHASES)}")
+    state.phase = PHASES[PHASES.index(phase)]        # the constant itself, for identity-fast ==
     state.trains = [[] for _ in range(n)]
     state.locks = [[0] * 7 for _ in range(n)]
     cards = _Cards(lines)

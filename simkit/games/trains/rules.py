@@ -7,13 +7,21 @@ locomotive, T16). Functions here never mutate their arguments; `state.py` does t
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 N_CARDS = 84
 TRAIN_LEN = 7
 N_EFFECTS = 8
 LOCK_SLOTS = (1, 4, 7)          # T24: locks go under slot 1, 4 or 7
 REMOVAL_SLOT = {5: 1, 6: 4, 7: 7}  # T21-T23: effect -> the slot every player loses
+
+#: decision phases (`state.phase`), the names observations show
+KEEP_PHASE = "keep"              # T6: setup players keep one of their drawn cards
+SETUP_PLACE = "setup_place"      # T7: setup players place the kept card
+TURN = "turn"                    # T8: draw or use an effect
+PLACE_PHASE = "place"            # T9: place the drawn card
+OVER = "over"                    # T25 (a win) or T15 (the turn cap)
+PHASES = (KEEP_PHASE, SETUP_PLACE, TURN, PLACE_PHASE, OVER)
 
 #: §1.2 the 8-periodic pattern that cards 1..48 follow
 CYCLE = (3, 8, 4, 1, 6, 7, 5, 2)

@@ -17,19 +17,31 @@ import numpy as np
 
 from simkit.core.errors import IllegalAction
 from simkit.core.game import Outcome, State
-from simkit.games.trains.actions import (
-    DRAW, KEEP, KEEP_PHASE, OVER, PLACE, PLACE_PHASE, SETUP_PLACE, TURN, USE, USE_ONE,
-)
+from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE
 from simkit.games.trains.config import TrainsConfig
+from simkit.games.trains.rules import (
+    KEEP_PHASE,
+    N_CARDS,
+    OVER,
+    PLACE_PHASE,
+    REMOVAL_SLOT,
+    SETUP_PLACE,
+    TURN,
+    apply_order_effect,
+    effect_table,
+    initial_train,
+    is_ascending,
+    lock_params,
+    moved_slots,
+    removal_hits,
+    resolve_pairs,
+    seat_order,
+    setup_draw_count,
+)
 from simkit.games.trains.views import Observation
 from simkit.games.trains.views import audit as _audit
 from simkit.games.trains.views import determinize as _determinize
 from simkit.games.trains.views import observe as _observe
-from simkit.games.trains.rules import (
-    N_CARDS, REMOVAL_SLOT, apply_order_effect, effect_table, initial_train,
-    is_ascending, lock_params, moved_slots, removal_hits, resolve_pairs, seat_order,
-    setup_draw_count,
-)
 
 _PLACES = PLACE[1:]
 
@@ -56,7 +68,7 @@ class TrainsState(State):
     def _configure(self, config: TrainsConfig, n_players: int, rng: np.random.Generator) -> None:
         """The config-derived fields and the empty zones (new_state deals, parse_position fills)."""
         config.check_players(n_players)
-        self.cfg = config
+        self.config = config
         self.n = n_players
         self.rng = rng
         self.eff = effect_table(config.effect_table)
@@ -216,10 +228,10 @@ class TrainsState(State):
             if d[e]:
                 acts.extend(USE[e])
         for e in (5, 6, 7):
-            if d[e] and (self.cfg.allow_all_locked_removal or removal_hits(self.locks, e)):
+            if d[e] and (self.config.allow_all_locked_removal or removal_hits(self.locks, e)):
                 acts.append(USE[e][0])
         if d[8]:
-            for s in lock_params(self.locks[self.cur], self.cfg.double_lock):
+            for s in lock_params(self.locks[self.cur], self.config.double_lock):
                 acts.append(USE_ONE[(8, s)])
         return tuple(acts)
 
@@ -233,15 +245,17 @@ class TrainsState(State):
             return (f"seat {seat} must keep one of its drawn cards {self.hands[seat]}, "
                     f"not {action!r}", "T6")
         if phase in (SETUP_PLACE, PLACE_PHASE):
-            return f"seat {seat} must place its card into a slot 1..7, not {action!r}", "T7" if phase == SETUP_PLACE else "T9"
+            rule = "T7" if phase == SETUP_PLACE else "T9"
+            return f"seat {seat} must place its card into a slot 1..7, not {action!r}", rule
         if kind == "use" and len(action) == 3:
             e, p = action[1], action[2]
             if not isinstance(e, int) or not 1 <= e <= 8 or not self.display[e]:
                 present = [x for x in range(1, 9) if self.display[x]]
-                return f"effect {e} is not in the display (present: {present})", "T14" if not present else "T10"
+                rule = "T14" if not present else "T10"
+                return f"effect {e} is not in the display (present: {present})", rule
             rule = f"T{16 + e}"
             if e == 8:
-                allowed = lock_params(self.locks[seat], self.cfg.double_lock)
+                allowed = lock_params(self.locks[seat], self.config.double_lock)
                 return f"effect 8 cannot lock slot {p}: allowed are {allowed}", rule
             if e in (5, 6, 7):
                 if p is not None:
@@ -309,13 +323,13 @@ class TrainsState(State):
             for seat, action in zip(acting, actions):
                 self._keep(seat, action[1])
             self.phase = SETUP_PLACE
-            if self.cfg.setup_order == "simultaneous":
+            if self.config.setup_order == "simultaneous":
                 self.acting = self.order
         else:  # SETUP_PLACE
             for seat, action in zip(acting, actions):
                 self._setup_place(seat, action[1])
             idx = (self.cur - self.start) % self.n      # the setup player's place in turn order
-            if self.cfg.setup_order == "sequential" and idx + 1 < self.n:
+            if self.config.setup_order == "sequential" and idx + 1 < self.n:
                 self._begin_setup(idx + 1)
             else:
                 self._start_turns()
@@ -416,7 +430,7 @@ class TrainsState(State):
         if self.winner >= 0:
             self.phase = OVER
             self.acting = ()
-        elif self.turns >= self.cfg.max_turns:
+        elif self.turns >= self.config.max_turns:
             self.phase = OVER
             self.capped = True
             self.acting = ()
@@ -450,7 +464,7 @@ class TrainsState(State):
 
     # ------------------------------------------------------------------ copies and views
 
-    def clone(self) -> "TrainsState":
+    def clone(self) -> TrainsState:
         c = TrainsState.__new__(TrainsState)
         c.__dict__.update(self.__dict__)
         c.rng = copy.deepcopy(self.rng)
@@ -471,7 +485,7 @@ class TrainsState(State):
         """§8: see views.observe."""
         return _observe(self, seat)
 
-    def determinize(self, seat: int, rng: np.random.Generator) -> "TrainsState":
+    def determinize(self, seat: int, rng: np.random.Generator) -> TrainsState:
         """See views.determinize: exactly the hidden part is resampled."""
         return _determinize(self, seat, rng)
 

@@ -3,12 +3,11 @@ hidden part resampled), and the invariant audit. `TrainsState` delegates to thes
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import numpy as np
 
-from simkit.games.trains.actions import OVER, PHASE_NAMES
-from simkit.games.trains.rules import LOCK_SLOTS, N_CARDS, is_ascending
+from simkit.games.trains.rules import LOCK_SLOTS, N_CARDS, OVER, is_ascending
 
 
 class Observation(NamedTuple):
@@ -38,7 +37,7 @@ class Observation(NamedTuple):
     own_setup_discards: tuple  # own setup discards still in the discard pile
     effects: tuple           # the number -> effect table in use (index 0 unused)
     log: tuple
-    unseen: Optional[frozenset] = None  # only with config unseen_cards=True
+    unseen: frozenset | None = None  # only with config unseen_cards=True
 
 
 def unknown_to(state, seat: int) -> list[int]:
@@ -56,9 +55,9 @@ def unknown_to(state, seat: int) -> list[int]:
 
 
 def observe(state, seat: int) -> Observation:
-    unseen = frozenset(unknown_to(state, seat)) if state.cfg.unseen_cards else None
+    unseen = frozenset(unknown_to(state, seat)) if state.config.unseen_cards else None
     return Observation(
-        seat=seat, n_players=state.n, phase=PHASE_NAMES[state.phase], to_act=state.acting,
+        seat=seat, n_players=state.n, phase=state.phase, to_act=state.acting,
         start_seat=state.start, current=state.cur, turn=state.turns,
         trains=tuple(map(tuple, state.trains)), locks=tuple(map(tuple, state.locks)),
         display=tuple(state.display), draw_size=len(state.draw), discard_size=len(state.discard),
@@ -146,6 +145,6 @@ def audit(state) -> list[str]:
         cards.append(state.drawn)
     if len(cards) != N_CARDS or len(set(cards)) != N_CARDS or min(cards) < 1 or max(cards) > N_CARDS:
         problems.append(f"{len(cards)} cards accounted for, expected each of 1..84 exactly once")
-    if state.turns > state.cfg.max_turns:
-        problems.append(f"{state.turns} turns played, more than max_turns={state.cfg.max_turns} (T15)")
+    if state.turns > state.config.max_turns:
+        problems.append(f"{state.turns} turns played, more than max_turns={state.config.max_turns} (T15)")
     return problems
