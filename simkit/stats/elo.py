@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from scipy import optimize as _opt
 from scipy import stats as _st
 
-from simkit.stats.intervals import Z95
+from simkit.stats.intervals import Z95, wilson
 
 #: normalised Elo per unit t-value: 800/ln 10 (fishtest `nelo_divided_by_nt`)
 NELO_PER_T = 800.0 / math.log(10.0)
@@ -55,10 +55,16 @@ def _norm_cdf(x: float) -> float:
 
 @dataclass(frozen=True)
 class EloEstimate:
-    """Elo of the first strategy against the second, from trinomial or pentanomial counts.
+    """Elo of the first strategy against the second, from the scores of independent units.
 
-    `n` is games (trinomial) or game pairs (pentanomial); `variance` the per-game (per-pair)
-    variance of the score; `elo_error` and `nelo_error` are 95 % half-widths.
+    A unit is a game (trinomial), a seat-swapped game pair (pentanomial) or, for pairwise Elo,
+    a game or a deal. `n` is the number of units, `variance` the per-unit variance of the score.
+    `elo_error` and `nelo_error` are 95 % half-widths (the symmetric "±" of fastchess);
+    `elo_low` and `elo_high` are the honest, asymmetric 95 % bounds: the logistic curve applied
+    to a Wilson-type score interval, so a perfect or a zero score gives an open-ended bound
+    instead of "± 0". `interval` says which rule gave `elo_error`: "normal" (the fastchess
+    formula) or "wilson" (near 0 % or 100 %, or no spread in the results, where the normal
+    formula is not valid).
     """
 
     model: str
@@ -70,14 +76,40 @@ class EloEstimate:
     nelo: float
     nelo_error: float
     los: float
+    elo_low: float
+    elo_high: float
+    interval: str
 
-    @property
-    def elo_low(self) -> float:
-        return self.elo - self.elo_error
 
-    @property
-    def elo_high(self) -> float:
-        return self.elo + self.elo_error
+def _elo_bound(score: float) -> float:
+    """Logistic Elo of a score without clamping: -inf at 0 and +inf at 1."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def _spread_ratio(score: float, var: float) -> float:
+    """Observed variance relative to the largest possible for results in [0, 1] with this mean,
+    s·(1 - s); 1 (the conservative Bernoulli case) when it cannot be estimated (no spread)."""
+    top = score * (1.0 - score)
+    if var <= 0.0 or top <= 0.0:
+        return 1.0
+    return min(var / top, 1.0)
+
+
+def score_interval(score: float, var: float, n: float) -> tuple[float, float]:
+    """95 % Wilson-type interval of a mean score in [0, 1] over n independent units.
+
+    The Wilson score interval with the effective size n/k, k = var/(s(1 - s)) the observed
+    variance relative to a win/loss-only result (draws and pairing make k < 1). It never leaves
+    [0, 1] and keeps a real width at 0 % and 100 %; without any spread in the results (all wins,
+    all losses, all draws) k = 1, the plain Wilson interval over n units.
+    """
+    k = _spread_ratio(score, var)
+    n_eff = n / k
+    return wilson(score * n_eff, n_eff)
 
 
 def _estimate(model: str, values: Sequence[float], counts: Sequence[float], nelo_scale: float
@@ -85,28 +117,40 @@ def _estimate(model: str, values: Sequence[float], counts: Sequence[float], nelo
     n = float(sum(counts))
     if n <= 0:
         nan = float("nan")
-        return EloEstimate(model, 0, nan, nan, nan, nan, nan, nan, nan)
+        return EloEstimate(model, 0, nan, nan, nan, nan, nan, nan, nan, -math.inf, math.inf,
+                           "none")
     probs = [c / n for c in counts]
     score = sum(v * p for v, p in zip(values, probs))
     var = sum(p * (v - score) ** 2 for v, p in zip(values, probs))
+    var = max(var, 0.0) if var > 1e-15 else 0.0
     se = math.sqrt(var / n)
     hi, lo = score + Z95 * se, score - Z95 * se
     elo = score_to_elo(score)
-    elo_err = (score_to_elo(hi) - score_to_elo(lo)) / 2.0
+    w_lo, w_hi = score_interval(score, var, n)
+    elo_low, elo_high = _elo_bound(w_lo), _elo_bound(w_hi)
     if var > 0:
         sigma = math.sqrt(nelo_scale * var)
         nelo = (score - 0.5) / sigma * NELO_PER_T
         nelo_err = ((hi - 0.5) - (lo - 0.5)) / sigma * NELO_PER_T / 2.0
         los = _norm_cdf((score - 0.5) / se)
     else:
-        nelo = math.copysign(math.inf, score - 0.5) if score != 0.5 else 0.0
-        nelo_err = 0.0
-        los = 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
-    return EloEstimate(model, int(round(n)), score, var, elo, elo_err, nelo, nelo_err, los)
+        # no spread: nElo is undefined; LOS from the conservative Bernoulli variance at 1/2
+        nelo = nelo_err = float("nan")
+        los = _norm_cdf((score - 0.5) / math.sqrt(0.25 / n))
+    if var > 0 and 0.0 < lo and hi < 1.0:
+        interval = "normal"
+        elo_err = (score_to_elo(hi) - score_to_elo(lo)) / 2.0
+    else:
+        interval = "wilson"
+        elo_err = (elo_high - elo_low) / 2.0
+    return EloEstimate(model, int(round(n)), score, var, elo, elo_err, nelo, nelo_err, los,
+                       elo_low, elo_high, interval)
 
 
-def elo_wdl(wins: float, draws: float, losses: float) -> EloEstimate:
-    """Elo, nElo and LOS from wins/draws/losses of single games (fastchess EloWDL)."""
+def elo_wdl(*, wins: float, draws: float, losses: float) -> EloEstimate:
+    """Elo, nElo and LOS from wins/draws/losses of single games (fastchess EloWDL).
+
+    Keyword-only: fastchess and fishtest order the counts differently (W, L, D and L, D, W)."""
     return _estimate("trinomial", (0.0, 0.5, 1.0), (losses, draws, wins), 1.0)
 
 
@@ -116,6 +160,13 @@ def elo_pentanomial(penta: Sequence[float]) -> EloEstimate:
     if len(penta) != 5:
         raise ValueError(f"pentanomial counts need 5 entries [LL, LD, WL+DD, WD, WW], got {len(penta)}")
     return _estimate("pentanomial", (0.0, 0.25, 0.5, 0.75, 1.0), penta, 2.0)
+
+
+def elo_from_units(model: str, values: Sequence[float], counts: Sequence[float],
+                   games_per_unit: float) -> EloEstimate:
+    """Elo, nElo and LOS from the score distribution of independent units (e.g. deals): unit
+    score `values[i]` seen `counts[i]` times; nElo per game uses sigma = sqrt(m·var_unit)."""
+    return _estimate(model, values, counts, games_per_unit)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -48,7 +48,9 @@ def wilson(successes: float, n: float, level: float = 0.95) -> tuple[float, floa
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2.0 * n)) / denom
     half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)     # exact at the ends: the
+    high = 1.0 if successes == n else min(1.0, centre + half)    # formula gives 1 - 1e-16
+    return (low, high)
 
 
 def wilson_arrays(successes: np.ndarray, n: np.ndarray, level: float = 0.95

@@ -69,7 +69,7 @@ def match_summary(seats: pd.DataFrame, is_a: npt.ArrayLike, is_b: npt.ArrayLike,
     res = game_results(seats, is_a, is_b)
     losses, draws, wins = trinomial(res)
     penta = pentanomial(res)
-    tri = elo_wdl(wins, draws, losses)
+    tri = elo_wdl(wins=wins, draws=draws, losses=losses)
     est = elo_pentanomial(penta) if penta is not None else tri
     llr = decision = None
     if sprt is not None:

@@ -17,8 +17,10 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import stats as _st
 
 from simkit.stats.elo import SPRT, elo_pentanomial, elo_to_score, elo_wdl, llr_logistic, score_to_elo
+from simkit.stats.intervals import wilson
 
 
 def test_score_elo_round_trip_and_known_points():
@@ -34,7 +36,7 @@ def test_score_elo_round_trip_and_known_points():
     ("EloWDL 3", 34, 356, 0, -508.44, 34.48, None, None, None),
 ])
 def test_elo_wdl_matches_fastchess_elo_test(case, w, l, d, nelo, nerr, elo, err, los):
-    e = elo_wdl(w, d, l)
+    e = elo_wdl(wins=w, draws=d, losses=l)
     assert e.nelo == pytest.approx(nelo, abs=0.01), case
     assert e.nelo_error == pytest.approx(nerr, abs=0.01), case
     if elo is not None:
@@ -106,7 +108,8 @@ def test_sprt_rejects_bad_parameters(kwargs):
 def test_elo_is_antisymmetric_and_interval_contains_estimate(w, d, l):
     if w + d + l == 0:
         return
-    a, b = elo_wdl(w, d, l), elo_wdl(l, d, w)
+    a = elo_wdl(wins=w, draws=d, losses=l)
+    b = elo_wdl(wins=l, draws=d, losses=w)
     assert a.elo == pytest.approx(-b.elo, abs=1e-9)
     assert a.los == pytest.approx(1 - b.los, abs=1e-9)
     assert a.elo_error >= 0
@@ -119,4 +122,45 @@ def test_llr_grows_with_an_extra_win(w, d, l):
 
 
 def test_error_shrinks_with_more_games():
-    assert elo_wdl(600, 200, 400).elo_error < elo_wdl(60, 20, 40).elo_error
+    big = elo_wdl(wins=600, draws=200, losses=400)
+    assert big.elo_error < elo_wdl(wins=60, draws=20, losses=40).elo_error
+
+
+def test_elo_wdl_is_keyword_only():
+    """fastchess orders (W, L, D), fishtest (L, D, W): a positional call must not guess."""
+    with pytest.raises(TypeError):
+        elo_wdl(10, 0, 0)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("wins, draws, losses, low, high", [
+    (10, 0, 0, 166.0, math.inf),       # Wilson 10/10: [0.7225, 1]
+    (0, 0, 10, -math.inf, -166.0),
+    (0, 10, 0, -204.0, 204.0),         # Wilson 5/10: [0.2366, 0.7634]
+])
+def test_perfect_zero_and_all_draw_scores_get_honest_intervals(wins, draws, losses, low, high):
+    """10/10 wins used to print Elo +1199.8 ± 0.0 and LOS 1.0: the bounds now come from the
+    Wilson score interval over the 10 games (Newcombe 1998 Table I: 10/10 -> 0.7225-1)."""
+    e = elo_wdl(wins=wins, draws=draws, losses=losses)
+    assert e.interval == "wilson"
+    assert e.elo_low == pytest.approx(low, abs=1.0)
+    assert e.elo_high == pytest.approx(high, abs=1.0)
+    assert e.elo_error > 150 and e.elo_low <= e.elo <= e.elo_high
+    assert 0.0 < e.los < 1.0
+    assert math.isnan(e.nelo_error)
+    if wins == 10:
+        assert e.los == pytest.approx(_st.norm.cdf(0.5 / math.sqrt(0.25 / 10)))
+
+
+def test_score_near_one_uses_the_wilson_bounds_not_a_clamped_normal_interval():
+    e = elo_wdl(wins=9, draws=0, losses=1)      # normal interval would pass a score of 1
+    assert e.interval == "wilson"
+    lo, hi = wilson(9, 10)
+    assert e.elo_low == pytest.approx(score_to_elo(lo))
+    assert e.elo_high == pytest.approx(score_to_elo(hi))
+
+
+def test_ordinary_results_keep_the_fastchess_half_width_and_bracket_the_estimate():
+    e = elo_wdl(wins=136, draws=111, losses=96)
+    assert e.interval == "normal"
+    assert e.elo_low < e.elo < e.elo_high
+    assert (e.elo_high - e.elo_low) / 2 == pytest.approx(e.elo_error, rel=0.03)

@@ -12,7 +12,7 @@ def test_match_summary_uses_pentanomial_counts_for_duplicate_pairs():
     m = match_summary(seats, a, b, "strong", "weak", SPRT(0, 10))
     assert m.wins + m.draws + m.losses == 600 and sum(m.penta) == 300
     assert m.estimate == elo_pentanomial(m.penta)
-    assert m.trinomial_estimate == elo_wdl(m.wins, m.draws, m.losses)
+    assert m.trinomial_estimate == elo_wdl(wins=m.wins, draws=m.draws, losses=m.losses)
     assert m.counts == m.penta
     assert m.decision == "H1" and m.llr >= m.sprt.upper
     assert "strong is stronger than weak" in m.verdict()
