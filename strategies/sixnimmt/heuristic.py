@@ -7,7 +7,7 @@ from math import comb
 
 from simkit.core.strategy import Decision, Strategy
 from simkit.games.sixnimmt.actions import TakeRow
-from simkit.games.sixnimmt.rules import BH, DRAFT, row_points
+from simkit.games.sixnimmt.rules import BH, DRAFT, row_points, target_row
 from strategies.sixnimmt.baseline import cheapest_row
 
 
@@ -51,15 +51,14 @@ class HeuristicStrategy(Strategy):
         cheapest = min(costs)
         best_card, best_cost = hand[0], float("inf")
         for card in hand:
-            below = [i for i, e in enumerate(ends) if e < card]
-            if not below:
+            r = target_row(ends, card)
+            if r < 0:
                 # N10: we take a row unless someone else plays lower first
                 lower = bisect_left(unseen, card)
                 q = lower / n_unseen
                 p_saved = 1 - (1 - q) ** opponents
                 cost = cheapest * (1 - p_saved) + 0.5 * p_saved
             else:
-                r = max(below, key=lambda i: ends[i])
                 row = obs.rows[r]
                 free = cap - len(row)
                 gap = bisect_left(unseen, card) - bisect_right(unseen, ends[r])
