@@ -1,0 +1,71 @@
+"""What every search strategy shares: rollout parameters, the game entry, the actions to search."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from simkit.core.errors import SimkitError
+from simkit.core.game import Action, Game, State
+from simkit.core.registry import get_game
+from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec, parse_strategy
+from simkit.search.rewards import REWARDS
+from simkit.search.simulator import Simulator
+
+
+class NoCandidateActions(SimkitError):
+    """A game lists no legal actions at a decision and offers no `candidate_actions` hook."""
+
+
+def searchable_actions(game: Game, state: State, seat: int) -> Sequence[Action]:
+    """The actions a search considers for `seat`: the legal list, else the game's candidates.
+
+    A game whose moves cannot be listed (`legal_actions` returns None) may offer
+    `Game.candidate_actions(state, seat) -> Sequence[Action]`: a manageable set of legal moves.
+    """
+    legal = state.legal_actions(seat)
+    if legal is not None:
+        return legal
+    candidates = getattr(game, "candidate_actions", None)
+    if candidates is None:
+        raise NoCandidateActions(
+            f"{game.name} cannot list its legal actions and its Game entry has no candidate_actions "
+            f"hook: search strategies need Game.candidate_actions(state, seat) for {game.name}")
+    return candidates(state, seat)
+
+
+def check_rollout_params(reward: str, max_rollout_steps: int | None) -> None:
+    if reward not in REWARDS:
+        raise ValueError(f"reward={reward!r} is not allowed: one of {', '.join(REWARDS)}")
+    if max_rollout_steps is not None and max_rollout_steps < 0:
+        raise ValueError(f"max_rollout_steps={max_rollout_steps} is not allowed: 0 or more")
+
+
+class SearchStrategy(Strategy):
+    """Base of the search strategies: resolves the game and the rollout policy once per game."""
+
+    rollout: str
+    reward: str
+    max_rollout_steps: int | None
+    game: Game
+    rollout_spec: StrategySpec
+
+    def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
+        super().setup(info, seat, rng)
+        self.game = get_game(info.game)
+        self.rollout_spec = parse_strategy(self.rollout, info.game)
+
+    def simulator(self, rng: np.random.Generator) -> Simulator:
+        """Rollout bots for one decision, their generators drawn from `rng`."""
+        return Simulator(self.game, self.info, self.rollout_spec, rng, self.reward,
+                         self.max_rollout_steps)
+
+    def root_actions(self, decision: Decision) -> Sequence[Action]:
+        """The actions to choose from now; candidates come from a determinization where the
+        game cannot list its moves, kept only if legal in the real game."""
+        legal = decision.legal_actions
+        if legal is not None:
+            return legal
+        sampled = searchable_actions(self.game, decision.sample_state(), decision.seat)
+        return [a for a in sampled if decision.is_legal(a)]

@@ -1,0 +1,75 @@
+"""The ISMCTS tree: nodes are the searching seat's information sets, reached by its own actions.
+
+Each node keeps, per action, visits, total reward and availability (how often the action was
+legal in the determinizations that passed through the node); selection is UCB1 with the
+availability count in place of the parent's visits (Cowling, Powley & Whitehouse 2012).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from simkit.core.game import Action
+
+
+class Edge:
+    """One action at a node: its statistics and the node it leads to (made on its 2nd visit)."""
+
+    __slots__ = ("action", "visits", "total", "available", "child")
+
+    def __init__(self, action: Action):
+        self.action = action
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+        self.child: Node | None = None
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class Node:
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        self.edges: dict[Action, Edge] = {}
+
+    def select(self, actions: Sequence[Action], c: float, rng: np.random.Generator) -> Edge:
+        """Count `actions` as available here; return an untried one at random (expansion), else
+        the UCB choice. Ties go to the first in the game's order, so selection is reproducible."""
+        edges = self.edges
+        offered = []
+        untried = []
+        for action in actions:
+            edge = edges.get(action)
+            if edge is None:
+                edge = edges[action] = Edge(action)
+            edge.available += 1
+            offered.append(edge)
+            if edge.visits == 0:
+                untried.append(edge)
+        if untried:
+            return untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
+        best, best_score = offered[0], -math.inf
+        for edge in offered:
+            score = edge.total / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
+            if score > best_score:
+                best, best_score = edge, score
+        return best
+
+    def descend(self, edge: Edge) -> Node:
+        if edge.child is None:
+            edge.child = Node()
+        return edge.child
+
+    def most_visited(self, allowed) -> Edge | None:
+        """The most visited edge whose action `allowed` accepts (higher mean reward on ties)."""
+        best = None
+        for edge in self.edges.values():
+            if allowed(edge.action) and (best is None or (edge.visits, edge.mean) > (best.visits, best.mean)):
+                best = edge
+        return best
