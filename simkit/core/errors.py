@@ -40,6 +40,11 @@ class StrategyError(SimkitError):
         return type(self), (str(self), self.seat, self.strategy)
 
 
+class EngineError(SimkitError):
+    """A game the engine could not finish (its own exception, a failed audit, the step cap);
+    raised only under --strict, recorded as the game's error otherwise."""
+
+
 class PositionError(SimkitError, ValueError):
     """A text position (`Game.parse_position`) cannot be read: the message names the part."""
 

@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from simkit.core.errors import IllegalAction, StrategyError
+from simkit.core.errors import EngineError, IllegalAction, StrategyError
 from simkit.core.game import Game, State
+from simkit.core.guard import DecisionGuard
 from simkit.core.registry import get_game
 from simkit.core.seeding import GameStreams, GeneratorPool, batch_stream_words, game_streams
 from simkit.core.spec import RunSpec
@@ -63,12 +64,14 @@ AfterStep = Callable[[State, int, tuple[int, ...], list], None]
 
 @dataclass
 class Played:
-    """How `play_out` ended: the steps played, and the seat that forfeited (-1 for none)."""
+    """How `play_out` ended: the steps played, the seat that forfeited (-1 for none) and why,
+    and the seats that acted in the last step (to name them when a later audit fails)."""
 
     steps: int
     forfeit: int = -1
     error: str = ""
     exception: BaseException | None = None
+    last_seats: tuple[int, ...] = ()
 
 
 def seat_strategies(lineup: Sequence[StrategySpec | Strategy], info: GameInfo,
@@ -82,7 +85,7 @@ def seat_strategies(lineup: Sequence[StrategySpec | Strategy], info: GameInfo,
         try:
             bot = entry.build() if isinstance(entry, StrategySpec) else entry
             bot.setup(info, seat, rngs[seat])
-        except Exception as exc:
+        except BaseException as exc:
             raise SeatError(seat, exc) from exc
         bots.append(bot)
     return bots
@@ -97,22 +100,50 @@ class SeatError(Exception):
         self.cause = cause
 
 
+def _plain(action: Any) -> Any:
+    """A numpy scalar or array returned as an action, as the plain Python value it equals."""
+    if isinstance(action, np.generic):
+        return action.item()
+    if isinstance(action, np.ndarray):
+        return tuple(_plain(x) for x in action)
+    return action
+
+
+def _apply_plain(apply: Callable[[list], None], joint: list, error: IllegalAction) -> list:
+    """Apply `joint` again with numpy values made plain; re-raise `error` if none was numpy."""
+    plain = [_plain(a) for a in joint]
+    if all(p is a for p, a in zip(plain, joint)):
+        raise error
+    apply(plain)
+    return plain
+
+
+def _blames_strategy(exc: BaseException, guard: DecisionGuard | None) -> bool:
+    if guard is not None:
+        return guard.blames_strategy(exc)
+    return isinstance(exc, Exception)
+
+
 def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: GameInfo,
              rngs: Sequence[np.random.Generator], *, forfeit_on_error: bool = True,
              before: BeforeStep | None = None, after: AfterStep | None = None,
-             max_steps: int | None = None) -> Played:
+             max_steps: int | None = None, guard: DecisionGuard | None = None) -> Played:
     """Seat the strategies and play `state` on until it is over (or `max_steps` steps).
 
     With `forfeit_on_error`, a strategy that fails (in setup, in `act`, or with an action that
     `apply` rejects as illegal) forfeits: the game stops and `Played` names the seat, the error
     text and the exception. Without it, those errors propagate. An error raised by the engine
-    itself (not attributable to a seat) always propagates.
+    itself (not attributable to a seat) always propagates. With a `guard` (entered by the
+    caller), decisions are timed and a `SystemExit`, `DecisionTimeout` or self-raised
+    `KeyboardInterrupt` inside `act` also forfeits. A numpy value equal to a legal action is
+    accepted as that action.
     """
     steps = 0
     current = -1
+    seats: tuple[int, ...] = ()
     try:
         bots = seat_strategies(lineup, info, rngs)
-        acts = [bot.act for bot in bots]
+        acts = [bot.act if guard is None else guard.timed(bot.act, seat) for seat, bot in enumerate(bots)]
         decisions = [Decision(state, seat, rngs[seat]) for seat in range(len(bots))]
         apply = state.apply
         to_act = state.to_act
@@ -130,28 +161,36 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
                 for current in seats:
                     joint.append(acts[current](decisions[current]))
             current = -1
-            apply(joint)
+            try:
+                apply(joint)
+            except IllegalAction as exc:
+                joint = _apply_plain(apply, joint, exc)
             steps += 1
             if after is not None:
                 after(state, steps, seats, joint)
     except SeatError as exc:
-        if not forfeit_on_error:
+        if not forfeit_on_error or not _blames_strategy(exc.cause, guard):
             raise exc.cause from None
         return Played(steps, exc.seat, str(exc), exc.cause)
-    except Exception as exc:
+    except BaseException as exc:
         if not forfeit_on_error:
             raise
-        if current >= 0:
-            return Played(steps, current, f"{type(exc).__name__}: {exc}", exc)
+        if current >= 0 and _blames_strategy(exc, guard):
+            return Played(steps, current, f"{type(exc).__name__}: {exc}", exc, seats)
         if isinstance(exc, IllegalAction) and exc.seat is not None:
-            return Played(steps, exc.seat, f"illegal action: {exc}", exc)
+            return Played(steps, exc.seat, f"illegal action: {exc}", exc, seats)
         raise
-    return Played(steps)
+    return Played(steps, last_seats=seats)
 
 
 @dataclass
 class GameRecord:
-    """One played game of a run: seating, length, forfeit and result per seat."""
+    """One played game of a run: seating, length, forfeit and result per seat.
+
+    `error` holds a forfeiting strategy's error, or for a game the engine could not finish
+    (its own exception, a failed audit, the step cap) a text starting with ENGINE_ERROR; such a
+    game has no winner and NaN scores, and `forfeit` is -1.
+    """
 
     index: int
     deal: int
@@ -167,10 +206,50 @@ class GameRecord:
     extras: dict[str, Any]
 
 
+ENGINE_ERROR = "engine error: "
+
+
+class _AuditFailed(Exception):
+    def __init__(self, step: int, seats: tuple[int, ...], problems: list[str]):
+        super().__init__(f"audit failed after step {step} (last to act: {_seat_names(seats)}): "
+                         + "; ".join(problems))
+
+
+def _seat_names(seats: Sequence[int]) -> str:
+    return ", ".join(f"seat {s}" for s in seats) or "no seat"
+
+
+def _audit_every_step(state: State, step: int, seats: tuple[int, ...], joint: list) -> None:
+    problems = state.audit()
+    if problems:
+        raise _AuditFailed(step, seats, problems)
+
+
+def _failure_text(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, _AuditFailed) else f"{type(exc).__name__}: {exc}"
+
+
+def _engine_error(state: State, played: Played, cap: int) -> str:
+    """Why a game that no strategy forfeited has no valid result ('' when it has one)."""
+    if not state.is_over():
+        return f"the game did not end within {cap} steps (its hard step cap, Game.max_steps)"
+    problems = state.audit()
+    if problems:
+        return (f"audit failed at the end (last to act: {_seat_names(played.last_seats)}): "
+                + "; ".join(problems))
+    return ""
+
+
 def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
               words: list[int] | None = None, chance_words: list[int] | None = None,
-              max_steps: int | None = None) -> tuple[GameRecord, State]:
-    """Play game `index` of `spec` (or its first `max_steps` steps); return its record and final state."""
+              max_steps: int | None = None, guard: DecisionGuard | None = None) -> tuple[GameRecord, State]:
+    """Play game `index` of `spec`; return its record and final state.
+
+    With `max_steps` play stops there and the record has no result (replay --position).
+    Otherwise play is capped at `Game.max_steps`, the final state is audited (after every
+    step with `spec.paranoid`), and an engine failure is recorded (ENGINE_ERROR) unless
+    `spec.strict`, where it is raised.
+    """
     game: Game = get_game(spec.game)
     n = spec.n_players
     streams = game_streams(spec.seed, index, n, duplicate=spec.duplicate, pool=pool,
@@ -179,19 +258,38 @@ def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
     state: State = game.new_state(spec.config, n, streams.chance)
     info = GameInfo(game.name, spec.config, n)
     lineup = spec.strategies
-    played = play_out(state, [lineup[k] for k in slots], info, streams.seats, max_steps=max_steps)
+    partial = max_steps is not None
+    cap = max_steps if max_steps is not None else game.max_steps(spec.config, n)
+    after = _audit_every_step if spec.paranoid and not partial else None
+    try:
+        played = play_out(state, [lineup[k] for k in slots], info, streams.seats, max_steps=cap,
+                          after=after, guard=guard)
+        failure = "" if partial or played.forfeit >= 0 else _engine_error(state, played, cap)
+    except Exception as exc:   # not a strategy's fault: the engine's (or a failed audit)
+        if partial:
+            raise
+        if spec.strict:
+            raise EngineError(f"game {index}: {_failure_text(exc)}\n"
+                              + "".join(traceback.format_exception(exc))) from exc
+        played = Played(0)
+        failure = _failure_text(exc)
     forfeit = played.forfeit
+    if failure:
+        if spec.strict:
+            raise EngineError(f"game {index}: {failure}")
+        return GameRecord(index, deal, rotation, slots, played.steps, -1, ENGINE_ERROR + failure, False,
+                          [math.nan] * n, [n] * n, [math.nan] * n, {}), state
     if forfeit >= 0:
         if spec.strict:
-            exc = played.exception
+            cause = played.exception
             raise StrategyError(
                 f"game {index}, seat {forfeit} ({lineup[slots[forfeit]].text}): {played.error}\n"
-                + "".join(traceback.format_exception(exc)), seat=forfeit,
-                strategy=lineup[slots[forfeit]].text) from exc
+                + "".join(traceback.format_exception(cause)), seat=forfeit,
+                strategy=lineup[slots[forfeit]].text) from cause
         scores, ranks, wins = _forfeit_outcome(n, forfeit)
         extras: dict[str, Any] = {}
         draw = False
-    elif not state.is_over():
+    elif partial and not state.is_over():
         return GameRecord(index, deal, rotation, slots, played.steps, -1, "", False, (), (), (), {}), state
     else:
         out = state.outcome()
@@ -210,42 +308,50 @@ def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
     st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
     extra_cols: dict[str, list] = {}
     chunk = Chunk(start, stop, g, st)
-    seat_range = range(n)
     words = batch_stream_words(spec.seed, start, stop, n + 2)
     if spec.duplicate:
         first_deal = start // n
         deal_words = batch_stream_words(spec.seed, first_deal, (stop - 1) // n + 1, 1)
-    for index in range(start, stop):
-        chance = deal_words[index // n - first_deal] if spec.duplicate else None
-        rec, _ = play_game(spec, index, pool, words=words[index - start], chance_words=chance)
-        deal, rotation, forfeit = rec.deal, rec.rotation, rec.forfeit
-        g["game"].append(index)
-        g["deal"].append(deal)
-        g["rotation"].append(rotation)
-        g["n_players"].append(n)
-        g["steps"].append(rec.steps)
-        g["forfeit_seat"].append(forfeit)
-        g["error"].append(rec.error)
-        g["draw"].append(rec.draw)
-        done = index - start
-        for key, value in rec.extras.items():
-            col = extra_cols.get(key)
-            if col is None:
-                col = extra_cols[key] = [None] * done
-            col.append(value)
-        for col in extra_cols.values():
-            if len(col) == done:
-                col.append(None)
-        slots = rec.slots
-        st["game"].extend([index] * n)
-        st["deal"].extend([deal] * n)
-        st["rotation"].extend([rotation] * n)
-        st["seat"].extend(seat_range)
-        st["slot"].extend(slots)
-        st["strategy"].extend([labels[k] for k in slots])
-        st["score"].extend(rec.scores)
-        st["rank"].extend(rec.ranks)
-        st["win"].extend(rec.wins)
-        st["forfeit"].extend([s == forfeit for s in seat_range])
+    guard = DecisionGuard(spec.decision_timeout)
+    with guard:
+        for index in range(start, stop):
+            chance = deal_words[index // n - first_deal] if spec.duplicate else None
+            rec, _ = play_game(spec, index, pool, words=words[index - start], chance_words=chance,
+                               guard=guard)
+            _add_rows(g, st, extra_cols, rec, index - start, n, labels)
     g.update(extra_cols)
     return chunk
+
+
+def _add_rows(g: dict[str, list], st: dict[str, list], extra_cols: dict[str, list], rec: GameRecord,
+              done: int, n: int, labels: list[str]) -> None:
+    """Append one game's rows to the chunk's column lists (`done` games are in them already)."""
+    index, deal, rotation, forfeit = rec.index, rec.deal, rec.rotation, rec.forfeit
+    g["game"].append(index)
+    g["deal"].append(deal)
+    g["rotation"].append(rotation)
+    g["n_players"].append(n)
+    g["steps"].append(rec.steps)
+    g["forfeit_seat"].append(forfeit)
+    g["error"].append(rec.error)
+    g["draw"].append(rec.draw)
+    for key, value in rec.extras.items():
+        col = extra_cols.get(key)
+        if col is None:
+            col = extra_cols[key] = [None] * done
+        col.append(value)
+    for col in extra_cols.values():
+        if len(col) == done:
+            col.append(None)
+    seat_range = range(n)
+    slots = rec.slots
+    st["game"].extend([index] * n)
+    st["deal"].extend([deal] * n)
+    st["rotation"].extend([rotation] * n)
+    st["seat"].extend(seat_range)
+    st["slot"].extend(slots)
+    st["strategy"].extend([labels[k] for k in slots])
+    st["score"].extend(rec.scores)
+    st["rank"].extend(rec.ranks)
+    st["win"].extend(rec.wins)
+    st["forfeit"].extend([s == forfeit for s in seat_range])
