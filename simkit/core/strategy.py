@@ -36,21 +36,25 @@ class GameInfo:
 class Decision:
     """One seat's view of a decision: observation, legal actions, its own RNG, a forward model.
 
-    It never hands out the live state: `sample_state()` returns a determinized copy.
-    The runner reuses one Decision per seat for a whole game; read it during `act` only.
+    It holds no reference named to the live state: `sample_state()` returns a determinized copy.
+    (Python cannot hide an object from a determined plug-in; the runner's audits catch one that
+    reaches the state anyway and changes it.) The runner reuses one Decision per seat for a
+    whole game; read it during `act` only.
     """
 
-    __slots__ = ("_state", "seat", "rng", "_legal")
+    __slots__ = ("seat", "rng", "_observe", "_legal", "_is_legal", "_determinize")
 
     def __init__(self, state: State, seat: int, rng: np.random.Generator):
-        self._state = state
         self.seat = seat
         self.rng = rng
+        self._observe = state.observe
         self._legal = state.legal_actions
+        self._is_legal = state.is_legal
+        self._determinize = state.determinize
 
     @property
     def observation(self) -> Any:
-        return self._state.observe(self.seat)
+        return self._observe(self.seat)
 
     @property
     def legal_actions(self) -> Any:
@@ -58,11 +62,11 @@ class Decision:
         return self._legal(self.seat)
 
     def is_legal(self, action: Action) -> bool:
-        return self._state.is_legal(self.seat, action)
+        return self._is_legal(self.seat, action)
 
     def sample_state(self) -> State:
         """A full state consistent with this seat's observation (hidden information resampled)."""
-        return self._state.determinize(self.seat, self.rng)
+        return self._determinize(self.seat, self.rng)
 
 
 class Strategy:

@@ -17,7 +17,7 @@ from simkit.core.errors import EngineError
 from simkit.core.guard import DecisionGuard
 from simkit.core.play import ENGINE_ERROR, play_game, play_out, play_range
 from simkit.core.spec import RunSpec
-from simkit.core.strategy import GameInfo, Strategy
+from simkit.core.strategy import Decision, GameInfo, Strategy
 from tests.golden import CASES  # noqa: F401  (registers the toy game "highcard")
 from tests.highcard import GAME as HIGHCARD
 from tests.highcard import HighCardConfig, RandomPlay
@@ -75,15 +75,24 @@ class PlainChoice(Strategy):
 
 
 class ForgesACard(Strategy):
-    """Cheats through the live state: on its second turn, turns a card of the next seat into a
-    copy of its own best card (hand sizes stay, the deck no longer holds each card once)."""
+    """A determined cheat: digs the live state out of the decision's bound methods and, on its
+    second turn, turns a card of the next seat into a copy of its own best card (hand sizes
+    stay, the deck no longer holds each card once)."""
 
     def act(self, decision):
-        state = decision._state
+        state = decision._observe.__self__
         hand = state.hands[self.seat]
         if len(hand) == 4:
             state.hands[(self.seat + 1) % len(state.hands)][0] = max(hand)
         return decision.legal_actions[0]
+
+
+def test_a_decision_has_no_attribute_holding_the_live_state():
+    state, info, rngs = _table()
+    decision = Decision(state, 1, rngs[1])
+    assert not any(getattr(decision, name, None) is state for name in dir(decision))
+    sample = decision.sample_state()
+    assert sample is not state and sample.observe(1) == state.observe(1)
 
 
 def _table(seed=0):
