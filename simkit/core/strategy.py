@@ -189,13 +189,18 @@ def parse_strategy(text: str, game: str) -> StrategySpec:
 def _parse_params(param_text: str, cls: type, text: str) -> dict[str, Any]:
     allowed = strategy_parameters(cls)
     params: dict[str, Any] = {}
-    if not param_text:
+    if not param_text.strip():
+        if text.rstrip().endswith(":"):
+            raise ConfigError(f"strategy {text!r}: nothing after ':': give key=value parameters "
+                              f"or leave the ':' out")
         return params
     for item in param_text.split(","):
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep:
             raise ConfigError(f"strategy {text!r}: parameter {item!r} must look like key=value")
+        if key in params:
+            raise ConfigError(f"strategy {text!r}: parameter {key!r} is given twice; give it once")
         if key not in allowed:
             names = ", ".join(allowed) or "none"
             raise UnknownNameError(f"strategy {text!r}: unknown parameter {key!r}; allowed are {names}")

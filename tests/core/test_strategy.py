@@ -25,6 +25,8 @@ def test_module_class_plugin_with_parameters():
     ("heuristic:caution=-1", "caution=-1.0 is not allowed"),
     ("tests.nothere:Bot", "cannot import strategy module 'tests.nothere'"),
     ("tests.plugins:Missing", "is not a Strategy class"),
+    ("random:", "nothing after ':': give key=value parameters or leave the ':' out"),
+    ("heuristic:caution=0.5,caution=0.7", "parameter 'caution' is given twice; give it once"),
 ])
 def test_bad_strategy_names_are_explained(text, message):
     with pytest.raises((UnknownNameError, ConfigError), match=message):
