@@ -187,11 +187,23 @@ def _secular(a: Sequence[float], p: Sequence[float]) -> float:
                        maxiter=500)
 
 
-def _pdf(counts: Sequence[float]) -> tuple[float, list[float], list[float]]:
-    reg = [c if c > 0 else _REG for c in counts]
+def _pdf(values: Sequence[float], counts: Sequence[float]) -> tuple[float, list[float], list[float]]:
+    """(N, values, probabilities) with empty classes given 1e-3 (fishtest `regularize`); the
+    ends 0 and 1 are added as such classes when missing, so the MLE always exists."""
+    vals, reg = list(values), [c if c > 0 else _REG for c in counts]
+    if vals[0] > 0.0:
+        vals, reg = [0.0, *vals], [_REG, *reg]
+    if vals[-1] < 1.0:
+        vals, reg = [*vals, 1.0], [*reg, _REG]
     n = float(sum(reg))
-    k = len(reg)
-    return n, [i / (k - 1) for i in range(k)], [c / n for c in reg]
+    return n, vals, [c / n for c in reg]
+
+
+def _grid(counts: Sequence[float]) -> list[float]:
+    """Scores of trinomial [L, D, W] or pentanomial [LL, ..., WW] classes: 0, 1/(k-1), ..., 1."""
+    if len(counts) not in (3, 5):
+        raise ValueError(f"counts need 3 (L, D, W) or 5 (pentanomial) entries, got {len(counts)}")
+    return [i / (len(counts) - 1) for i in range(len(counts))]
 
 
 def _mle_expected(values: Sequence[float], probs: Sequence[float], s: float) -> list[float]:
@@ -221,30 +233,41 @@ def _mle_t_value(values: Sequence[float], probs: Sequence[float], ref: float, t:
     return cur
 
 
+def llr_logistic_units(elo0: float, elo1: float, values: Sequence[float],
+                       counts: Sequence[float]) -> float:
+    """GSPRT log-likelihood ratio of H1: elo = elo1 against H0: elo = elo0 (logistic Elo) from
+    the score distribution of independent units: score `values[i]` seen `counts[i]` times."""
+    n, vals, probs = _pdf(values, counts)
+    p0 = _mle_expected(vals, probs, elo_to_score(elo0))
+    p1 = _mle_expected(vals, probs, elo_to_score(elo1))
+    return n * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
+
+
+def llr_normalized_units(nelo0: float, nelo1: float, values: Sequence[float],
+                         counts: Sequence[float], games_per_unit: float) -> float:
+    """GSPRT log-likelihood ratio in normalised Elo from unit scores: t-values
+    nelo/(800/ln 10)·sqrt(games per unit) (fishtest `LLR_normalized`, sqrt 2 for pairs)."""
+    scale = math.sqrt(games_per_unit)
+    t0, t1 = nelo0 / NELO_PER_T * scale, nelo1 / NELO_PER_T * scale
+    n, vals, probs = _pdf(values, counts)
+    p0 = _mle_t_value(vals, probs, 0.5, t0)
+    p1 = _mle_t_value(vals, probs, 0.5, t1)
+    return n * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
+
+
 def llr_logistic(elo0: float, elo1: float, counts: Sequence[float]) -> float:
     """GSPRT log-likelihood ratio of H1: elo = elo1 against H0: elo = elo0 (logistic Elo).
 
     `counts`: trinomial [L, D, W] or pentanomial [LL, LD, WL+DD, WD, WW] (fishtest
     `LLR_logistic`)."""
-    if len(counts) not in (3, 5):
-        raise ValueError(f"counts need 3 (L, D, W) or 5 (pentanomial) entries, got {len(counts)}")
-    n, values, probs = _pdf(counts)
-    p0 = _mle_expected(values, probs, elo_to_score(elo0))
-    p1 = _mle_expected(values, probs, elo_to_score(elo1))
-    return n * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
+    return llr_logistic_units(elo0, elo1, _grid(counts), counts)
 
 
 def llr_normalized(nelo0: float, nelo1: float, counts: Sequence[float]) -> float:
     """GSPRT log-likelihood ratio in normalised Elo (fishtest `LLR_normalized`): t-values
     nelo/(800/ln 10), times sqrt(2) for pentanomial counts."""
-    if len(counts) not in (3, 5):
-        raise ValueError(f"counts need 3 (L, D, W) or 5 (pentanomial) entries, got {len(counts)}")
-    scale = 1.0 if len(counts) == 3 else math.sqrt(2.0)
-    t0, t1 = nelo0 / NELO_PER_T * scale, nelo1 / NELO_PER_T * scale
-    n, values, probs = _pdf(counts)
-    p0 = _mle_t_value(values, probs, 0.5, t0)
-    p1 = _mle_t_value(values, probs, 0.5, t1)
-    return n * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
+    games = 1.0 if len(counts) == 3 else 2.0
+    return llr_normalized_units(nelo0, nelo1, _grid(counts), counts, games)
 
 
 @dataclass(frozen=True)
@@ -288,6 +311,15 @@ class SPRT:
         if self.model == "logistic":
             return llr_logistic(self.elo0, self.elo1, counts)
         return llr_normalized(self.elo0, self.elo1, counts)
+
+    def llr_units(self, values: Sequence[float], counts: Sequence[float],
+                  games_per_unit: float) -> float:
+        """The LLR from unit scores (e.g. pairwise scores per deal, see `pairwise.py`)."""
+        if sum(counts) <= 0:
+            return 0.0
+        if self.model == "logistic":
+            return llr_logistic_units(self.elo0, self.elo1, values, counts)
+        return llr_normalized_units(self.elo0, self.elo1, values, counts, games_per_unit)
 
     def decision(self, llr: float) -> str | None:
         """'H1' (elo1 accepted), 'H0' (elo0 accepted) or None (continue)."""

@@ -15,14 +15,22 @@ import numpy.typing as npt
 import pandas as pd
 
 from simkit.stats.elo import SPRT, EloEstimate, elo_pentanomial, elo_wdl
+from simkit.stats.pairwise import PairwiseUnits, pairwise_elo, pairwise_units
 from simkit.stats.tables import game_results, pentanomial, trinomial
 
 
 @dataclass(frozen=True)
 class MatchSummary:
     """W/D/L of A against B, pentanomial pair counts when games come in duplicate pairs, the
-    Elo estimate (from the pentanomial counts when there are pairs, else the trinomial ones),
-    and the SPRT state when a test is given."""
+    game-level Elo estimate (from the pentanomial counts when there are pairs, else the
+    trinomial ones), the pairwise Elo (seat comparisons, the same meaning for any number of
+    players; see `pairwise.py`) and the SPRT state when a test is given.
+
+    The game-level W/D/L reduce a game to a win when A ranked better in most (A seat, B seat)
+    comparisons: with more than two players that Elo grows with the player count for the same
+    two strategies. `pairwise` does not; with two players both are the same. The SPRT (`llr`,
+    `decision`) is computed on the pairwise unit scores, so its bounds are pairwise Elo.
+    """
 
     a: str
     b: str
@@ -36,10 +44,13 @@ class MatchSummary:
     sprt: SPRT | None = None
     llr: float | None = None
     decision: str | None = None
+    pairwise: EloEstimate | None = None
+    units: PairwiseUnits | None = None
 
     @property
     def counts(self) -> list[int]:
-        """The counts the SPRT uses: pentanomial when available, else [L, D, W]."""
+        """Game-level counts: pentanomial when available, else [L, D, W]. With two players
+        they are the counts of the SPRT's unit scores; with more, the SPRT uses `units`."""
         return self.penta if self.penta is not None else [self.losses, self.draws, self.wins]
 
     def to_dict(self) -> dict:
@@ -71,13 +82,13 @@ def match_summary(seats: pd.DataFrame, is_a: npt.ArrayLike, is_b: npt.ArrayLike,
     penta = pentanomial(res)
     tri = elo_wdl(wins=wins, draws=draws, losses=losses)
     est = elo_pentanomial(penta) if penta is not None else tri
+    units = pairwise_units(seats, is_a, is_b)
     llr = decision = None
     if sprt is not None:
-        counts = penta if penta is not None else [losses, draws, wins]
-        llr = sprt.llr(counts)
+        llr = sprt.llr_units(units.values, units.counts, units.games_per_unit)
         decision = sprt.decision(llr)
     return MatchSummary(a, b, int(len(res)), wins, draws, losses, penta, est, tri, sprt, llr,
-                        decision)
+                        decision, pairwise_elo(units), units)
 
 
 def lineup_sides(strategies: list[str]) -> tuple[list[int], list[int]]:
@@ -119,4 +130,8 @@ def format_paired(seats: pd.DataFrame) -> str | None:
                      + (f", pentanomial {m.penta}" if m.penta else "")
                      + f"; Elo {e.elo:+.1f} ± {e.elo_error:.1f}, nElo {e.nelo:+.1f} ± "
                        f"{e.nelo_error:.1f}, LOS {100 * e.los:.2f}%")
+        if m.pairwise is not None and m.units is not None and len(set(seats["seat"])) > 2:
+            p = m.pairwise
+            lines.append(f"pairwise Elo (seat comparisons, {m.units.unit}s as units) "
+                         f"{p.elo:+.1f}, 95% {p.elo_low:+.1f} to {p.elo_high:+.1f}")
     return "\n".join(lines)
