@@ -14,13 +14,33 @@ from simkit.core.errors import ConfigError
 MAX_CHUNK = 5000
 TASKS_PER_WORKER = 8
 COMPARE_BATCH = 100
+#: the most games one run may hold (docs/reliability.md); larger studies are several runs
+MAX_GAMES = 1_000_000_000
+#: --jobs may ask for at most this many workers per core (more only thrashes the machine)
+MAX_JOBS_PER_CORE = 4
+
+
+def max_jobs() -> int:
+    return MAX_JOBS_PER_CORE * (os.cpu_count() or 1)
 
 
 def resolve_jobs(jobs: int) -> int:
     """Worker processes for `--jobs`: -1 (or any negative count) means all cores."""
     if jobs == 0:
         raise ConfigError("--jobs 0 is not allowed: use a positive count, or -1 for all cores")
+    if jobs > max_jobs():
+        raise ConfigError(f"--jobs {jobs} is not allowed: at most {max_jobs()} "
+                          f"({MAX_JOBS_PER_CORE} per core on this machine), or -1 for all cores")
     return (os.cpu_count() or 1) if jobs < 0 else jobs
+
+
+def check_game_count(n_games: int) -> None:
+    """Refuse run sizes outside 1..MAX_GAMES in one line."""
+    if n_games < 1:
+        raise ConfigError(f"--games {n_games} is not allowed: at least 1")
+    if n_games > MAX_GAMES:
+        raise ConfigError(f"{n_games} games is more than one run may hold: at most {MAX_GAMES:,} "
+                          f"(split the study into several runs with different seeds)")
 
 
 def default_chunk_size(n_games: int, jobs: int) -> int:
@@ -34,8 +54,31 @@ def whole_deal_chunk_size(batch: int | None, deal_size: int) -> int:
     return max(deal_size, math.ceil((batch or COMPARE_BATCH) / deal_size) * deal_size)
 
 
-def chunk_ranges(n_games: int, chunk_size: int) -> list[tuple[int, int]]:
-    """The [start, stop) game ranges of chunks 0, 1, ...; the last one may be shorter."""
+def check_chunk_size(chunk_size: int) -> None:
     if chunk_size < 1:
         raise ConfigError(f"--chunk-size {chunk_size} is not allowed: at least 1")
-    return [(start, min(n_games, start + chunk_size)) for start in range(0, n_games, chunk_size)]
+    if chunk_size > MAX_GAMES:
+        raise ConfigError(f"--chunk-size {chunk_size} is not allowed: at most {MAX_GAMES:,}")
+
+
+def chunk_count(n_games: int, chunk_size: int) -> int:
+    """How many chunks a run of `n_games` has (computed, never listed)."""
+    check_chunk_size(chunk_size)
+    return -(-n_games // chunk_size)
+
+
+def chunk_range(chunk_id: int, n_games: int, chunk_size: int) -> tuple[int, int]:
+    """The [start, stop) games of chunk `chunk_id`; the last chunk may be shorter."""
+    start = chunk_id * chunk_size
+    return start, min(n_games, start + chunk_size)
+
+
+def games_in_chunks(chunk_ids, n_games: int, chunk_size: int) -> int:
+    """The number of games held by the chunks `chunk_ids`."""
+    return sum(stop - start for start, stop in (chunk_range(k, n_games, chunk_size) for k in chunk_ids))
+
+
+def chunk_ranges(n_games: int, chunk_size: int) -> list[tuple[int, int]]:
+    """The [start, stop) game ranges of chunks 0, 1, ... as a list (small runs and tests only:
+    the runner plans chunks lazily with chunk_count and chunk_range)."""
+    return [chunk_range(k, n_games, chunk_size) for k in range(chunk_count(n_games, chunk_size))]

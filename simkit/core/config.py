@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import types
 import typing
 from dataclasses import dataclass, field
@@ -89,6 +90,9 @@ class _Validated:
             if choices is not None and value not in choices:
                 raise ConfigError(f"{f.name}={value!r} is not allowed: allowed is "
                                   f"{_allowed_text(f.metadata, tp)}")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ConfigError(f"{f.name}={value!r} is not allowed: a finite number "
+                                  f"({_allowed_text(f.metadata, tp)})")
             lo, hi = f.metadata.get("min"), f.metadata.get("max")
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 if (lo is not None and value < lo) or (hi is not None and value > hi):
@@ -183,31 +187,49 @@ def parse_value(text: str, tp: Any, name: str) -> Any:
             raise ConfigError(f"{name}={text!r} is not a whole number") from None
     if tp is float:
         try:
-            return float(text)
+            number = float(text)
         except ValueError:
             raise ConfigError(f"{name}={text!r} is not a number") from None
+        if not math.isfinite(number):
+            raise ConfigError(f"{name}={text!r} is not allowed: a finite number (not nan or inf)")
+        return number
     if tp is str:
         return text
     if origin in (tuple, dict) or tp in (tuple, dict):
         try:
-            value = json.loads(text)
+            value = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError:
             raise ConfigError(f"{name}={text!r} is not valid JSON (a list or object)") from None
-        return _freeze(value, tp)
+        except ValueError as exc:
+            raise ConfigError(f"{name}={text!r}: {exc}") from None
+        return _freeze(value, tp, name)
     raise ConfigError(f"{name}: values of type {_type_name(tp)} cannot be set from the command line")
 
 
-def _freeze(value: Any, tp: Any) -> Any:
+def _no_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not allowed: numbers must be finite")
+
+
+def _dict_key(key: Any, k_tp: Any, name: str) -> Any:
+    if k_tp is not int:
+        return key
+    try:
+        return int(key)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name}: key {key!r} is not allowed: the keys are whole numbers") from None
+
+
+def _freeze(value: Any, tp: Any, name: str = "config") -> Any:
     origin = typing.get_origin(tp)
     if origin is tuple and isinstance(value, list):
         args = typing.get_args(tp)
         inner = args[0] if args else Any
-        return tuple(_freeze(v, inner) for v in value)
+        return tuple(_freeze(v, inner, name) for v in value)
     if origin is dict and isinstance(value, dict):
         k_tp, v_tp = (typing.get_args(tp) or (Any, Any))
-        return {(int(k) if k_tp is int else k): _freeze(v, v_tp) for k, v in value.items()}
+        return {_dict_key(k, k_tp, name): _freeze(v, v_tp, name) for k, v in value.items()}
     if isinstance(value, list):
-        return tuple(_freeze(v, Any) for v in value)
+        return tuple(_freeze(v, Any, name) for v in value)
     return value
 
 
@@ -250,9 +272,13 @@ def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        if not sep or not name.strip():
+        name = name.strip()
+        if not sep or not name:
             raise ConfigError(f"--set {item!r} is malformed: use --set field=value")
-        out[name.strip()] = value.strip()
+        if name in out:
+            raise ConfigError(f"--set {name} is given twice ({out[name]!r} and {value.strip()!r}): "
+                              f"give each field once")
+        out[name] = value.strip()
     return out
 
 

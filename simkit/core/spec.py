@@ -5,14 +5,26 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from simkit.core.chunks import check_game_count
 from simkit.core.config import GameConfig, config_from_dict, with_overrides
 from simkit.core.errors import ConfigError
-from simkit.core.registry import get_game
+from simkit.core.registry import all_games, get_game
 from simkit.core.seeding import root_seed
-from simkit.core.strategy import StrategySpec, parse_strategy
+from simkit.core.strategy import StrategySpec, load_class, parse_strategy
 
 SEATINGS = ("rotate", "random", "fixed")
 MAX_DECISION_TIMEOUT = 86_400.0
+
+
+def check_strategy_game(spec: StrategySpec, game: str) -> None:
+    """Refuse a strategy whose class lives under `strategies/<another game>/`: it would read
+    observations and return actions of a game it was not written for."""
+    module = load_class(spec.target).__module__
+    parts = module.split(".")
+    others = {g.name for g in all_games()} - {game}
+    if len(parts) >= 2 and parts[0] == "strategies" and parts[1] in others:
+        raise ConfigError(f"strategy {spec.text!r} is a {parts[1]} strategy ({module}): "
+                          f"{game} needs one of its own (see `simkit strategies {game}`)")
 
 
 @dataclass(frozen=True)
@@ -64,8 +76,8 @@ class RunSpec:
         cfg = with_overrides(base, overrides or {})
         cfg.check_players(n_players)
         if duplicate:
-            seating = "rotate"
             n_games = math.ceil(n_games / n_players) * n_players
+            check_game_count(n_games)
         return cls(game=game, n_players=n_players, strategies=specs, n_games=n_games,
                    seed=root_seed(seed), config=cfg, seating=seating, duplicate=duplicate,
                    strict=strict, command=command, decision_timeout=decision_timeout, paranoid=paranoid)
