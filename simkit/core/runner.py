@@ -10,19 +10,37 @@ from __future__ import annotations
 import sys
 import time
 import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 import pandas as pd
 
-from simkit.core.chunks import chunk_ranges, default_chunk_size, resolve_jobs
+from simkit.core.chunks import (
+    check_chunk_size,
+    chunk_count,
+    chunk_range,
+    default_chunk_size,
+    games_in_chunks,
+    resolve_jobs,
+)
 from simkit.core.errors import ConfigError, RunFolderError
-from simkit.core.play import Chunk, play_game, play_range
-from simkit.core.records import (chunk_paths, consolidate, done_chunks, read_chunks, read_manifest,
-                                 read_tables, versions, write_chunk, write_manifest)
+from simkit.core.play import Chunk, play_range
+from simkit.core.records import (
+    read_chunks,
+    read_manifest,
+    read_tables,
+    remove_chunks,
+    require_fields,
+    write_chunk,
+    write_manifest,
+    write_tables,
+)
+from simkit.core.replay_check import replay_game
+from simkit.core.run_folder import OpenedFolder, open_new, open_resume
 from simkit.core.spec import SEATINGS, RunSpec
+from simkit.core.termination import sigterm_as_interrupt
 
 __all__ = ["RunSpec", "SEATINGS", "RunResult", "run", "load_run", "replay_game"]
 
@@ -56,33 +74,7 @@ def stamped_dir(stem: str, seed: int, root: Path = RESULTS) -> Path:
     return path
 
 
-def _prepare_folder(spec: RunSpec, out_dir: Path, resume: bool, chunk_size: int) -> tuple[dict, set[int]]:
-    fields = spec.manifest_fields()
-    if resume:
-        if not (out_dir / "manifest.json").exists():
-            raise RunFolderError(f"--resume: {out_dir} has no manifest.json, so there is nothing to resume")
-        old = read_manifest(out_dir)
-        differs = [k for k in ("game", "n_players", "strategies", "n_games", "seed", "seating",
-                               "duplicate", "config") if old.get(k) != fields[k]]
-        if differs:
-            raise RunFolderError(f"--resume: {out_dir} was started with different "
-                                 f"{', '.join(differs)}; resume with the same options or use a new --out")
-        if old.get("status") == "complete":
-            raise RunFolderError(f"--resume: {out_dir} is already complete")
-        old["status"] = "running"
-        return old, done_chunks(out_dir)
-    if out_dir.exists() and any(out_dir.iterdir()):
-        raise RunFolderError(f"output folder {out_dir} already exists and is not empty: "
-                             f"choose a new --out, or add --resume to finish an interrupted run")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    manifest = {**fields, "chunk_size": chunk_size, "status": "running",
-                "games_done": 0, "versions": versions(),
-                "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "timings": {}}
-    write_manifest(out_dir, manifest)
-    return manifest, set()
-
-
-def _parallel_chunks(spec: RunSpec, todo: list[tuple[int, int, int]], jobs: int, backend: str,
+def _parallel_chunks(spec: RunSpec, todo: Iterable[tuple[int, int, int]], jobs: int, backend: str,
                      scheduler: str | None):
     """Yield (chunk_id, Chunk) as chunks finish, in any order."""
     if jobs == 1 and backend == "loky":
@@ -139,32 +131,76 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
-def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int | None = None,
-        backend: str = "loky", scheduler: str | None = None, progress: bool | None = None,
-        resume: bool = False, stop: StopRule | None = None) -> RunResult:
-    """Play the run into `out_dir`; return the tables. See the module docstring."""
-    out_dir = Path(out_dir)
-    jobs = resolve_jobs(jobs)
+def check_backend(backend: str, scheduler: str | None) -> None:
     if backend not in ("loky", "threading", "multiprocessing", "dask"):
         raise ConfigError(f"--backend {backend!r} is not allowed: one of loky, dask")
-    if resume and (out_dir / "manifest.json").exists():
-        chunk_size = read_manifest(out_dir).get("chunk_size", chunk_size)
-    chunk_size = chunk_size or default_chunk_size(spec.n_games, jobs)
-    ranges = chunk_ranges(spec.n_games, chunk_size)
-    n_chunks = len(ranges)
-    manifest, done = _prepare_folder(spec, out_dir, resume, chunk_size)
-    todo = [(k, *ranges[k]) for k in range(n_chunks) if k not in done]
+    if scheduler is not None and backend != "dask":
+        raise ConfigError(f"--scheduler {scheduler} needs --backend dask (the {backend} backend "
+                          f"runs on this machine only)")
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int | None = None,
+        backend: str = "loky", scheduler: str | None = None, progress: bool | None = None,
+        resume: bool = False, stop: StopRule | None = None,
+        on_start: Callable[[], None] | None = None,
+        notify: Callable[[str], None] = _stderr) -> RunResult:
+    """Play the run into `out_dir`; return the tables. See the module docstring.
+
+    `on_start` is called once every option is checked and the folder is locked, before the
+    first game (the CLI prints its header there); `notify` receives notices such as chunks set
+    aside on resume. SIGTERM stops the run like Ctrl-C (it raises `Terminated`).
+    """
+    out_dir = Path(out_dir)
+    jobs = resolve_jobs(jobs)
+    check_backend(backend, scheduler)
+    if chunk_size is not None:
+        check_chunk_size(chunk_size)
+    if resume:
+        opened = open_resume(spec, out_dir)
+    else:
+        opened = open_new(spec, out_dir, chunk_size or default_chunk_size(spec.n_games, jobs))
+    with opened.lock:
+        write_manifest(out_dir, opened.manifest)
+        if on_start is not None:
+            on_start()
+        for notice in opened.notices:
+            notify(notice)
+        with sigterm_as_interrupt():
+            return _play_chunks(spec, out_dir, opened, jobs, backend, scheduler, progress, stop)
+
+
+def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, backend: str,
+                 scheduler: str | None, progress: bool | None, stop: StopRule | None) -> RunResult:
+    manifest, done = opened.manifest, opened.done
+    chunk_size = int(manifest["chunk_size"])
+    n_chunks = chunk_count(spec.n_games, chunk_size)
+
+    def games_done(chunk_ids) -> int:
+        return games_in_chunks(chunk_ids, spec.n_games, chunk_size)
+
+    todo = ((k, *chunk_range(k, spec.n_games, chunk_size)) for k in range(n_chunks) if k not in done)
     t0 = time.perf_counter()
-    bar = _Progress(spec.n_games, sum(ranges[k][1] - ranges[k][0] for k in done), progress)
+    bar = _Progress(spec.n_games, games_done(done), progress)
     finished = set(done)
+    saved = games_done(finished)
     prefix = _Prefix(out_dir, n_chunks)
     stopped = False
     status = "interrupted"
     chunks = _parallel_chunks(spec, todo, jobs, backend, scheduler)
     try:
         for chunk_id, chunk in chunks:
-            write_chunk(out_dir, chunk_id, chunk.games, chunk.seats)
+            try:
+                write_chunk(out_dir, chunk_id, chunk.games, chunk.seats)
+            except OSError as exc:
+                raise _disk_error(exc, "a finished chunk", saved, out_dir) from None
             finished.add(chunk_id)
+            saved += chunk.stop - chunk.start
+            manifest["games_done"] = saved
+            _write_manifest_quietly(out_dir, manifest)
             bar.update(chunk.stop - chunk.start)
             if stop is not None:
                 prefix.add(chunk_id, chunk)
@@ -181,20 +217,39 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
         bar.close()
         elapsed = time.perf_counter() - t0
         keep = range(_contiguous(finished, n_chunks)) if stopped else sorted(finished)
-        manifest["timings"] = {**manifest.get("timings", {}),
-                               "wall_seconds": round(manifest.get("timings", {}).get("wall_seconds", 0) + elapsed, 3),
+        timings = manifest.get("timings", {})
+        manifest["timings"] = {**timings, "wall_seconds": round(timings.get("wall_seconds", 0) + elapsed, 3),
                                "jobs": jobs, "backend": backend}
-        manifest["status"] = status
-        manifest["games_done"] = sum(ranges[k][1] - ranges[k][0] for k in keep)
-        if status != "interrupted":
-            manifest["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            if stopped:
-                for k in finished - set(keep):
-                    for p in chunk_paths(out_dir, k):
-                        p.unlink(missing_ok=True)
-            games, seats = consolidate(out_dir, list(keep))
-        write_manifest(out_dir, manifest)
+        manifest["status"] = "interrupted"
+        manifest["games_done"] = games_done(keep)
+        if status == "interrupted":
+            _write_manifest_quietly(out_dir, manifest)
+    if stopped:
+        remove_chunks(out_dir, finished - set(keep))
+    try:
+        games, seats, tables = write_tables(out_dir, list(keep))
+    except OSError as exc:
+        _write_manifest_quietly(out_dir, manifest)
+        raise _disk_error(exc, "the merged tables", manifest["games_done"], out_dir) from None
+    manifest.update(status=status, tables=tables,
+                    finished=datetime.now(UTC).isoformat(timespec="seconds"))
+    write_manifest(out_dir, manifest)
+    remove_chunks(out_dir, keep)
     return RunResult(out_dir, games, seats, manifest, stopped, _forfeits(games), manifest["timings"])
+
+
+def _write_manifest_quietly(out_dir: Path, manifest: dict) -> None:
+    """Record progress; a failure here (disk full) must not hide the error being handled."""
+    try:
+        write_manifest(out_dir, manifest)
+    except OSError:
+        pass
+
+
+def _disk_error(exc: OSError, what: str, saved: int, out_dir: Path) -> RunFolderError:
+    return RunFolderError(f"cannot write {what} ({exc.strerror or exc}): {saved} finished games are "
+                          f"saved in chunks in {out_dir / 'chunks'}; free space, then finish with the "
+                          f"same command plus --resume --out {out_dir}")
 
 
 class _Prefix:
@@ -241,29 +296,14 @@ def _contiguous(finished: set[int], n_chunks: int) -> int:
 
 
 def load_run(run_dir: Path | str) -> RunResult:
+    """A run folder's manifest and tables, checked (see simkit.core.records.read_tables)."""
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
-    games, seats = read_tables(run_dir)
+    require_fields(manifest, run_dir)
+    games, seats = read_tables(run_dir, manifest)
     return RunResult(run_dir, games, seats, manifest, manifest.get("status") == "stopped",
                      _forfeits(games), manifest.get("timings", {}))
 
 
 def _forfeits(games: pd.DataFrame) -> int:
     return int((games["forfeit_seat"] >= 0).sum()) if len(games) else 0
-
-
-def replay_game(run_dir: Path | str, index: int, step: int | None = None):
-    """Re-play game `index` of a run from its seed (up to decision `step` if given).
-
-    Returns (state, record, spec); the record's outcome is empty when play stopped at `step`.
-    """
-    manifest = read_manifest(Path(run_dir))
-    spec = RunSpec.from_manifest(manifest)
-    if not 0 <= index < spec.n_games:
-        raise ConfigError(f"--game {index} is out of range: the run has games 0 to {spec.n_games - 1}")
-    if step is not None and step < 0:
-        raise ConfigError(f"--position {step} is not allowed: a step number from 0 (the start)")
-    record, state = play_game(spec, index, max_steps=step)
-    if step is not None and record.steps < step:
-        raise ConfigError(f"--position {step} is out of range: game {index} has steps 0 to {record.steps}")
-    return state, record, spec
