@@ -40,6 +40,7 @@ class Invariants:
                 assert st.reason == "all scored" and not st.row, st.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label, overrides, games", [
     ("basic", {}, 2000),
     ("variant", {"variant__enabled": "true"}, 1600),
@@ -69,7 +70,12 @@ ALTERNATIVES = [
 ]
 
 
-@pytest.mark.parametrize("overrides", ALTERNATIVES)
+#: the free octopus lists hundreds of moves a turn: over 2 s
+SLOW_ALTERNATIVES = (ALTERNATIVES[1],)
+
+
+@pytest.mark.parametrize("overrides", [pytest.param(o, marks=pytest.mark.slow) if o in SLOW_ALTERNATIVES
+                                       else o for o in ALTERNATIVES])
 def test_check_game_alternative_rules(overrides):
     report = check_game(GAME, games=60, configs=[config(**overrides)], seed=5, deep_every=10)
     assert report.games == 60

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
 from simkit.core.strategy import GameInfo, parse_strategy
@@ -34,6 +36,7 @@ def play(names, n_games, cfg=None, seed=7):
     return {k: v / n_games for k, v in wins.items()}, used
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_clearly():
     rates, used = play(["greedy", "random"], 300)
     # observed ~99%; with 300 games even 80% is far outside chance
@@ -47,6 +50,7 @@ def test_greedy_beats_random_in_the_variant():
     assert rates["greedy"] > 0.75, rates
 
 
+@pytest.mark.slow
 def test_octopus_bot_uses_the_octopus_and_beats_greedy():
     rates, used = play(["octopus", "greedy"], 200, seed=3)
     assert used["octopus"]["octopus"] > 2 * used["greedy"]["octopus"]
