@@ -1,5 +1,6 @@
 """Shipside throughput on one core: games per second for the basic game and the variant with the
-baseline strategies, and for the greedy bots. Run: `python scripts/bench_shipside.py [seconds]`.
+baseline strategies, and for the greedy bots, through the runner's `play_range` (which plays each
+game with `play_out`). Run: `python scripts/bench_shipside.py [seconds]`.
 
 Time is this process's CPU time (`time.process_time`), so the figures stay meaningful on a
 machine shared with other jobs; on an idle machine they match wall-clock games per second."""
@@ -19,7 +20,7 @@ LINEUPS = [
 
 def _games_per_second(strategies, overrides, seconds: float) -> float:
     from simkit.core.play import play_range
-    from simkit.core.runner import RunSpec
+    from simkit.core.spec import RunSpec
 
     spec = RunSpec.create(game="shipside", n_players=2, strategies=strategies, n_games=10**7,
                           seed=1, overrides=overrides)
