@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -16,6 +17,7 @@ import pandas as pd
 
 from simkit.stats.elo import SPRT, EloEstimate, elo_pentanomial, elo_wdl
 from simkit.stats.pairwise import PairwiseUnits, pairwise_elo, pairwise_units
+from simkit.stats.sequential import SequentialEstimate, sequential_estimate
 from simkit.stats.tables import game_results, pentanomial, trinomial
 
 
@@ -53,8 +55,20 @@ class MatchSummary:
         they are the counts of the SPRT's unit scores; with more, the SPRT uses `units`."""
         return self.penta if self.penta is not None else [self.losses, self.draws, self.wins]
 
+    @cached_property
+    def sequential(self) -> SequentialEstimate | None:
+        """The bias-adjusted pairwise Elo and interval after the SPRT (see `sequential.py`);
+        None without an SPRT. After a sequential stop use it, not `estimate` or `pairwise`:
+        their intervals assume a fixed number of games."""
+        if self.sprt is None or self.units is None:
+            return None
+        u = self.units
+        return sequential_estimate(self.sprt, u.values, u.counts, u.games_per_unit)
+
     def to_dict(self) -> dict:
         d = asdict(self)
+        seq = self.sequential
+        d["sequential"] = asdict(seq) if seq is not None else None
         d["estimate"] = asdict(self.estimate)
         d["trinomial_estimate"] = asdict(self.trinomial_estimate)
         d["sprt"] = asdict(self.sprt) if self.sprt else None
