@@ -29,6 +29,9 @@ class SimkitGroup(click.Group):
             return super().invoke(ctx)
         except SimkitError as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:   # the last line of defence: a path the system refused
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from None
 
 
 @click.group(cls=SimkitGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -117,8 +120,11 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
                           overrides=parse_set_options(set_items), command=options.command_line(),
                           strict=strict)
     out_dir = out if out is not None else default_out_dir(spec)
-    click.echo(f"{entry.title}: {spec.n_games} games, {players} players, seed {spec.seed} -> {out_dir}",
-               err=True)
+
+    def header() -> None:
+        click.echo(f"{entry.title}: {spec.n_games} games, {players} players, seed {spec.seed} -> "
+                   f"{out_dir}", err=True)
+
     def saved() -> str:
         return (f"{_saved_games(out_dir)} finished games are saved in {out_dir}; "
                 f"finish with the same command plus --resume --out {out_dir}")
@@ -126,7 +132,8 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
     try:
         with options.explained_interrupt(saved):
             result = run_games(spec, out_dir, jobs=jobs, chunk_size=chunk_size, backend=backend,
-                               scheduler=scheduler, progress=progress, resume=resume)
+                               scheduler=scheduler, progress=progress, resume=resume,
+                               on_start=header, notify=options.echo_err)
     except Exception as exc:
         if not isinstance(exc, SimkitError) and (out_dir / "manifest.json").exists():
             click.echo(f"\nthe run stopped on an internal error; {_saved_games(out_dir)} finished games "
@@ -181,14 +188,17 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, j
                    seating=seating, duplicate=duplicate, command=options.command_line())
     seed = planned[0][1].seed
     out_dir = out if out is not None else default_sweep_dir(game, seed)
-    click.echo(f"{entry.title}: sweep of {len(planned)} cells x {n_games} games, seed "
-               f"{seed} -> {out_dir}", err=True)
+
+    def header() -> None:
+        click.echo(f"{entry.title}: sweep of {len(planned)} cells x {n_games} games, seed "
+                   f"{seed} -> {out_dir}", err=True)
+
     def saved() -> str:
         return (f"finished cells and games are saved in {out_dir}; "
                 f"finish with the same command plus --resume --out {out_dir}")
 
     with options.explained_interrupt(saved):
-        run_sweep(planned, out_dir, jobs=jobs, progress=progress, resume=resume,
+        run_sweep(planned, out_dir, jobs=jobs, progress=progress, resume=resume, on_start=header,
                   on_cell=lambda cell, result: click.echo(cell_summary(cell.label, result)))
     click.echo(f"\nreport of every cell side by side: simkit report {out_dir}")
 

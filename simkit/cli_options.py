@@ -19,6 +19,7 @@ import click
 from simkit.core.chunks import resolve_jobs
 from simkit.core.registry import get_game
 from simkit.core.spec import SEATINGS
+from simkit.core.termination import exit_status
 
 
 def command_line() -> str:
@@ -28,12 +29,17 @@ def command_line() -> str:
 
 @contextmanager
 def explained_interrupt(explain: Callable[[], str]) -> Iterator[None]:
-    """On Ctrl-C, print `explain()` (what is saved, how to go on) and exit 130."""
+    """On Ctrl-C (or SIGTERM, which the runner turns into one), print `explain()` (what is
+    saved, how to go on) and exit 130 (143 for SIGTERM)."""
     try:
         yield
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         click.echo(f"\ninterrupted: {explain()}", err=True)
-        sys.exit(130)
+        sys.exit(exit_status(exc))
+
+
+def echo_err(message: str) -> None:
+    click.echo(message, err=True)
 
 
 def _known_game(ctx: click.Context, param: click.Parameter, value: str) -> str:

@@ -4,6 +4,7 @@ simkit.stats."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
@@ -18,7 +19,9 @@ from simkit.core.registry import get_game
                 type=click.Path(path_type=Path, exists=True, file_okay=False))
 @options.out("Report folder (default: RUN_DIR/report for one run or sweep folder, "
              "report-<time> beside the first run for several).")
-def report_command(run_dirs, out):
+@click.option("--force", is_flag=True,
+              help="Replace a report already in the --out folder (the default folder is always replaced).")
+def report_command(run_dirs, out, force):
     """Write report.html, summary.md, CSV tables and charts of one or several runs.
 
     Several runs (a variant sweep, two player counts) are compared side by side; a sweep
@@ -30,8 +33,10 @@ def report_command(run_dirs, out):
       simkit report results/rows4 results/rows5 --out results/rows-report
     """
     from simkit.report import build_report
-    from simkit.report.folders import default_report_dir, runs_to_report
+    from simkit.report.folders import check_report_dir, default_report_dir, runs_to_report
 
+    if out is not None:     # the default folder (inside the run folder) is simkit's own to replace
+        check_report_dir(out, force)
     out_dir = out if out is not None else default_report_dir(list(run_dirs))
     path = build_report(runs_to_report(list(run_dirs)), out_dir)
     click.echo(f"report written: {path}")
@@ -50,6 +55,9 @@ def _parse_sprt(ctx, param, value: str):
     except ValueError:
         raise click.BadParameter(f"{value!r} is not elo0,elo1,alpha,beta: every part must be a "
                                  f"number, e.g. 0,10,0.05,0.05") from None
+    if not all(math.isfinite(x) for x in (elo0, elo1, alpha, beta)):
+        raise click.BadParameter(f"{value!r} is not allowed: every part must be a finite number "
+                                 f"(not nan or inf), e.g. 0,10,0.05,0.05")
     model = ctx.params.get("model", "logistic")
     try:
         return SPRT(elo0, elo1, alpha, beta, model)
@@ -107,11 +115,14 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
     plan = plan_compare(game, a, b, players, max_games, sprt, batch=batch, seed=seed,
                         overrides=parse_set_options(set_items), command=options.command_line())
     out_dir = out if out is not None else default_out_dir(plan.spec)
-    click.echo(f"{get_game(game).title}: {a} (A) against {b} (B), {players} players, duplicate deals, "
-               f"up to {plan.spec.n_games} games, seed {plan.spec.seed} -> {out_dir}", err=True)
-    click.echo(sprt.describe(), err=True)
+
+    def header() -> None:
+        click.echo(f"{get_game(game).title}: {a} (A) against {b} (B), {players} players, duplicate "
+                   f"deals, up to {plan.spec.n_games} games, seed {plan.spec.seed} -> {out_dir}", err=True)
+        click.echo(sprt.describe(), err=True)
+
     with options.explained_interrupt(
             lambda: f"the finished games are saved in {out_dir} (simkit report {out_dir} reads them)"):
-        result, summary = run_compare(plan, out_dir, jobs=jobs, progress=progress)
+        result, summary = run_compare(plan, out_dir, jobs=jobs, progress=progress, on_start=header)
     click.echo(match_text(summary, result.stopped_early))
     click.echo(f"run folder: {out_dir}  (simkit report {out_dir})")

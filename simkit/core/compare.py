@@ -8,6 +8,7 @@ the run stops once it crosses a bound. The run folder gets `compare.json` beside
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pandas as pd
 
 from simkit.core.chunks import whole_deal_chunk_size
 from simkit.core.lineup import alternating_lineup
+from simkit.core.records import write_text_file
 from simkit.core.runner import RunResult, run
 from simkit.core.spec import RunSpec
 from simkit.stats.elo import SPRT
@@ -64,10 +66,12 @@ def plan_compare(game: str, a: str, b: str, n_players: int, max_games: int, sprt
 
 
 def run_compare(plan: ComparePlan, out_dir: Path | str, *, jobs: int = -1,
-                progress: bool | None = None) -> tuple[RunResult, MatchSummary]:
-    """Play until the SPRT decides or the games run out; write compare.json."""
+                progress: bool | None = None,
+                on_start: Callable[[], None] | None = None) -> tuple[RunResult, MatchSummary]:
+    """Play until the SPRT decides or the games run out; write compare.json. `on_start` is
+    called once the options and the folder are checked, before the first game."""
     result = run(plan.spec, out_dir, jobs=jobs, chunk_size=plan.chunk_size, progress=progress,
-                 stop=plan.decided)
+                 stop=plan.decided, on_start=on_start)
     summary = plan.summarize(result.seats)
     write_compare(out_dir, plan.record(summary))
     return result, summary
@@ -75,5 +79,5 @@ def run_compare(plan: ComparePlan, out_dir: Path | str, *, jobs: int = -1,
 
 def write_compare(out_dir: Path | str, record: dict) -> Path:
     path = Path(out_dir) / COMPARE_FILE
-    path.write_text(json.dumps(record, indent=2))
+    write_text_file(path, json.dumps(record, indent=2))
     return path

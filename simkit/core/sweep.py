@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simkit.core.errors import ConfigError, RunFolderError
+from simkit.core.folder_lock import LOCK_NAME, FolderLock
 from simkit.core.lineup import filled_lineup
-from simkit.core.records import read_manifest
+from simkit.core.records import read_manifest, write_text_file
+from simkit.core.run_folder import check_out_path
 from simkit.core.runner import RESULTS, RunResult, RunSpec, load_run, run, stamped_dir
 from simkit.core.seeding import root_seed
 
@@ -77,38 +79,63 @@ def default_sweep_dir(game: str, seed: int, root: Path = RESULTS) -> Path:
     return stamped_dir(f"{game}-sweep", seed, root)
 
 
+def _open_sweep_folder(out_dir: Path, listing: dict, resume: bool) -> FolderLock:
+    """Check the sweep folder (new, or the same sweep on --resume) and lock it."""
+    check_out_path(out_dir)
+    if (out_dir / SWEEP_MANIFEST).exists():
+        if not resume:
+            raise RunFolderError(f"output folder {out_dir} already holds a sweep: choose a new --out, "
+                                 f"or add --resume to finish it")
+        old = _read_listing(out_dir)
+        if old.get("cells") != listing["cells"] or old.get("seed") != listing["seed"]:
+            raise RunFolderError(f"--resume: {out_dir} holds a different sweep (cells or seed differ)")
+    elif out_dir.exists() and any(p.name != LOCK_NAME for p in out_dir.iterdir()):
+        raise RunFolderError(f"output folder {out_dir} already exists and is not empty: choose a new --out")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunFolderError(f"cannot create the output folder {out_dir} ({exc.strerror}): "
+                             f"choose an --out you can write to") from None
+    return FolderLock(out_dir).acquire()
+
+
+def _read_listing(path: Path) -> dict:
+    try:
+        listing = json.loads((path / SWEEP_MANIFEST).read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RunFolderError(f"{path / SWEEP_MANIFEST} is not valid JSON ({exc})") from None
+    if not isinstance(listing, dict) or not isinstance(listing.get("cells"), list):
+        raise RunFolderError(f"{path / SWEEP_MANIFEST} is not a sweep listing: it needs a list of cells")
+    return listing
+
+
 def run_sweep(planned: list[tuple[Cell, RunSpec]], out_dir: Path, *, jobs: int = -1,
               progress: bool | None = None, resume: bool = False, backend: str = "loky",
-              on_cell=None) -> list[tuple[Cell, RunResult]]:
+              on_cell=None, on_start=None) -> list[tuple[Cell, RunResult]]:
+    """Run every cell into its own folder of `out_dir`; `on_start` is called once the sweep
+    folder is checked and locked, `on_cell` after each cell."""
     out_dir = Path(out_dir)
     listing = {"cells": [{"label": c.label, "n_players": c.n_players,
                           "overrides": dict(c.overrides)} for c, _ in planned],
                "seed": planned[0][1].seed if planned else None,
                "command": planned[0][1].command if planned else ""}
-    if (out_dir / SWEEP_MANIFEST).exists():
-        if not resume:
-            raise RunFolderError(f"output folder {out_dir} already holds a sweep: choose a new --out, "
-                                 f"or add --resume to finish it")
-        old = json.loads((out_dir / SWEEP_MANIFEST).read_text())
-        if old.get("cells") != listing["cells"] or old.get("seed") != listing["seed"]:
-            raise RunFolderError(f"--resume: {out_dir} holds a different sweep (cells or seed differ)")
-    elif out_dir.exists() and any(out_dir.iterdir()):
-        raise RunFolderError(f"output folder {out_dir} already exists and is not empty: choose a new --out")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / SWEEP_MANIFEST).write_text(json.dumps(listing, indent=2) + "\n")
-    results = []
-    for cell, spec in planned:
-        cell_dir = out_dir / cell.label
-        if resume and (cell_dir / "manifest.json").exists() and \
-                read_manifest(cell_dir).get("status") == "complete":
-            result = load_run(cell_dir)
-        else:
-            cell_resume = resume and (cell_dir / "manifest.json").exists()
-            result = run(spec, cell_dir, jobs=jobs, progress=progress, resume=cell_resume,
-                         backend=backend)
-        results.append((cell, result))
-        if on_cell is not None:
-            on_cell(cell, result)
+    with _open_sweep_folder(out_dir, listing, resume):
+        write_text_file(out_dir / SWEEP_MANIFEST, json.dumps(listing, indent=2) + "\n")
+        if on_start is not None:
+            on_start()
+        results = []
+        for cell, spec in planned:
+            cell_dir = out_dir / cell.label
+            if resume and (cell_dir / "manifest.json").exists() and \
+                    read_manifest(cell_dir).get("status") == "complete":
+                result = load_run(cell_dir)
+            else:
+                cell_resume = resume and (cell_dir / "manifest.json").exists()
+                result = run(spec, cell_dir, jobs=jobs, progress=progress, resume=cell_resume,
+                             backend=backend)
+            results.append((cell, result))
+            if on_cell is not None:
+                on_cell(cell, result)
     return results
 
 
@@ -117,4 +144,7 @@ def sweep_run_dirs(path: Path) -> list[Path]:
     listing = Path(path) / SWEEP_MANIFEST
     if not listing.exists():
         return []
-    return [Path(path) / c["label"] for c in json.loads(listing.read_text())["cells"]]
+    cells = _read_listing(Path(path))["cells"]
+    if not all(isinstance(c, dict) and isinstance(c.get("label"), str) for c in cells):
+        raise RunFolderError(f"{listing} is not a sweep listing: every cell needs a label")
+    return [Path(path) / c["label"] for c in cells]

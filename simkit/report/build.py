@@ -485,8 +485,14 @@ def render_html(runs: list[RunAnalysis], comparison: pd.DataFrame | None,
     return "\n".join(parts)
 
 
+#: characters that Markdown (or HTML inside it) would read as markup in a table cell or list item
+_MD_SPECIAL = set("\\`*_[]<>|~&")
+
+
 def _md_cell(x) -> str:
-    return str(x).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """Text shown as itself: every markup character backslash-escaped, one line."""
+    text = " ".join(str(x).splitlines())
+    return "".join("\\" + c if c in _MD_SPECIAL else c for c in text)
 
 
 def _md_table(head, rows) -> str:
@@ -573,7 +579,11 @@ def build_report(run_dirs, out_dir: Path | str) -> Path:
             n, k = f"{base}-{k}", k + 1
         names.append(n)
     runs = [analyze_run(p, n) for p, n in zip(run_dirs, names)]
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunFolderError(f"cannot create the report folder {out_dir} ({exc.strerror}): "
+                             f"choose an --out you can write to") from None
     for r in runs:
         figs = {
             "win_share": charts.win_shares(r.summary),

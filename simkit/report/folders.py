@@ -5,7 +5,20 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from simkit.core.errors import RunFolderError
 from simkit.core.sweep import sweep_run_dirs
+
+#: files whose presence means a folder already holds a report
+REPORT_FILES = ("report.html", "summary.md")
+
+
+def check_report_dir(out_dir: Path, force: bool = False) -> None:
+    """Refuse an --out that is not a folder, or that holds a report already (unless `force`)."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise RunFolderError(f"--out {out_dir} exists and is not a folder: give a folder path")
+    if not force and any((out_dir / name).exists() for name in REPORT_FILES):
+        raise RunFolderError(f"{out_dir} already holds a report: add --force to replace it, "
+                             f"or choose another --out")
 
 
 def runs_to_report(given: list[Path]) -> list[Path]:
