@@ -7,6 +7,7 @@ card (S40); ships by their defense (S1); seats as A (seat 0) and B (seat 1); `-`
 Every list keeps the state's order: hands and sides as the cards came, decks with the next card
 to draw first. Everything that decides the game from here is written, hidden cards included; the
 event history, the outcome's octopus and rum counters and the chance generator are not.
+Reading skips blank lines and lines starting with `#`.
 """
 
 from __future__ import annotations
@@ -153,9 +154,6 @@ class _Text:
 
     def error(self, key: str, message: str) -> PositionError:
         return PositionError(f"line {self.numbers[key]} ({key}: {self.values[key]}): {message}")
-
-    def has(self, key: str) -> bool:
-        return key in self.values
 
     def get(self, key: str) -> str:
         if key not in self.values:
