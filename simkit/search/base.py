@@ -32,14 +32,17 @@ def searchable_actions(game: Game, state: State, seat: int) -> Sequence[Action]:
         raise NoCandidateActions(
             f"{game.name} cannot list its legal actions and its Game entry has no candidate_actions "
             f"hook: search strategies need Game.candidate_actions(state, seat) for {game.name}")
-    return candidates(state, seat)
+    found = candidates(state, seat)
+    if not found:
+        raise NoCandidateActions(f"{game.name}: candidate_actions gave no action for seat {seat}")
+    return found
 
 
 def check_rollout_params(reward: str, max_rollout_steps: int | None) -> None:
     if reward not in REWARDS:
         raise ValueError(f"reward={reward!r} is not allowed: one of {', '.join(REWARDS)}")
-    if max_rollout_steps is not None and max_rollout_steps < 0:
-        raise ValueError(f"max_rollout_steps={max_rollout_steps} is not allowed: 0 or more")
+    if max_rollout_steps is not None and max_rollout_steps < 1:
+        raise ValueError(f"max_rollout_steps={max_rollout_steps} is not allowed: 1 or more")
 
 
 class SearchStrategy(Strategy):

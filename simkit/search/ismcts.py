@@ -58,8 +58,8 @@ class ISMCTS(SearchStrategy):
                 break
             self._iterate(root, decision, sim)
             done += 1
-        legal = actions if decision.legal_actions is not None else None
-        best = root.most_visited(lambda a: a in legal if legal is not None else decision.is_legal(a))
+        listed = decision.legal_actions is not None
+        best = root.most_visited(actions.__contains__ if listed else decision.is_legal)
         return actions[0] if best is None else best.action
 
     def _iterate(self, root: Node, decision: Decision, sim: Simulator) -> None:
