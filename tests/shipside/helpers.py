@@ -15,6 +15,20 @@ A, B = 0, 1
 SEATS = "AB"
 DEFAULT_CREW = {36: "captain", 32: "mate", 30: "sailor", 28: "sailor"}
 
+#: rule sets far from the defaults (config overrides), for random-play tests
+ALTERNATIVES = [
+    {"movement__chooser": "owner", "movement__before_scoring": "false"},
+    {"octopus__reuse": "free", "octopus__draw": "true"},
+    {"rum__timing": "before", "rum__max_per_ship": "2", "rum__on_scored": "returned"},
+    {"movement__wrap_around": "false", "movement__skip_occupied": "false", "scoring__full_tie": "stay"},
+    {"rules__play_on_any_side": "false", "rules__pass_when_stuck": "false", "octopus__check_origin": "false"},
+    {"deck__move_symbol": "[0, -2, -4]", "setup__crew_start": "middle-empty", "crew__max_per_ship": "2",
+     "movement__freeze_when_full": "false"},
+    # a tiny deck that cannot score every ship: hands run dry, players pass, the game stalls (S18)
+    {"deck__values": '{"1": 12, "-1": 4}', "deck__move_symbol": "[-1]", "deck__jellyfish_values": "[-1]",
+     "end__points_to_win": "0"},
+]
+
 
 def config(**overrides) -> ShipsideConfig:
     base = {"setup.ship_order": "ascending", "setup.first_player": "0"}

@@ -12,7 +12,7 @@ from simkit.core.conformance import check_game
 from simkit.games.shipside import GAME
 from simkit.games.shipside.rules import OVER
 
-from .helpers import config
+from .helpers import ALTERNATIVES, config
 
 
 class Invariants:
@@ -54,20 +54,6 @@ def test_check_game_random(label, overrides, games):
     assert report.games == games and inv.games == games
     assert set(inv.ends) <= {"points", "all scored"}     # S53: never a cap, a stall or a stuck end
     assert inv.ends["points"] > 0
-
-
-ALTERNATIVES = [
-    {"movement__chooser": "owner", "movement__before_scoring": "false"},
-    {"octopus__reuse": "free", "octopus__draw": "true"},
-    {"rum__timing": "before", "rum__max_per_ship": "2", "rum__on_scored": "returned"},
-    {"movement__wrap_around": "false", "movement__skip_occupied": "false", "scoring__full_tie": "stay"},
-    {"rules__play_on_any_side": "false", "rules__pass_when_stuck": "false", "octopus__check_origin": "false"},
-    {"deck__move_symbol": "[0, -2, -4]", "setup__crew_start": "middle-empty", "crew__max_per_ship": "2",
-     "movement__freeze_when_full": "false"},
-    # a tiny deck that cannot score every ship: hands run dry, players pass, the game stalls (S18)
-    {"deck__values": '{"1": 12, "-1": 4}', "deck__move_symbol": "[-1]", "deck__jellyfish_values": "[-1]",
-     "end__points_to_win": "0"},
-]
 
 
 #: the free octopus lists hundreds of moves a turn: over 2 s

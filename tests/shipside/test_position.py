@@ -11,8 +11,7 @@ from simkit.core.play import play_out
 from simkit.core.strategy import GameInfo, parse_strategy
 from simkit.games.shipside import GAME, Direction, Octopus, Play, format_position, parse_position
 
-from .helpers import A, B, config, crew_at
-from .test_conformance import ALTERNATIVES
+from .helpers import ALTERNATIVES, A, B, config, crew_at
 
 #: scenario 4 of §13 a few turns on: 32 taken by B, B's octopus on A's 9 beside 30, A's mug on 36
 WORKED = """\

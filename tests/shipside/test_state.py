@@ -24,7 +24,7 @@ from simkit.games.shipside import (
     parse_action,
 )
 
-from .helpers import A, B, config, play_randomly, position
+from .helpers import ALTERNATIVES, A, B, config, play_randomly, position
 
 
 @pytest.mark.parametrize("action, text", [
@@ -151,7 +151,6 @@ def test_same_seed_same_game():
 
 def test_render_log_every_rule_variant():
     """render_log follows every event kind (crew stays, ties that keep the ship, passes, picks)."""
-    from .test_conformance import ALTERNATIVES
     seen = set()
     for i, overrides in enumerate(ALTERNATIVES + [{"variant__enabled": "true",
                                                    "variant__mark_assignment": "chooser"}]):
