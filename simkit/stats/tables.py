@@ -26,6 +26,7 @@ import pandas as pd
 from scipy import stats as _st
 
 from simkit.stats.intervals import Z95, mean_ci, mean_ci_from_moments, quantiles, wilson, wilson_arrays
+from simkit.stats.seat_tests import blocked_seat_tests, has_repeated_deals
 
 SEAT_COLUMNS = ("game", "deal", "rotation", "seat", "slot", "strategy", "score", "rank", "win",
                 "forfeit")
@@ -182,8 +183,18 @@ def seat_independence(seats: pd.DataFrame) -> dict:
     (df = n - 1); scores: Friedman test of per-game seat scores, games as blocks (Wilcoxon
     signed-rank for two seats). Both p-values are for the null hypothesis of no seat effect.
     Under fixed seating a seat effect is confounded with the strategies sitting there.
+
+    In duplicate runs (a deal played in several games) the games of a deal share the seat's
+    cards, so the deals are the blocks instead (`seat_tests.blocked_seat_tests`: Hotelling's
+    T² on the deal totals for wins, reported as wins_chi2; Friedman/Wilcoxon over deals for
+    scores). `blocks` ("games" or "deals") and `wins_test` ("chi-square" or "hotelling") say
+    which was used.
     """
     out: dict = {"n_players": int(seats["seat"].max()) + 1 if len(seats) else 0}
+    if has_repeated_deals(seats):
+        out.update(blocked_seat_tests(seats))
+        return out
+    out.update(blocks="games", wins_test="chi-square")
     wins = seats.groupby("seat")["win"].sum().to_numpy(dtype=float)
     total = wins.sum()
     if len(wins) >= 2 and total > 0:
