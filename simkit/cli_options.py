@@ -19,7 +19,7 @@ import click
 from simkit.core.chunks import resolve_jobs
 from simkit.core.registry import get_game
 from simkit.core.spec import SEATINGS
-from simkit.core.termination import exit_status
+from simkit.core.termination import STOPS, exit_status
 
 
 def command_line() -> str:
@@ -33,7 +33,7 @@ def explained_interrupt(explain: Callable[[], str]) -> Iterator[None]:
     saved, how to go on) and exit 130 (143 for SIGTERM)."""
     try:
         yield
-    except KeyboardInterrupt as exc:
+    except STOPS as exc:
         click.echo(f"\ninterrupted: {explain()}", err=True)
         sys.exit(exit_status(exc))
 

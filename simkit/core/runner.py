@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simkit.core.chunk_index import chunk_files
 from simkit.core.chunks import (
     check_chunk_size,
     chunk_count,
@@ -190,14 +191,17 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
     prefix = _Prefix(out_dir, n_chunks)
     stopped = False
     status = "interrupted"
+    writing: int | None = None
     chunks = _parallel_chunks(spec, todo, jobs, backend, scheduler)
     try:
         for chunk_id, chunk in chunks:
+            writing = chunk_id
             try:
                 write_chunk(out_dir, chunk_id, chunk.games, chunk.seats)
             except OSError as exc:
                 raise _disk_error(exc, "a finished chunk", saved, out_dir) from None
             finished.add(chunk_id)
+            writing = None
             saved += chunk.stop - chunk.start
             manifest["games_done"] = saved
             _write_manifest_quietly(out_dir, manifest)
@@ -215,6 +219,8 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
                                     category=UserWarning)
             chunks.close()
         bar.close()
+        if writing is not None and chunk_files(out_dir, writing)[2].exists():
+            finished.add(writing)        # stopped just after the chunk's index entry was written
         elapsed = time.perf_counter() - t0
         keep = range(_contiguous(finished, n_chunks)) if stopped else sorted(finished)
         timings = manifest.get("timings", {})

@@ -1,5 +1,10 @@
-"""SIGTERM handled like Ctrl-C: it raises `Terminated` (a KeyboardInterrupt) in the main thread,
-so a run stops the same way (workers stopped, finished chunks kept, status `interrupted`)."""
+"""SIGTERM handled like Ctrl-C: it raises `Terminated` in the main thread, so a run stops the
+same way (workers stopped, finished chunks kept, status `interrupted`).
+
+`Terminated` is a BaseException but not a KeyboardInterrupt: the game loop forfeits a strategy
+that raises KeyboardInterrupt itself, and a SIGTERM arriving while a strategy decides is not
+that strategy's fault. Catch `STOPS` to handle both ways of stopping a run.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +18,12 @@ EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 
 
-class Terminated(KeyboardInterrupt):
+class Terminated(BaseException):
     """The process received SIGTERM."""
+
+
+#: the exceptions that mean "the user stopped the run": Ctrl-C and SIGTERM
+STOPS = (KeyboardInterrupt, Terminated)
 
 
 def _raise_terminated(signum, frame) -> None:
@@ -34,5 +43,5 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def exit_status(exc: KeyboardInterrupt) -> int:
+def exit_status(exc: BaseException) -> int:
     return EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED
