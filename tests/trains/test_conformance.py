@@ -1,5 +1,7 @@
 """check_game over thousands of games, with Trains' own invariants checked after every step."""
 
+import pytest
+
 from simkit.core.conformance import check_game
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.rules import OVER, is_ascending
@@ -33,6 +35,16 @@ def trains_invariants(state) -> None:
         assert 0 not in [c for t in state.trains for c in t], "an empty slot while the game goes on"
 
 
+def test_conformance_quick_default_and_every_alternative():
+    """check_game, fast suite: 5 random games per player count under the default choices and
+    under every alternative at once (the slow tests below play thousands)."""
+    report = check_game(GAME, games=5, players=(2, 3, 4),
+                        configs=[TrainsConfig(max_turns=150), ALL_ALTERNATIVES], seed=21,
+                        deep_every=5, strategies=RANDOM, extra_check=trains_invariants)
+    assert report.games == 30 and report.steps > 30 * 10
+
+
+@pytest.mark.slow
 def test_conformance_2100_random_games_2_3_4_players():
     """check_game: 700 random games each with 2, 3 and 4 players (T15 cap 150 so games are short)."""
     report = check_game(GAME, games=700, players=(2, 3, 4), configs=[TrainsConfig(max_turns=150)],
@@ -41,6 +53,7 @@ def test_conformance_2100_random_games_2_3_4_players():
     assert report.by_players == {2: 700, 3: 700, 4: 700}
 
 
+@pytest.mark.slow
 def test_conformance_default_config_long_games():
     """check_game with the default 1000-action cap: reshuffles happen, and the cap is reached."""
     report = check_game(GAME, games=12, players=(2, 3, 4), seed=5, deep_every=6, strategies=RANDOM,
@@ -56,6 +69,7 @@ def test_conformance_greedy_and_rival_against_random():
     assert report.games == 75
 
 
+@pytest.mark.slow
 def test_conformance_every_alternative_choice():
     """check_game with every [CHOICE] alternative switched on at once."""
     report = check_game(GAME, games=60, players=(2, 3, 4), configs=[ALL_ALTERNATIVES], seed=9,

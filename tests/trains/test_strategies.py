@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from simkit.core.play import play_range
-from simkit.core.runner import RunSpec
+from simkit.core.spec import RunSpec
 from simkit.core.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, PLACE, USE_ONE
