@@ -13,8 +13,10 @@ their rows from scripts/bench_<game>.py (a `bench(seconds)` function returning r
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import json
+import math
 import shutil
 import sys
 import tempfile
@@ -39,6 +41,23 @@ def _rate(spec, seconds: float) -> float:
             return n / dt
         start += n
         n = int(n * min(10.0, max(2.0, seconds / 2 / max(dt, 1e-3))))
+
+
+def _overhead(base, variant, seconds: float) -> float:
+    """Extra time per game of `variant` over `base`, in percent: both timed in alternation on
+    the same games, best of 5 each, so a noisy machine affects both alike."""
+    from simkit.core.play import play_range
+
+    play_range(base, 0, 50)
+    play_range(variant, 0, 50)
+    n = max(200, int(_rate(base, seconds / 5) * seconds / 10))
+    best = {id(base): math.inf, id(variant): math.inf}
+    for _ in range(5):
+        for spec in (base, variant):
+            t0 = time.perf_counter()
+            play_range(spec, 0, n)
+            best[id(spec)] = min(best[id(spec)], time.perf_counter() - t0)
+    return 100.0 * (best[id(variant)] / best[id(base)] - 1.0)
 
 
 def _speedup(spec, n: int) -> float:
@@ -113,6 +132,11 @@ def bench_sixnimmt(seconds: float) -> list[tuple[str, float, str]]:
         spec = RunSpec.create("sixnimmt", 4, strategies, 10**9, seed=1, overrides={"max_rounds": "1"})
         rows.append((f"sixnimmt 4p single round, {strategies[0]}, 1 core", _rate(spec, seconds), "rounds/s"))
     spec = RunSpec.create("sixnimmt", 4, ["random"], 10**9, seed=1, overrides={"max_rounds": "1"})
+    timed = dataclasses.replace(spec, decision_timeout=60.0)
+    rows.append(("sixnimmt 4p single round, random, --decision-timeout 60, 1 core", _rate(timed, seconds),
+                 "rounds/s"))
+    rows.append(("sixnimmt random: cost of --decision-timeout (best of 5 alternations)",
+                 _overhead(spec, timed, seconds), "%"))
     rows.append((f"sixnimmt 4p single round, random, 2 workers vs 1 ({SPEEDUP_GAMES} games)",
                  _speedup(spec, SPEEDUP_GAMES), "x"))
     rows.append(("sixnimmt 4p round, inlined rules, no protocol (floor)", _floor_rate(seconds), "rounds/s"))
@@ -143,18 +167,19 @@ def main() -> int:
     benches.update({name: module.bench for name, module in _game_modules().items()})
     unknown = set(args.game or []) - set(benches)
     if unknown:
-        print(f"unknown game(s) {', '.join(sorted(unknown))}: allowed are {', '.join(benches)}", file=sys.stderr)
+        print(f"unknown game(s) {', '.join(sorted(unknown))}: allowed are {', '.join(benches)}",
+              file=sys.stderr)
         return 2
     reference = json.loads(REFERENCE.read_text()) if REFERENCE.exists() else {}
     results = {}
-    print(f"{'case':<62} {'now':>12} {'reference':>12}  unit")
+    print(f"{'case':<70} {'now':>12} {'reference':>12}  unit")
     for name, fn in benches.items():
         if args.game and name not in args.game:
             continue
         for label, value, unit in fn(args.seconds):
             ref = reference.get(label)
             ref_text = f"{ref:12.4g}" if isinstance(ref, (int, float)) else f"{'-':>12}"
-            print(f"{label:<62} {value:12.4g} {ref_text}  {unit}", flush=True)
+            print(f"{label:<70} {value:12.4g} {ref_text}  {unit}", flush=True)
             results[label] = value
     if args.save_reference:
         REFERENCE.write_text(json.dumps({**reference, **results}, indent=1, sort_keys=True) + "\n")

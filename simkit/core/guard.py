@@ -5,7 +5,7 @@
   strategy raised itself: the first stops the batch, the second only forfeits that game;
 - with `seconds`, runs a watchdog thread that interrupts a decision running over the limit: the
   thread sends SIGALRM to the main thread, whose handler raises `DecisionTimeout` inside the
-  strategy's `act`. The strategy's cost is three attribute writes per decision.
+  strategy's `act`.
 
 Python cannot stop a determined plug-in (it can catch BaseException, block in C code, or reset
 signal handlers); the guard stops the ordinary failures: loops, sleeps, waits and stray exits.
@@ -16,7 +16,6 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Callable
 from types import FrameType, TracebackType
 from typing import Any
 
@@ -31,14 +30,19 @@ class DecisionTimeout(BaseException):
 
 
 class DecisionGuard:
-    """Context manager for the main thread; see the module docstring."""
+    """Context manager for the main thread; see the module docstring.
+
+    The time limit costs the game loop nothing per decision: `play_out` registers its own frame
+    once per game (`watch`), and the watchdog thread reads that frame's `steps` and `current`
+    (the seat deciding now, -1 between decisions) a few times per second. A (steps, current)
+    pair that stays the same, with a seat deciding, for `seconds` is a decision over the limit.
+    """
 
     def __init__(self, seconds: float | None = None):
         self.seconds = seconds
         self.sigint_seen = False
-        self.seat = -1            # the seat deciding now, -1 between decisions
-        self.ticks = 0            # decisions started so far
-        self._fired_tick = -1
+        self._frame: FrameType | None = None
+        self._fired: tuple[int, Any, Any] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._saved: dict[int, Any] = {}
@@ -66,20 +70,9 @@ class DecisionGuard:
         for signum, handler in self._saved.items():
             signal.signal(signum, handler)
 
-    def timed(self, act: Callable[[Any], Any], seat: int) -> Callable[[Any], Any]:
-        """`act` with this guard's clock running while it decides (identity without a limit)."""
-        if self.seconds is None:
-            return act
-
-        def timed_act(decision: Any) -> Any:
-            self.ticks += 1
-            self.seat = seat
-            try:
-                return act(decision)
-            finally:
-                self.seat = -1
-
-        return timed_act
+    def watch(self, frame: FrameType | None) -> None:
+        """The game loop's frame to time (None when its game is over)."""
+        self._frame = frame
 
     def blames_strategy(self, exc: BaseException) -> bool:
         """Whether `exc`, raised while a strategy decided, is that strategy's fault."""
@@ -91,21 +84,34 @@ class DecisionGuard:
         self.sigint_seen = True
         raise KeyboardInterrupt
 
+    @staticmethod
+    def _progress(frame: FrameType) -> tuple[int, Any, Any]:
+        seen = frame.f_locals
+        return id(frame), seen.get("steps"), seen.get("current")
+
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
         # The decision the watchdog saw may have ended before the signal arrived: check again.
-        if self.seat >= 0 and self.ticks == self._fired_tick:
-            raise DecisionTimeout(f"seat {self.seat} took over {self.seconds:g} s for one decision "
+        target = self._frame
+        if target is None or self._fired is None or self._progress(target) != self._fired:
+            return
+        while frame is not None and frame is not target:
+            frame = frame.f_back
+        if frame is not None:
+            raise DecisionTimeout(f"seat {self._fired[2]} took over {self.seconds:g} s for one decision "
                                   f"(--decision-timeout)")
 
     def _watch(self) -> None:
         assert self.seconds is not None
         poll = min(0.05, self.seconds / 4)
-        tick, since = -1, time.monotonic()
+        last: tuple[int, Any, Any] | None = None
+        since = time.monotonic()
         while not self._stop.wait(poll):
+            target = self._frame
             now = time.monotonic()
-            if self.seat < 0 or self.ticks != tick:
-                tick, since = self.ticks, now
+            progress = self._progress(target) if target is not None else None
+            if progress is None or progress != last or not isinstance(progress[2], int) or progress[2] < 0:
+                last, since = progress, now
             elif now - since >= self.seconds:
-                self._fired_tick = tick
+                self._fired = progress
                 signal.pthread_kill(self._main_id, signal.SIGALRM)
                 since = now                      # a strategy that swallows it is interrupted again

@@ -7,6 +7,7 @@ games gives the same rows in any process, in any order.
 from __future__ import annotations
 
 import math
+import sys
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -141,9 +142,11 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
     steps = 0
     current = -1
     seats: tuple[int, ...] = ()
+    if guard is not None:
+        guard.watch(sys._getframe())    # its watchdog reads `steps` and `current` from this frame
     try:
         bots = seat_strategies(lineup, info, rngs)
-        acts = [bot.act if guard is None else guard.timed(bot.act, seat) for seat, bot in enumerate(bots)]
+        acts = [bot.act for bot in bots]
         decisions = [Decision(state, seat, rngs[seat]) for seat in range(len(bots))]
         apply = state.apply
         to_act = state.to_act
@@ -180,6 +183,9 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
         if isinstance(exc, IllegalAction) and exc.seat is not None:
             return Played(steps, exc.seat, f"illegal action: {exc}", exc, seats)
         raise
+    finally:
+        if guard is not None:
+            guard.watch(None)
     return Played(steps, last_seats=seats)
 
 
