@@ -16,7 +16,16 @@ from simkit.stats.elo import (
 )
 from simkit.stats.intervals import MeanCI, mean_ci, quantiles, wilson
 from simkit.stats.match import MatchSummary, format_paired, match_summary
+from simkit.stats.multiple import (
+    benjamini_hochberg,
+    flag_significant,
+    flag_sweep,
+    holm,
+    seat_effect_flags,
+)
+from simkit.stats.pairwise import PairwiseUnits, pairwise_elo, pairwise_units
 from simkit.stats.ratings import plackett_luce
+from simkit.stats.sequential import SequentialEstimate, sequential_estimate
 from simkit.stats.tables import (
     balance,
     format_summary,
@@ -43,5 +52,7 @@ __all__ = [
     "mean_ci", "paired_table", "pentanomial", "plackett_luce", "player_key", "players",
     "quantiles", "running_win_share", "score_quantiles", "score_to_elo", "seat_effects",
     "seat_independence", "seat_strategy_table", "summary_table", "trinomial", "wilson",
-    "winning_margins",
+    "winning_margins", "PairwiseUnits", "pairwise_elo", "pairwise_units", "SequentialEstimate",
+    "sequential_estimate", "holm", "benjamini_hochberg", "flag_significant", "flag_sweep",
+    "seat_effect_flags",
 ]

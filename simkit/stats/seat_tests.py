@@ -16,6 +16,8 @@ Both are valid when, without a seat effect, the seats are exchangeable over rand
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pandas as pd
 from scipy import stats as _st
@@ -70,3 +72,27 @@ def blocked_seat_tests(seats: pd.DataFrame) -> dict:
             stat, p = _st.wilcoxon(first, second)
             out.update(scores_test="wilcoxon", scores_stat=float(stat), scores_p=float(p))
     return out
+
+
+def seat_win_pvalues(seats: pd.DataFrame) -> pd.Series:
+    """Per seat, the two-sided p-value of 'this seat wins its fair share 1/n'.
+
+    Without repeated deals: the score test z = (w/N - 1/n)/sqrt((1/n)(1 - 1/n)/N) over the
+    seat's N games. In duplicate runs: the t-test of the seat's deal totals against their fair
+    value (games of the deal / n), deals as units."""
+    n_players = int(seats["seat"].max()) + 1 if len(seats) else 0
+    fair = 1.0 / n_players if n_players else float("nan")
+    out: dict[int, float] = {}
+    if has_repeated_deals(seats):
+        wins = deal_seat_table(seats, "win", "sum")
+        games = seats.groupby("deal")["game"].nunique().reindex(wins.index).to_numpy()
+        for column in wins.columns:
+            excess = wins[column].to_numpy(dtype=float) - games * fair
+            out[int(column)] = (float(_st.ttest_1samp(excess, 0.0).pvalue)
+                              if len(excess) > 1 and np.any(excess != excess[0]) else float("nan"))
+    else:
+        for key, grp in seats.groupby("seat", sort=True):
+            n = len(grp)
+            z = (grp["win"].sum() / n - fair) / np.sqrt(fair * (1 - fair) / n)
+            out[int(cast(np.integer, key))] = float(2 * _st.norm.sf(abs(z)))
+    return pd.Series(out, name="p_value").rename_axis("seat")
