@@ -218,3 +218,26 @@ def test_five_trains_are_refused_by_the_player_count():
                      + ["display: -", "draw pile (top first): ...", "discard pile (bottom first): -"])
     with pytest.raises(PositionError, match="5 trains: Game of Trains takes 2 to 4 players"):
         parse_position(five, TrainsConfig())
+
+
+def test_damaged_text_gives_a_position_error_never_a_raw_exception():
+    """Every word of real positions replaced in turn by something else: parsing either refuses
+    with a PositionError or gives a sound state."""
+    state = GAME.new_state(TrainsConfig(start_seat=0), 3, np.random.default_rng(2))
+    texts = []
+    play_random(state, 2, max_steps=30,
+                after=lambda s, step, *_: step % 6 or texts.append(format_position(s)))
+    rng = np.random.default_rng(0)
+    replacements = ["0", "85", "x", "²", "-", "...", "P9", "e9:1", "", "1:1"]
+    refused = 0
+    for text in texts:
+        words = text.split(" ")
+        for k in range(len(words)):
+            bad = " ".join(words[:k] + [str(rng.choice(replacements))] + words[k + 1:])
+            try:
+                parsed = parse_position(bad, TrainsConfig(start_seat=0))
+            except PositionError:
+                refused += 1
+            else:
+                assert parsed.audit() == []
+    assert refused > 400

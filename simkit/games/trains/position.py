@@ -129,7 +129,7 @@ class _Lines:
 
     def number(self, key: str) -> int:
         text = self.value(key)
-        if not text.isdigit():
+        if not text.isdecimal():
             raise self.error(key, f"expected a whole number >= 0, got {text!r}")
         return int(text)
 
@@ -162,7 +162,7 @@ class _Cards:
     def card(self, key: str, word: str, empty: str = "") -> int:
         if word == empty:
             return 0
-        if not word.isdigit() or not 1 <= int(word) <= N_CARDS:
+        if not word.isdecimal() or not 1 <= int(word) <= N_CARDS:
             raise self.lines.error(key, f"unknown card {word!r}: cards are 1..{N_CARDS}")
         card = int(word)
         if card in self.where:
@@ -185,7 +185,7 @@ def _read_train(state: TrainsState, lines: _Lines, cards: _Cards, p: int) -> Non
         raise lines.error(key, f"after '|' expected 'locks SLOT:CARD ...', got {locks_text.strip()!r}")
     for word in words:
         slot, sep, card = word.partition(":")
-        if not sep or not slot.isdigit() or int(slot) not in LOCK_SLOTS:
+        if not sep or not slot.isdecimal() or int(slot) not in LOCK_SLOTS:
             raise lines.error(key, f"lock {word!r}: write SLOT:CARD with SLOT 1, 4 or 7 (T24)")
         if state.locks[p][int(slot) - 1]:
             raise lines.error(key, f"slot {slot} has two locks (T24)")
