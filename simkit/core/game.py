@@ -117,7 +117,7 @@ class Game:
     render_log: Callable[[State], str]
     format_action: Callable[[Action], str] = repr
     #: text -> action (the inverse of format_action), where the game offers it; `simkit play`
-    #: uses it for moves that cannot be listed. Raises ValueError on text it cannot read.
+    #: uses it for moves that cannot be listed. Raises ValueError (or IllegalAction) on text it cannot read.
     parse_action: Callable[[str], Action] | None = None
     #: observation -> text for a person (`simkit play`); None uses a generic field listing
     describe_observation: Callable[[Any], str] | None = None

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from simkit.core.errors import ConfigError
+from simkit.core.errors import ConfigError, IllegalAction
 from simkit.core.game import Action, Game, State
 from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
@@ -88,7 +88,7 @@ class Person(Strategy):
             text = ask_text("Your move")
             try:
                 action = game.parse_action(text)
-            except ValueError as exc:
+            except (ValueError, IllegalAction) as exc:    # games raise either for unreadable text
                 self.show(f"cannot read {text!r}: {exc}")
                 continue
             if decision.is_legal(action):
