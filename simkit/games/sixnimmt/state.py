@@ -191,10 +191,11 @@ class SixNimmtState(State):
         ends = self.ends
         capacity = self.config.row_capacity
         events = self.events
+        find_row = target_row
         n_plays = len(plays)
         while i < n_plays:
             card, s = plays[i]
-            best = target_row(ends, card)
+            best = find_row(ends, card)
             if best < 0:
                 # N10; only the turn's lowest card can get here (every placed card is an end below later ones)
                 assert i == 0, "N10 triggered by a card other than the turn's lowest"
@@ -291,10 +292,11 @@ class SixNimmtState(State):
 
     def _final_outcome(self) -> Outcome:
         """N17: fewest bullheads wins; ties by config.tie_break."""
-        totals, last_round, tie_break = self.totals, self.last_round, self.config.tie_break
-        ranks = ranks_from_scores(rules.standing_keys(totals, last_round, tie_break), higher_is_better=False)
-        best = rules.winners(totals, last_round, tie_break)
-        wins = tuple(1.0 / len(best) if s in best else 0.0 for s in range(self.n))
+        totals = self.totals
+        ranks = ranks_from_scores(rules.standing_keys(totals, self.last_round, self.config.tie_break),
+                                  higher_is_better=False)
+        k = ranks.count(1)          # rank 1: the winners of rules.winners
+        wins = tuple(1.0 / k if r == 1 else 0.0 for r in ranks)
         return Outcome(tuple(float(t) for t in totals), ranks, wins, {"rounds": self.round})
 
     def clone(self) -> SixNimmtState:
