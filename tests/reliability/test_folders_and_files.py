@@ -1,0 +1,193 @@
+"""Disk full, file modes, output paths, report --force, escaping in summary.md, replay against the
+recorded row, and damaged manifests: each a clear line, never a traceback, nothing finished lost."""
+
+import errno
+import json
+import os
+import stat
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import simkit.core.runner as runner_mod
+from simkit.cli import main
+from simkit.core.errors import RunFolderError
+from simkit.core.runner import replay_game, run
+
+from .helpers import small_spec
+
+RUN = ["run", "sixnimmt", "-p", "3", "-s", "random", "-n", "30", "--seed", "4", "-j", "1",
+       "--chunk-size", "10", "--set", "max_rounds=1", "--no-progress"]
+
+
+@pytest.fixture
+def cli():
+    return CliRunner()
+
+
+def _one_line_error(out, *expected):
+    """Exit 1 (simkit's refusal) or 2 (Click's usage error) with one `Error:` line, no traceback."""
+    assert out.exit_code in (1, 2), out.output
+    assert "Traceback" not in out.output and isinstance(out.exception, SystemExit)
+    lines = [line for line in out.output.splitlines() if line.startswith("Error:")]
+    assert len(lines) == 1, out.output
+    for text in expected:
+        assert text in lines[0], lines[0]
+
+
+def _disk_full(*args, **kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_disk_full_while_merging_says_how_many_games_are_saved(cli, tmp_path, monkeypatch):
+    out_dir = tmp_path / "r"
+    monkeypatch.setattr(runner_mod, "write_tables", _disk_full)
+    _one_line_error(cli.invoke(main, [*RUN, "--out", str(out_dir)]),
+                    "No space left on device", "30 finished games are saved in chunks", "--resume")
+    assert json.loads((out_dir / "manifest.json").read_text())["status"] == "interrupted"
+    monkeypatch.undo()
+    assert cli.invoke(main, [*RUN, "--out", str(out_dir), "--resume"]).exit_code == 0
+    whole = run(small_spec(30, players=3, seed=4), tmp_path / "whole", jobs=1, progress=False)
+    pd.testing.assert_frame_equal(pd.read_parquet(out_dir / "seats.parquet"), whole.seats)
+
+
+def test_disk_full_while_writing_a_chunk_keeps_the_earlier_chunks(tmp_path, monkeypatch):
+    real = runner_mod.write_chunk
+    calls = {"n": 0}
+
+    def third_fails(*args, **kwargs):
+        calls["n"] += 1
+        return _disk_full() if calls["n"] == 3 else real(*args, **kwargs)
+
+    monkeypatch.setattr(runner_mod, "write_chunk", third_fails)
+    with pytest.raises(RunFolderError, match="20 finished games are saved in chunks"):
+        run(small_spec(50), tmp_path / "r", jobs=1, chunk_size=10, progress=False)
+    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["games_done"] == 20
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_run_files_follow_the_umask(tmp_path, monkeypatch, umask, mode):
+    real = runner_mod.write_chunk
+    calls = {"n": 0}
+
+    def stop_at_second(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    old = os.umask(umask)
+    try:
+        run(small_spec(20), tmp_path / "whole", jobs=1, progress=False)
+        monkeypatch.setattr(runner_mod, "write_chunk", stop_at_second)
+        with pytest.raises(KeyboardInterrupt):
+            run(small_spec(30), tmp_path / "part", jobs=1, chunk_size=10, progress=False)
+    finally:
+        os.umask(old)
+    files = [tmp_path / "whole" / n for n in ("manifest.json", "games.parquet", "seats.parquet")]
+    files += list((tmp_path / "part" / "chunks").iterdir())
+    assert len(files) == 6
+    assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {mode}
+
+
+@pytest.mark.parametrize("out, message", [("/dev/null", "is not a folder"),
+                                          ("/proc/simkit-cannot-be-here", "cannot create the output folder")])
+def test_out_that_cannot_be_a_run_folder(cli, out, message):
+    _one_line_error(cli.invoke(main, [*RUN, "--out", out]), message)
+
+
+def test_out_naming_a_file_for_compare_and_sweep(cli, tmp_path):
+    afile = tmp_path / "file.txt"
+    afile.write_text("x")
+    _one_line_error(cli.invoke(main, ["compare", "sixnimmt", "random", "random", "--max-games", "8",
+                                      "-j", "1", "--out", str(afile)]))
+    _one_line_error(cli.invoke(main, ["sweep", "sixnimmt", "-p", "3", "-n", "6", "-j", "1",
+                                      "--out", "/dev/null"]), "is not a folder")
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    out_dir = tmp_path_factory.mktemp("done") / "r"
+    run(small_spec(24), out_dir, jobs=1, chunk_size=10, progress=False)
+    return out_dir
+
+
+def test_report_out_with_a_report_needs_force(cli, finished_run, tmp_path):
+    target = tmp_path / "rep"
+    assert cli.invoke(main, ["report", str(finished_run), "--out", str(target)]).exit_code == 0
+    before = (target / "summary.md").stat().st_mtime_ns
+    _one_line_error(cli.invoke(main, ["report", str(finished_run), "--out", str(target)]),
+                    "already holds a report", "--force")
+    assert (target / "summary.md").stat().st_mtime_ns == before
+    assert cli.invoke(main, ["report", str(finished_run), "--out", str(target), "--force"]).exit_code == 0
+
+
+@pytest.mark.parametrize("out, message", [("/dev/null", "is not a folder"),
+                                          ("/proc/simkit-report", "cannot create the report folder")])
+def test_report_out_that_cannot_be_written(cli, finished_run, out, message):
+    _one_line_error(cli.invoke(main, ["report", str(finished_run), "--out", out]), message)
+
+
+def test_summary_md_escapes_markup_from_parameters_and_command(cli, tmp_path, monkeypatch):
+    label = "<script>alert(1)</script>[x](http://evil)**b**"
+    args = ["run", "sixnimmt", "-p", "2", "-s", f"tests.reliability.plugins:Labelled:label={label}",
+            "-s", "random", "-n", "6", "--seed", "1", "-j", "1", "--set", "max_rounds=1",
+            "--out", str(tmp_path / "r"), "--no-progress"]
+    monkeypatch.setattr("sys.argv", ["simkit", *args, "--", "<b>|pipe|</b>"])
+    assert cli.invoke(main, args).exit_code == 0
+    assert cli.invoke(main, ["report", str(tmp_path / "r")]).exit_code == 0
+    summary = (tmp_path / "r" / "report" / "summary.md").read_text()
+    for raw in ("<script>", "</script>", "[x](", "**b**", "<b>", "|pipe|"):
+        assert raw not in summary
+    assert r"\<script\>alert(1)\</script\>\[x\](http://evil)\*\*b\*\*" in summary
+    html = (tmp_path / "r" / "report" / "report.html").read_text()
+    assert "<script>alert" not in html
+
+
+def test_replay_refuses_a_game_that_differs_from_its_row(cli, tmp_path):
+    out_dir = tmp_path / "r"
+    run(small_spec(12), out_dir, jobs=1, progress=False)
+    state, record, _ = replay_game(out_dir, 5)                       # agrees: no complaint
+    manifest = json.loads((out_dir / "manifest.json").read_text())
+    manifest["config"]["max_rounds"] = 2                             # as if the rules had changed
+    (out_dir / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(RunFolderError, match="game 5 replays differently from its recorded row"):
+        replay_game(out_dir, 5)
+    _one_line_error(cli.invoke(main, ["replay", str(out_dir), "--game", "5"]),
+                    "replays differently", "steps")
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[1, 2, 3]", "expected a JSON object, found a list"),
+    ("{broken", "is not valid JSON"),
+    ('{"game": "sixnimmt"}', "lacks n_players"),
+])
+def test_damaged_manifest_is_one_line_for_replay_and_report(cli, finished_run, tmp_path, content, message):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for name in ("games.parquet", "seats.parquet"):
+        (bad / name).write_bytes((finished_run / name).read_bytes())
+    (bad / "manifest.json").write_text(content)
+    _one_line_error(cli.invoke(main, ["replay", str(bad), "--game", "1"]), message)
+    _one_line_error(cli.invoke(main, ["report", str(bad)]), message)
+
+
+@pytest.mark.parametrize("drop", ["config", "seed"])
+def test_manifest_without_config_or_seed(cli, finished_run, tmp_path, drop):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    manifest = json.loads((finished_run / "manifest.json").read_text())
+    del manifest[drop]
+    (bad / "manifest.json").write_text(json.dumps(manifest))
+    _one_line_error(cli.invoke(main, ["replay", str(bad), "--game", "1"]), f"lacks {drop}")
+    _one_line_error(cli.invoke(main, ["report", str(bad)]), f"lacks {drop}")
+
+
+def test_manifest_with_a_field_of_the_wrong_kind(cli, finished_run, tmp_path):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    manifest = json.loads((finished_run / "manifest.json").read_text())
+    manifest["config"] = "rows=4"
+    (bad / "manifest.json").write_text(json.dumps(manifest))
+    _one_line_error(cli.invoke(main, ["replay", str(bad), "--game", "1"]), "manifest.json")
