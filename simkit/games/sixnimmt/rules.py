@@ -80,6 +80,14 @@ def draft_order(n_players: int, first: int, picks: int) -> list[int]:
     return [(first + k) % n_players for k in range(picks)]
 
 
+def max_decision_steps(config: SixNimmtConfig, n_players: int) -> int:
+    """An upper bound on the decision steps of a match (for the conformance checker): every round
+    hands out >= 1 bullhead (N14), so rounds <= n * threshold + 1 (more with play_on ties)."""
+    rounds = config.max_rounds or (n_players * (config.end_threshold + 1) + 1) * 4
+    per_round = config.hand_size * 2 + (config.hand_size * n_players if config.advanced else 0)
+    return rounds * per_round
+
+
 def first_drafter(rule: str, totals: list[int], round_no: int, round_one_first: int) -> int:
     """N19 [CHOICE] who drafts first in round `round_no`: seat 0; the highest total (lowest seat
     on ties); or `round_one_first` (drawn at random) moved one seat clockwise each round."""
