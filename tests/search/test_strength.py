@@ -26,7 +26,7 @@ def test_ismcts_beats_random_at_sixnimmt_quickly():
 @pytest.mark.parametrize("game, searcher, n_games, overrides", [
     ("sixnimmt", f"{ISMCTS_PATH}:iterations=300", 40, ONE_ROUND),
     ("shipside", f"{ISMCTS_PATH}:iterations=200", 16, TWO_POINTS),
-    ("sixnimmt", f"{FLAT_PATH}:samples=20", 40, ONE_ROUND),
+    ("sixnimmt", f"{FLAT_PATH}:samples=50", 40, ONE_ROUND),
     ("shipside", f"{FLAT_PATH}:samples=5", 16, TWO_POINTS),
 ], ids=["ismcts-sixnimmt", "ismcts-shipside", "flat-sixnimmt", "flat-shipside"])
 def test_search_beats_random(game, searcher, n_games, overrides):
