@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -72,29 +73,38 @@ def determinize(state: SixNimmtState, seat: int, rng: np.random.Generator) -> Si
     return other
 
 
+@functools.cache
+def _full_deck(size: int) -> list[int]:
+    return list(range(1, size + 1))
+
+
 def audit(state: SixNimmtState) -> list[str]:
-    """Conservation of cards and the shape of the rows."""
+    """Conservation of cards and the shape of the rows (run after every game: kept cheap)."""
     problems = []
     config = state.config
     deck = config.deck_cards(state.n)
-    cards = [c for h in state.hands for c in h] + [c for r in state.rows for c in r]
-    cards += [c for p in state.penalty for c in p] + list(state.aside) + list(state.pool)
+    cards = list(state.aside)
+    cards += state.pool
+    for group in (state.hands, state.rows, state.penalty):
+        for part in group:
+            cards += part
     if state.phase == ROW_PICK:
         cards += [c for c, _ in state.pending[state.pending_at:]]
-    if sorted(cards) != list(range(1, deck + 1)):
+    cards.sort()
+    if cards != _full_deck(deck):
         problems.append(f"cards not conserved: {len(cards)} accounted for, {deck} in the deck")
+    capacity = config.row_capacity
     for i, row in enumerate(state.rows):
-        if not 1 <= len(row) <= config.row_capacity:
-            problems.append(f"row {i + 1} has {len(row)} cards (1..{config.row_capacity} allowed)")
-        if any(a >= b for a, b in zip(row, row[1:])):
+        if not 1 <= len(row) <= capacity:
+            problems.append(f"row {i + 1} has {len(row)} cards (1..{capacity} allowed)")
+        if len(row) > 1 and row != sorted(set(row)):
             problems.append(f"row {i + 1} is not ascending: {row}")
     if state.ends != [r[-1] for r in state.rows]:
         problems.append(f"row ends {state.ends} disagree with the rows")
     if state.phase in (PLAY, ROW_PICK) and len(state.rows) != config.rows:
         problems.append(f"{len(state.rows)} rows on the table, {config.rows} expected")
-    if state.points != [sum(BH[c] for c in p) for p in state.penalty]:
+    if state.points != [sum([BH[c] for c in p]) for p in state.penalty]:
         problems.append(f"round points {state.points} disagree with the penalty piles")
-    sizes = {len(h) for h in state.hands}
-    if state.phase == PLAY and len(sizes) > 1:
-        problems.append(f"hands of unequal size {sorted(sizes)} between turns")
+    if state.phase == PLAY and len({len(h) for h in state.hands}) > 1:
+        problems.append(f"hands of unequal size {sorted({len(h) for h in state.hands})} between turns")
     return problems
