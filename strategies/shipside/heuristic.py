@@ -21,7 +21,7 @@ from bisect import bisect_left
 
 from simkit.core.strategy import Decision, Strategy
 from simkit.games.shipside import rules
-from simkit.games.shipside.actions import (Direction, EndTurn, Mark, Octopus, Pass, Pick, Play, Rum)
+from simkit.games.shipside.actions import Direction, EndTurn, Mark, Octopus, Pass, Pick, Play, Rum
 
 CAPTURE = 100.0
 WIN = 10_000.0
