@@ -103,13 +103,13 @@ def test_without_forfeits_the_strategy_error_propagates():
         play_out(state, [_Fails("setup")] * 3, info, rngs, forfeit_on_error=False)
 
 
-def test_an_engine_error_is_not_blamed_on_a_seat():
+def test_an_engine_error_is_not_blamed_on_a_seat(monkeypatch):
     state, info, rngs = _table()
 
     def broken_apply(actions):
         raise KeyError("engine bug")
 
-    state.apply = broken_apply
+    monkeypatch.setattr(state, "apply", broken_apply)
     with pytest.raises(KeyError, match="engine bug"):
         play_out(state, [RandomPlay()] * 3, info, rngs)
 

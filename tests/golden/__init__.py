@@ -47,6 +47,7 @@ CASES: dict[str, tuple[Case, ...]] = {
              overrides=(("max_turns", "200"),)),
         Case("2p-random", 2, ("random",), seed=5, index=2, overrides=(("max_turns", "120"),)),
         Case("4p-rival-greedy", 4, ("rival", "greedy", "rival", "greedy"), seed=9),
+        Case("3p-random-long", 3, ("random",), seed=42, index=1, overrides=(("max_turns", "200"),)),
     ),
     "rummikub": (
         Case("2p-simple-greedy", 2, ("simple", "greedy_tiles"), seed=4),
@@ -57,6 +58,8 @@ CASES: dict[str, tuple[Case, ...]] = {
     ),
     "shipside": (
         Case("basic-random", 2, ("random",), seed=1),
+        Case("random-setup-random", 2, ("random",), seed=2,
+             overrides=(("setup.ship_order", "random"), ("setup.first_player", "random"))),
         Case("basic-greedy-octopus", 2, ("greedy", "octopus"), seed=2),
         Case("variant-owner-random", 2, ("random",), seed=3,
              overrides=(("variant.enabled", "true"), ("movement.chooser", "owner"))),
