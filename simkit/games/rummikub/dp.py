@@ -103,10 +103,6 @@ def group_outcomes(g: tuple[int, ...], gj: int, pats: tuple, keeps: tuple = ()) 
         for cleared in masks:
             if found.get((cleared, room)) is None:
                 found[(cleared, room)] = groups
-        continue
-        room = min(2, sum(1 for p, j in groups if len(p) + j == 3))
-        if found.get((cleared, room)) is None:
-            found[(cleared, room)] = groups
     # keep only maximal (mask, room) pairs
     keys = list(found)
     keep = [k for k in keys if not any(o != k and (o[0] & k[0]) == k[0] and o[1] >= k[1] for o in keys)]
@@ -351,10 +347,6 @@ class TableDP:
                     continue
             return False
         return True
-
-    def _ub(self, n: int, c: int, ju: int) -> int:
-        """Optimistic value still to come: every rack tile from face (n, c) on, every rack joker."""
-        return self.suffix[(n - 1) * 4 + c] + self.jw * max(0, self.jtot - max(ju, self.fj))
 
     def best(self, n: int, c: int, runs: tuple, g: tuple, ju: int, flags: int, room: int,
              alpha: int = NEG) -> int:

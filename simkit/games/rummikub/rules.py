@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from simkit.games.rummikub.tiles import GROUP, JOKER_FACE, RUN, Meld, face_of, tile_text, tile_value
+from simkit.games.rummikub.tiles import GROUP, RUN, Meld, face_of, tile_text, tile_value
 
 #: phases of a match: a seat is to move (R8), or the match has ended (R13, R21, R23)
 PLAY = "play"
@@ -235,7 +235,3 @@ def score_exhausted(values: Sequence[int], tiles: Sequence[int], start: int,
         scores[i] = pot / len(tied)
     return scores, tuple(tied)
 
-
-def meld_face_key(meld: Meld) -> tuple:
-    """Faces of a meld (jokers as JOKER_FACE), for comparing tables up to tile copies."""
-    return (meld.kind, tuple(t >> 1 if t < 104 else JOKER_FACE for t in meld.tiles))

@@ -71,7 +71,6 @@ class _Search:
         self.patterns = patterns          # list of (role faces set, mate faces set) per retrieved joker
         self.min_value = min_value
         self.memo: dict = {}
-        self.nodes = 0
 
     # options at solver face k: (faces, n_jokers, layout)
     def _options(self, k: int):
@@ -143,7 +142,6 @@ class _Search:
         hit = self.memo.get(key)
         if hit is not None:
             return hit[0]
-        self.nodes += 1
         res, choice = NEG, None
         if F[k] == 0:
             save = O[k]

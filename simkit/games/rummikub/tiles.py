@@ -10,27 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 COLOURS = "RKOB"
-N_NUMBERS = 13
-N_FACES = 52
 JOKER_FACE = 52
-JOKERS = (104, 105)
 N_TILES = 106
-ALL_TILES = tuple(range(N_TILES))
 
 RUN = "run"
 GROUP = "group"
-
-
-def face(tile: int) -> int:
-    return tile >> 1 if tile < 104 else JOKER_FACE
-
-
-def is_joker(tile: int) -> bool:
-    return tile >= 104
-
-
-def colour(tile: int) -> int:
-    return (tile >> 1) // 13
 
 
 def number(tile: int) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 N_CARDS = 84
-TRAIN_LEN = 7
 N_EFFECTS = 8
 LOCK_SLOTS = (1, 4, 7)          # T24: locks go under slot 1, 4 or 7
 REMOVAL_SLOT = {5: 1, 6: 4, 7: 7}  # T21-T23: effect -> the slot every player loses
@@ -197,29 +196,3 @@ def removal_hits(all_locks: Sequence[Sequence[int]], effect: int) -> int:
     """T21-T23: how many players lose a card to effect 5/6/7 (locked slots are skipped)."""
     k = REMOVAL_SLOT[effect] - 1
     return sum(1 for locks in all_locks if not locks[k])
-
-
-# --------------------------------------------------------------------------- sortedness
-
-def lis_length(train: Sequence[int]) -> int:
-    """Length of the longest increasing subsequence (analytics and strategies; not a rule)."""
-    tails: list[int] = []
-    for x in train:
-        lo, hi = 0, len(tails)
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if tails[mid] < x:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo == len(tails):
-            tails.append(x)
-        else:
-            tails[lo] = x
-    return len(tails)
-
-
-def inversions(train: Sequence[int]) -> int:
-    """Number of out-of-order pairs (0 exactly when ascending)."""
-    n = len(train)
-    return sum(1 for a in range(n) for b in range(a + 1, n) if train[a] > train[b])
