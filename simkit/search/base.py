@@ -71,4 +71,8 @@ class SearchStrategy(Strategy):
         if legal is not None:
             return legal
         sampled = searchable_actions(self.game, decision.sample_state(), decision.seat)
-        return [a for a in sampled if decision.is_legal(a)]
+        kept = [a for a in sampled if decision.is_legal(a)]
+        if not kept:
+            raise NoCandidateActions(
+                f"{self.game.name}: no candidate action is legal for seat {decision.seat}")
+        return kept

@@ -5,7 +5,7 @@ No `from __future__ import annotations` here: the CLI reads the constructor's an
 
 from simkit.core.game import Action
 from simkit.core.strategy import Decision
-from simkit.search.base import NoCandidateActions, SearchStrategy, check_rollout_params
+from simkit.search.base import SearchStrategy, check_rollout_params
 
 
 class FlatMC(SearchStrategy):
@@ -28,8 +28,6 @@ class FlatMC(SearchStrategy):
 
     def act(self, decision: Decision) -> Action:
         actions = self.root_actions(decision)
-        if not actions:
-            raise NoCandidateActions(f"{self.game.name}: no legal candidate action for seat {decision.seat}")
         if len(actions) == 1:
             return actions[0]
         sim = self.simulator(decision.rng)

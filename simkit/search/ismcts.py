@@ -9,7 +9,7 @@ import time
 
 from simkit.core.game import Action
 from simkit.core.strategy import Decision
-from simkit.search.base import NoCandidateActions, SearchStrategy, check_rollout_params, searchable_actions
+from simkit.search.base import SearchStrategy, check_rollout_params, searchable_actions
 from simkit.search.simulator import Simulator
 from simkit.search.tree import Edge, Node
 
@@ -45,8 +45,6 @@ class ISMCTS(SearchStrategy):
 
     def act(self, decision: Decision) -> Action:
         actions = self.root_actions(decision)
-        if not actions:
-            raise NoCandidateActions(f"{self.game.name}: no legal candidate action for seat {decision.seat}")
         if len(actions) == 1:
             return actions[0]
         root = Node()
