@@ -144,7 +144,7 @@ def test_bad_parameters_are_refused_by_name(params, message):
         parse_strategy(f"{ISMCTS_PATH}:{params}", "sixnimmt")
 
 
-def test_unlisted_moves_come_from_the_candidate_hook():
+def test_unlisted_moves_come_from_the_candidate_hook(unlisted_games):
     game = get_game("candidates")
     config = game.config_cls()
     lineup = [ISMCTS(iterations=10, rollout="tests.search.candidates:RandomFromHand"),
@@ -155,7 +155,7 @@ def test_unlisted_moves_come_from_the_candidate_hook():
     assert state.is_over()
 
 
-def test_a_game_without_listing_or_candidates_is_named_in_the_error():
+def test_a_game_without_listing_or_candidates_is_named_in_the_error(unlisted_games):
     state, config = first_real_choice("highcard", 2, seed=0)
     game = get_game("unlisted")
     unlisted = game.new_state(config, 2, np.random.default_rng(0))
