@@ -1,12 +1,12 @@
-"""High card that cannot list its legal actions but offers `candidate_actions` (the hook the
-search strategies read; the Game field itself is added to the protocol later)."""
+"""High card that cannot list its legal actions but offers `Game.candidate_actions`, the hook
+search strategies use in such games."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import dataclasses
+from collections.abc import Sequence
 
-from simkit.core.game import Action, Game, State
+from simkit.core.game import Action, State
 from simkit.core.strategy import Decision, Strategy
 from tests import highcard
 from tests.search import unlisted
@@ -16,13 +16,8 @@ def candidate_actions(state: State, seat: int) -> Sequence[Action]:
     return tuple(state.hands[seat])  # type: ignore[attr-defined]
 
 
-@dataclass(frozen=True)
-class GameWithCandidates(Game):
-    candidate_actions: Callable[[State, int], Sequence[Action]] | None = None
-
-
-GAME = GameWithCandidates(**{**highcard.GAME.__dict__, "name": "candidates",
-                             "new_state": unlisted.new_state, "candidate_actions": candidate_actions})
+GAME = dataclasses.replace(highcard.GAME, name="candidates", new_state=unlisted.new_state,
+                           candidate_actions=candidate_actions)
 
 
 class RandomFromHand(Strategy):
