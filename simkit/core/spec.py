@@ -62,14 +62,18 @@ class RunSpec:
         if len(strategies) not in (1, n_players):
             raise ConfigError(f"{len(strategies)} strategies for {n_players} players: give -s once "
                               f"for all seats or exactly once per seat")
-        if n_games < 1:
-            raise ConfigError(f"--games {n_games} is not allowed: at least 1")
+        check_game_count(n_games)
         if decision_timeout is not None and not (0 < decision_timeout <= MAX_DECISION_TIMEOUT):
             raise ConfigError(f"--decision-timeout {decision_timeout} is not allowed: seconds above 0 "
                               f"and at most {MAX_DECISION_TIMEOUT:g}")
         if seating not in SEATINGS:
             raise ConfigError(f"--seating {seating!r} is not allowed: one of {', '.join(SEATINGS)}")
+        if duplicate and seating != "rotate":
+            raise ConfigError(f"--duplicate plays every deal once per seat rotation, so it cannot be "
+                              f"combined with --seating {seating}: drop --seating (or --duplicate)")
         specs = tuple(parse_strategy(s, game) for s in strategies)
+        for spec in specs:
+            check_strategy_game(spec, game)
         if len(specs) == 1:
             specs = specs * n_players
         base = config if config is not None else entry.config_cls()
