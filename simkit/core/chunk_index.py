@@ -22,6 +22,9 @@ from simkit.core.chunks import chunk_count, chunk_range
 CHUNKS = "chunks"
 QUARANTINE = "quarantine"
 _NAME = re.compile(r"^(games|seats)-(\d{6,})\.parquet$|^chunk-(\d{6,})\.json$")
+#: a temporary file of simkit.core.records._atomic_write_bytes, left by a writer that was killed
+_TEMP = re.compile(r"^\.(games|seats|chunk)-\d{6,}\.(parquet|json)\.\d+\.[0-9a-f]+\.tmp$")
+NO_ENTRY = "no index entry (the writer stopped before the chunk was complete, or it was copied in)"
 
 
 @dataclass(frozen=True)
@@ -52,15 +55,19 @@ class Plan:
 
 @dataclass
 class ChunkCheck:
-    """The finished chunks that passed, and every other file of `chunks/` with the reason."""
+    """The finished chunks that passed; files that contradict the index or the plan (`bad`);
+    and the debris of a writer stopped mid-chunk (`unfinished`: temporary files, chunk files
+    without an index entry), which hold no finished game."""
 
     good: dict[int, ChunkEntry] = field(default_factory=dict)
     bad: list[tuple[Path, str]] = field(default_factory=list)
+    unfinished: list[tuple[Path, str]] = field(default_factory=list)
 
-    def describe(self, limit: int = 3) -> str:
-        """The bad files in one line: the first few named with their reason, then a count."""
-        shown = "; ".join(f"{p.name}: {why}" for p, why in self.bad[:limit])
-        more = len(self.bad) - limit
+    def describe(self, limit: int = 3, files: list[tuple[Path, str]] | None = None) -> str:
+        """Files in one line (default: the bad ones): the first few with their reason, then a count."""
+        files = self.bad if files is None else files
+        shown = "; ".join(f"{p.name}: {why}" for p, why in files[:limit])
+        more = len(files) - limit
         return shown + (f"; and {more} more" if more > 0 else "")
 
 
@@ -101,7 +108,7 @@ def _problem(run_dir: Path, chunk_id: int, plan: Plan, n_chunks: int) -> str | N
     if chunk_id >= n_chunks:
         return f"chunk {chunk_id} is beyond the run's {n_chunks} chunks"
     if not e_path.exists():
-        return "no index entry (the writer stopped before the chunk was complete, or it was copied in)"
+        return NO_ENTRY
     try:
         entry = _read_entry(e_path)
     except (ValueError, TypeError) as exc:
@@ -128,6 +135,9 @@ def check_chunks(run_dir: Path, plan: Plan) -> ChunkCheck:
         return check
     by_chunk: dict[int, list[Path]] = {}
     for path in sorted(base.iterdir()):
+        if _TEMP.match(path.name):
+            check.unfinished.append((path, "temporary file of a stopped writer"))
+            continue
         match = _NAME.match(path.name)
         if match is None or not path.is_file():
             check.bad.append((path, "not a chunk file of this run"))
@@ -140,7 +150,7 @@ def check_chunks(run_dir: Path, plan: Plan) -> ChunkCheck:
         if problem is None:
             check.good[chunk_id] = _read_entry(chunk_files(run_dir, chunk_id)[2])
         else:
-            check.bad.extend((p, problem) for p in paths)
+            (check.unfinished if problem == NO_ENTRY else check.bad).extend((p, problem) for p in paths)
     return check
 
 

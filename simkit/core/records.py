@@ -169,8 +169,10 @@ def _verified_table(run_dir: Path, name: str, recorded: dict) -> pd.DataFrame:
 def read_tables(run_dir: Path, manifest: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The run's tables, checked: the merged files, or the finished chunks of an unfinished run.
 
-    A bad chunk of a run that is not running refuses the folder, naming the file; while a
-    writer holds the folder's lock, chunks still being written are skipped.
+    A bad chunk (one that contradicts its index entry or the plan) refuses the folder, naming
+    the file, unless a writer holds the folder's lock (its chunks may be mid-write); the debris
+    of a stopped writer (temporary files, chunks without an entry) holds no finished game and is
+    skipped.
     """
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir) if manifest is None else manifest

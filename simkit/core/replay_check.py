@@ -97,6 +97,11 @@ def replay_game(run_dir: Path | str, index: int, step: int | None = None):
     rows = _recorded_rows(run_dir, manifest, index) if step is None else None
     if rows is not None:
         found = differences(record, *rows)
+        if found and "decision-timeout" in str(rows[0].iloc[0].get("error", "")):
+            raise RunFolderError(
+                f"game {index} was decided by the decision time limit ({rows[0].iloc[0]['error']}), "
+                f"which depends on the machine's speed: its replay ({'; '.join(found)}) is not the "
+                f"recorded game, so no log is shown")
         if found:
             now = get_game(spec.game).rules_version
             then = manifest.get("rules_version", "?")

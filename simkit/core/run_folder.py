@@ -91,13 +91,15 @@ def _resume_locked(spec: RunSpec, out_dir: Path, lock: FolderLock) -> OpenedFold
         raise RunFolderError(f"--resume: {out_dir} is already complete")
     check = verified_chunks(out_dir, old)
     notices = []
-    if check.bad:
-        where = quarantine(out_dir, [p for p, _ in check.bad])
-        notices.append(f"set aside {len(check.bad)} chunk file(s) that cannot be trusted, moved to "
-                       f"{where} (their games are played again): {check.describe()}")
+    aside = check.bad + check.unfinished
+    if aside:
+        where = quarantine(out_dir, [p for p, _ in aside])
+        notices.append(f"set aside {len(aside)} chunk file(s) that cannot be trusted or were left "
+                       f"unfinished, moved to {where} (their games are played again): "
+                       f"{check.describe(files=aside)}")
         old.setdefault("set_aside", []).extend(
             {"file": p.name, "reason": why,
-             "when": datetime.now(UTC).isoformat(timespec="seconds")} for p, why in check.bad)
+             "when": datetime.now(UTC).isoformat(timespec="seconds")} for p, why in aside)
     old.pop("tables", None)
     old["status"] = "running"
     return OpenedFolder(old, set(check.good), lock, notices)

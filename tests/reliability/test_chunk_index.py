@@ -71,6 +71,9 @@ DAMAGE = {
     "stray copy": (_stray_copy, "games-000000 (1).parquet"),
     "duplicated chunk": (_duplicate_as_chunk_5, "games-000005.parquet"),
     "chunk_size edited": (_chunk_size_edited, "games-000000.parquet"),
+}
+#: what a writer killed mid-chunk leaves: no finished game, so report skips it
+DEBRIS = {
     "index entry lost": (lambda d: (d / "chunks" / "chunk-000001.json").unlink(), "games-000001.parquet"),
     "leftover temp file": (_leftover_temp_file, ".games-000003.parquet.4242.abcd.tmp"),
 }
@@ -85,9 +88,16 @@ def test_report_refuses_a_damaged_folder_naming_the_file(interrupted, case):
     assert named in str(err.value) and "--resume" in str(err.value)
 
 
-@pytest.mark.parametrize("case", list(DAMAGE))
+def test_report_reads_only_finished_chunks_beside_a_stopped_writers_debris(interrupted):
+    for damage, _ in DEBRIS.values():
+        damage(interrupted)
+    games = load_run(interrupted).games
+    assert sorted(set(games.game // 10)) == [0, 2]          # chunk 1 lost its entry: not counted
+
+
+@pytest.mark.parametrize("case", [*DAMAGE, *DEBRIS])
 def test_resume_sets_bad_chunks_aside_and_plays_them_again(interrupted, whole, case):
-    damage, named = DAMAGE[case]
+    damage, named = {**DAMAGE, **DEBRIS}[case]
     damage(interrupted)
     notices = []
     resumed = run(SPEC, interrupted, jobs=2, progress=False, resume=True, notify=notices.append)
