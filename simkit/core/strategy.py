@@ -3,7 +3,8 @@
 A strategy is named on the command line as `name`, `name:key=value,key=value`,
 `package.module:Class` or `package.module:Class:key=value`. Built-in names come from the
 `BUILTIN` table of `strategies/<game>/__init__.py`; installed plug-ins from the entry-point
-group `simkit.strategies` (entry name `<game>.<name>`, value `module:Class`).
+group `simkit.strategies` (entry name `<game>.<name>`, value `module:Class`); the search
+strategies `ismcts` and `mc` (GENERIC_STRATEGIES) play every game.
 """
 
 from __future__ import annotations
@@ -128,8 +129,15 @@ def plugin_strategies(game: str) -> dict[str, str]:
     return found
 
 
+#: strategies that play every game through the protocol alone (a game's own names come first)
+GENERIC_STRATEGIES = {
+    "ismcts": "simkit.search.ismcts:ISMCTS",
+    "mc": "simkit.search.flat:FlatMC",
+}
+
+
 def available_strategies(game: str) -> dict[str, str]:
-    return {**plugin_strategies(game), **builtin_strategies(game)}
+    return {**GENERIC_STRATEGIES, **plugin_strategies(game), **builtin_strategies(game)}
 
 
 _CLASS_CACHE: dict[str, type] = {}
