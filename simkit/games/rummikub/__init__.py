@@ -2,6 +2,7 @@
 
 from simkit.core.game import Game
 from simkit.games.rummikub.actions import format_action, parse_action
+from simkit.games.rummikub.candidates import candidate_actions
 from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.position import format_position, parse_position
 from simkit.games.rummikub.render import describe_observation, render_log
@@ -29,6 +30,7 @@ GAME = Game(
     describe_observation=describe_observation,
     format_position=format_position,
     parse_position=parse_position,
+    candidate_actions=candidate_actions,
     higher_is_better=True,
     description="tile rummy with table rearrangement and jokers; plays are whole new tables",
     max_steps=_max_steps,
