@@ -7,6 +7,7 @@ rest. Results do not depend on the number of jobs, the chunk size or the finishi
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import warnings
@@ -27,6 +28,7 @@ from simkit.core.chunks import (
     resolve_jobs,
 )
 from simkit.core.errors import ConfigError, RunFolderError
+from simkit.core.orphan_guard import exit_with_parent
 from simkit.core.play import Chunk, play_range
 from simkit.core.records import (
     read_chunks,
@@ -84,7 +86,10 @@ def _parallel_chunks(spec: RunSpec, todo: Iterable[tuple[int, int, int]], jobs: 
         return
     from joblib import Parallel, delayed, parallel_config
 
+    parent = os.getpid()
+
     def task(chunk_id, start, stop):
+        exit_with_parent(parent)
         return chunk_id, play_range(spec, start, stop)
 
     if backend == "dask":

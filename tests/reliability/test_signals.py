@@ -3,6 +3,7 @@ no worker outlives the run, and --resume finishes it to the same tables as an un
 
 import os
 import signal
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -74,3 +75,32 @@ def test_sigterm_in_the_library_leaves_an_interrupted_run(tmp_path, monkeypatch)
     assert manifest(tmp_path / "r")["status"] == "interrupted"
     assert manifest(tmp_path / "r")["games_done"] == 20
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL   # the handler is put back
+
+
+def test_no_worker_outlives_a_sigkill_of_the_main_process(tmp_path):
+    out = tmp_path / "run"
+    proc = simkit_process(*ARGS, "-j", "2", "--out", str(out))
+    wait_until(lambda: manifest(out).get("games_done", 0) >= 12, "a few chunks to finish", proc)
+    workers = descendants(proc.pid)
+    assert workers
+    os.kill(proc.pid, signal.SIGKILL)                 # the main process only, not its group
+    proc.wait(timeout=60)                             # (orphans would still hold its pipes)
+    proc.stdout.close()
+    proc.stderr.close()
+    try:
+        wait_until(lambda: not any(alive(pid) for pid in workers),
+                   f"the orphaned workers to exit: {[_cmdline(pid) for pid in workers if alive(pid)]}")
+    finally:
+        for pid in workers:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    done = simkit(*ARGS, "-j", "2", "--out", str(out), "--resume")
+    assert done.returncode == 0, done.stderr
+    assert manifest(out)["status"] == "complete" and manifest(out)["games_done"] == 300
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")[:120]
+    except OSError:
+        return "?"

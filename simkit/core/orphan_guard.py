@@ -1,0 +1,34 @@
+"""Workers never outlive the run: a worker whose parent (the run's main process) died, even by
+SIGKILL that no handler sees, exits within about a second.
+
+`exit_with_parent(parent_pid)` is called at the start of each worker task; the first call in a
+process starts one daemon thread that polls `os.getppid()`. It does nothing in the main process
+or where the worker's parent is not the run's process (dask workers belong to their nanny).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+POLL_SECONDS = 1.0
+_started: set[int] = set()
+_lock = threading.Lock()
+
+
+def exit_with_parent(parent_pid: int) -> None:
+    if os.getpid() == parent_pid or os.getppid() != parent_pid:
+        return
+    with _lock:
+        if parent_pid in _started:
+            return
+        _started.add(parent_pid)
+    threading.Thread(target=_watch, args=(parent_pid,), name="simkit-exit-with-parent",
+                     daemon=True).start()
+
+
+def _watch(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(POLL_SECONDS)
+    os._exit(1)      # orphaned: the run is over, and nothing here is unsaved work
