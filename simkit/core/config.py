@@ -233,8 +233,9 @@ def _freeze(value: Any, tp: Any, name: str = "config") -> Any:
     return value
 
 
-def with_overrides(config: Any, overrides: dict[str, Any]) -> Any:
-    """A new config with dotted-name overrides applied; text values are parsed by field type."""
+def with_overrides(config: Any, overrides: dict[str, Any], prefix: str = "") -> Any:
+    """A new config with dotted-name overrides applied; text values are parsed by field type
+    (`prefix` is the section's dotted name, for messages)."""
     grouped: dict[str, dict[str, Any]] = {}
     direct: dict[str, Any] = {}
     cls = type(config)
@@ -254,10 +255,10 @@ def with_overrides(config: Any, overrides: dict[str, Any]) -> Any:
         else:
             if is_section:
                 raise ConfigError(f"{key} is a section: set one of its fields, e.g. {key}.<name>=...")
-            direct[head] = parse_value(value, tp, key) if isinstance(value, str) else value
+            direct[head] = parse_value(value, tp, prefix + key) if isinstance(value, str) else value
     for head, sub in grouped.items():
         try:
-            direct[head] = with_overrides(getattr(config, head), sub)
+            direct[head] = with_overrides(getattr(config, head), sub, f"{prefix}{head}.")
         except UnknownNameError as exc:
             message = str(exc).replace("unknown config field '", f"unknown config field '{head}.")
             raise UnknownNameError(message) from None

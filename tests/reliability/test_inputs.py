@@ -71,7 +71,7 @@ def test_non_integer_dict_keys_are_one_line(cli, tmp_path):
     result = cli.invoke(main, ["run", "shipside", "-n", "2", "-j", "1", "--out", str(tmp_path / "r"),
                                "--set", 'deck.values={"a":1}'])
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert "key 'a' is not allowed: the keys are whole numbers" in result.output
+    assert "deck.values: key 'a' is not allowed: the keys are whole numbers" in result.output
 
 
 def test_repeated_set_key_in_the_library():
