@@ -71,3 +71,16 @@ def test_a_ladder_resumes_and_refuses_another_plan_in_its_folder(tmp_path):
     with pytest.raises(RunFolderError, match="holds another ladder"):
         run_ladder(other, out, jobs=1, progress=False, resume=True)
     assert json.loads((out / "ladder.json").read_text())["agents"] == ["random", "heuristic"]
+
+
+def test_the_ladder_report_has_the_depth_the_chart_and_both_tables(tmp_path):
+    from simkit.report.ladder import ladder_text, write_ladder_report
+
+    plan = _plan(agents=["random", "heuristic", "ismcts:iterations=4,max_rollout_steps=30"], games_per_pair=6)
+    run_ladder(plan, tmp_path / "l", jobs=1, progress=False)
+    page = write_ladder_report(tmp_path / "l").read_text()
+    assert "Skill depth" in page and "data:image/png;base64," in page and page.count("<table>") == 2
+    md = (tmp_path / "l" / "ladder.md").read_text()
+    assert "![ratings against search budget](ladder.png)" in md and (tmp_path / "l" / "ladder.png").exists()
+    text = ladder_text(analyse_ladder(tmp_path / "l"))
+    assert "random vs heuristic" in text and "ismcts:iterations=4,max_rollout_steps=30" in text
