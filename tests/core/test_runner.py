@@ -184,3 +184,26 @@ def test_strategy_failing_in_setup_forfeits_too(tmp_path):
     result = run(spec, tmp_path / "r", jobs=1, progress=False)
     assert (result.games.forfeit_seat == 1).all()
     assert result.games.error.str.contains("ValueError: cannot set up").all()
+
+
+def test_on_start_comes_after_every_check_and_before_the_first_game(tmp_path):
+    from simkit.core.errors import ConfigError
+    from simkit.core.folder_lock import is_locked
+
+    seen = []
+    with pytest.raises(ConfigError, match="--scheduler tcp://x:1 needs --backend dask"):
+        run(_spec(10), tmp_path / "a", jobs=1, scheduler="tcp://x:1", on_start=lambda: seen.append(1))
+    assert seen == [] and not (tmp_path / "a").exists()
+
+    def started():
+        seen.append((is_locked(tmp_path / "b"), list((tmp_path / "b").glob("chunks/*"))))
+
+    run(_spec(10), tmp_path / "b", jobs=1, progress=False, on_start=started)
+    assert seen == [(True, [])]
+
+
+def test_the_manifest_records_the_merged_tables(tmp_path):
+    result = run(_spec(20), tmp_path / "r", jobs=1, chunk_size=5, progress=False)
+    tables = result.manifest["tables"]
+    assert tables["games.parquet"]["rows"] == 20 and tables["seats.parquet"]["rows"] == 80
+    assert not (tmp_path / "r" / "chunks").exists()
