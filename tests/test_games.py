@@ -49,7 +49,9 @@ def test_golden_transcript(game, case):
     if actual != expected:
         diff = "\n".join(list(difflib.unified_diff(expected, actual, "golden", "now", lineterm="", n=2))[:40])
         pytest.fail(f"{game}/{case.name} plays differently from {path} (same rules version "
-                    f"{rules[9:]!r}): if intended, bump the rules version and regenerate\n{diff}")
+                    f"{rules[9:]!r}). A rules change: bump the rules version, then regenerate. A "
+                    f"strategy changed on purpose: regenerate (`python -m tests.golden {game}`) and "
+                    f"check that only cases with that strategy moved.\n{diff}")
 
 
 def _round_trip(game, state, config, where: str) -> None:

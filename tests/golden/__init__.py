@@ -3,8 +3,9 @@
 Each case below is played through the public runner (`play_game` of a RunSpec with fixed
 seating) and rendered as the replay log plus the outcome; `tests/test_games.py` compares the
 result line by line with `tests/golden/<game>/<case>.txt`. The header of each file records the
-game's rules version: a behaviour change must bump `Game.rules_version`, and then the goldens
-are regenerated on purpose with
+game's rules version: a rules change must bump `Game.rules_version`; after it (or after a
+strategy's deliberate change, where only the cases using that strategy may move) the goldens are
+regenerated on purpose with
 
     python -m tests.golden            # every game
     python -m tests.golden trains     # one game
