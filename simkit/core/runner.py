@@ -242,6 +242,9 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
     except OSError as exc:
         _write_manifest_quietly(out_dir, manifest)
         raise _disk_error(exc, "the merged tables", manifest["games_done"], out_dir) from None
+    except BaseException:            # stopped while merging: the chunks are all still there
+        _write_manifest_quietly(out_dir, manifest)
+        raise
     manifest.update(status=status, tables=tables,
                     finished=datetime.now(UTC).isoformat(timespec="seconds"))
     write_manifest(out_dir, manifest)

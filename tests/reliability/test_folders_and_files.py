@@ -191,3 +191,17 @@ def test_manifest_with_a_field_of_the_wrong_kind(cli, finished_run, tmp_path):
     manifest["config"] = "rows=4"
     (bad / "manifest.json").write_text(json.dumps(manifest))
     _one_line_error(cli.invoke(main, ["replay", str(bad), "--game", "1"]), "manifest.json")
+
+
+def test_a_stop_while_merging_leaves_an_interrupted_run_with_every_chunk(tmp_path, monkeypatch):
+    def interrupted_merge(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner_mod, "write_tables", interrupted_merge)
+    with pytest.raises(KeyboardInterrupt):
+        run(small_spec(30), tmp_path / "r", jobs=1, chunk_size=10, progress=False)
+    saved = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert saved["status"] == "interrupted" and saved["games_done"] == 30
+    monkeypatch.undo()
+    resumed = run(small_spec(30), tmp_path / "r", jobs=1, progress=False, resume=True)
+    assert resumed.manifest["status"] == "complete" and len(resumed.games) == 30
