@@ -241,3 +241,12 @@ def test_actions_read_back_from_their_text():
 def test_game_entry_declares_two_to_ten_players_and_lower_is_better():
     game = get_game("sixnimmt")
     assert (game.min_players, game.max_players, game.higher_is_better) == (2, 10, False)
+
+
+def test_N16_an_end_threshold_beyond_10000_is_refused_not_played_for_hours():
+    from simkit.core.config import with_overrides
+
+    with pytest.raises(ConfigError, match=r"end_threshold=1000000000 is out of range: allowed is int "
+                                          r"from 1 to 10000"):
+        with_overrides(SixNimmtConfig(), {"end_threshold": "1000000000"})
+    assert with_overrides(SixNimmtConfig(), {"end_threshold": "10000"}).end_threshold == 10_000

@@ -16,8 +16,9 @@ class SixNimmtConfig(GameConfig):
     rows: int = setting(4, "N2 number of rows on the table", min=1, max=10)
     row_capacity: int = setting(5, "N2/N9 cards a row holds; the next card takes the row", min=1, max=20)
     hand_size: int = setting(10, "N1 cards dealt to each player per round (= turns per round)", min=1, max=50)
-    end_threshold: int = setting(66, "N16 the match ends after a round in which some total reaches this",
-                                 min=1)
+    end_threshold: int = setting(66, "N16 the match ends after a round in which some total reaches this "
+                                 "(at most 10000: a match of millions of rounds is no study)",
+                                 min=1, max=10_000)
     end_inclusive: bool = setting(True, "N16 true: end at total >= threshold (Chinese text); "
                                   "false: > (English)")
     max_rounds: int | None = setting(None, "N16 end after this many rounds even below the threshold "
