@@ -36,8 +36,18 @@ class HeuristicStrategy(Strategy):
         if type(legal[0]) is TakeRow:
             return cheapest_row(obs.rows)
         if obs.phase == DRAFT:
-            return min(legal, key=lambda c: (BH[c], -abs(c - 52)))
+            return self._draft(obs, legal)
         return self._choose_card(obs, legal)
+
+    def _draft(self, obs, pool) -> int:
+        """N19 pick: the fewest bullheads, then the card nearest the middle of the deck in play.
+
+        The advanced deck holds only 1..hand_size*n+rows (N18), so the middle is measured on it,
+        not on the 104-card deck: ranking by distance from 52 drafted the top cards of a 44-card
+        deck, and with them lost to random (9 % against a fair 25 % in 4 players).
+        """
+        middle = (self.info.config.deck_cards(obs.n_players) + 1) / 2
+        return min(pool, key=lambda c: (BH[c], abs(c - middle), c))
 
     def _choose_card(self, obs, hand) -> int:
         cap = self.info.config.row_capacity
