@@ -23,6 +23,10 @@ class TrainsConfig(GameConfig):
     used_card: str = setting(
         "after", "T10: the used card goes to the discard pile 'after' its effect resolved "
         "or 'before' (then it can be part of a reshuffle during effects 5-7)", choices=("after", "before"))
+    used_card_stays: bool = setting(
+        False, "T10/T11: the used card stays in the display while its effect resolves, so a card "
+        "of the same effect that an effect 5-7 brings in pairs with it and both are discarded "
+        "(default false: the card leaves the display when chosen); needs used_card='after'")
     pair_keep: str = setting(
         "last", "T11: with an odd number of same-effect cards entering together, the 'last' "
         "arrival stays (or the 'first' card)", choices=("last", "first"))
@@ -48,7 +52,10 @@ class TrainsConfig(GameConfig):
         "know (default: the public event log only)")
 
     def check(self) -> None:
-        pass
+        if self.used_card_stays and self.used_card != "after":
+            raise ConfigError(f"used_card_stays=true keeps the used card in the display while its "
+                              f"effect resolves, so it cannot be discarded before: allowed with it is "
+                              f"used_card='after', not {self.used_card!r}")
 
     def check_players(self, n_players: int) -> None:
         if not 2 <= n_players <= 4:

@@ -1,8 +1,9 @@
 """`render_log`: a finished (or running) Game of Trains as text a person can follow.
 
 The log is rebuilt from the event tuples alone: trains as rows of numbers (slot 1..7, a `*`
-marks a locked slot), the display after each action, every effect with its parameter, locks
-placed and voided, pairs discarded, reshuffles, the win or the turn cap.
+marks a locked slot), the display after each action and after each setup placement (always
+after the pair rule T11 has been applied, whose discards are listed just before), every effect
+with its parameter, locks placed and voided, pairs discarded, reshuffles, the win or the turn cap.
 """
 
 from __future__ import annotations
@@ -67,7 +68,6 @@ def render_log(state) -> str:
         out += [board.train_line(p) for p in range(n)]
         out.append("    " + board.display_text())
     changed: list[int] = []
-    in_turns = False
 
     def flush():
         if changed:
@@ -79,12 +79,14 @@ def render_log(state) -> str:
     for ev in events[1:]:
         kind = ev[0]
         if kind == "setup_draw":
+            flush()                  # the previous setup placement, after its pair rule (T7, T11)
             _, p, cards = ev
             if isinstance(cards, int):
                 out.append(f"  P{p} draws {cards} card(s)")
             else:
                 out.append(f"  P{p} draws {len(cards)} card(s): {_cards(cards)}")
         elif kind == "keep":
+            flush()
             _, p, card, gone = ev
             if card is None:
                 out.append(f"  P{p} keeps one card and discards {gone} face down")
@@ -93,7 +95,6 @@ def render_log(state) -> str:
         elif kind == "draw":
             flush()
             turn += 1
-            in_turns = True
             _, p, card = ev
             what = f"draws {card}" if card is not None else "draws a card"
             out.append(f"Turn {turn}: P{p} {what}")
@@ -103,12 +104,9 @@ def render_log(state) -> str:
             board.display.append(old)
             out.append(f"  P{p} places {card} in slot {slot}; {old} goes face up to the display")
             changed.append(p)
-            if not in_turns:
-                flush()
         elif kind == "use":
             flush()
             turn += 1
-            in_turns = True
             _, p, e, param, card = ev
             if card in board.display:
                 board.display.remove(card)

@@ -6,7 +6,8 @@ k+1, 0 only for a slot left empty when a refill was cut short by a win), the loc
 effect e, or 0: T11 keeps at most one per effect), the draw pile (top = last element), the
 discard pile, a player's undecided setup draw (`hands`), a kept setup card not yet placed
 (`kept`), and a drawn card not yet placed (`drawn`). The used card of an effect is held in a
-local variable while the effect resolves (T10) and is never visible between steps.
+local variable while the effect resolves (T10), or with `used_card_stays` in the display during
+effects 5-7; either way it is never visible between steps.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ class TrainsState(State):
         self._eager = config.reshuffle == "eager"
         self._immediate = config.refill_stop == "immediate"
         self._after = config.used_card == "after"
+        self._stays = config.used_card_stays
         self._last = config.pair_keep == "last"
         self._voiding = config.lock_voiding
         self.discard: list[int] = []
@@ -353,7 +355,8 @@ class TrainsState(State):
             self._win(p)
 
     def _use(self, e: int, param) -> None:
-        """T10: the display card leaves at once, resolves, then is discarded (8: becomes a lock)."""
+        """T10: the display card leaves at once, resolves, then is discarded (8: becomes a lock);
+        with used_card_stays it waits in the display during effects 5-7 (T11 may pair it)."""
         p = self.cur
         card = self.display[e]
         self.display[e] = 0
@@ -373,6 +376,9 @@ class TrainsState(State):
             if is_ascending(train):
                 self._win(p)
         elif e <= 7:
+            if self._stays:
+                self._remove_and_refill_staying(p, e, card)
+                return
             if not self._after:
                 self.discard.append(card)
             self._remove_and_refill(p, REMOVAL_SLOT[e])
@@ -386,6 +392,16 @@ class TrainsState(State):
             else:
                 locks[param - 1] = card
                 self._emit(("lock", p, param, card))
+
+    def _remove_and_refill_staying(self, actor: int, e: int, card: int) -> None:
+        """T10/T11 with used_card_stays: the used card waits in the display while effect e
+        resolves, so a removed card of effect e pairs with it (both discarded at once, T11);
+        if nothing paired with it, it is discarded after the refills."""
+        self.display[e] = card
+        self._remove_and_refill(actor, REMOVAL_SLOT[e])
+        if self.display[e] == card:           # nothing paired with it (else it left in a pair)
+            self.display[e] = 0
+            self.discard.append(card)
 
     def _remove_and_refill(self, actor: int, slot: int) -> None:
         """T21-T23: clockwise from the actor every unlocked slot loses its card to the display
