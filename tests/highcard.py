@@ -80,7 +80,8 @@ class HighCardState(State):
         return not self.acting
 
     def outcome(self):
-        return outcome_from_scores(self.points, higher_is_better=True, extras={"tricks": len(self.tricks)})
+        return outcome_from_scores([float(p) for p in self.points], higher_is_better=True,
+                                   extras={"tricks": len(self.tricks)})
 
     def clone(self):
         other = object.__new__(HighCardState)

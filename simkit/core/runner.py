@@ -29,7 +29,7 @@ from simkit.core.chunks import (
 )
 from simkit.core.errors import ConfigError, RunFolderError
 from simkit.core.orphan_guard import exit_with_parent
-from simkit.core.play import Chunk, play_range
+from simkit.core.play import ENGINE_ERROR, Chunk, play_range
 from simkit.core.records import (
     read_chunks,
     read_manifest,
@@ -54,6 +54,9 @@ StopRule = Callable[[pd.DataFrame, pd.DataFrame], bool]
 
 @dataclass
 class RunResult:
+    """A run's tables. `seats` leaves out the games the engine could not finish (their error
+    starts with ENGINE_ERROR: no result to count); `games` keeps every game."""
+
     out_dir: Path
     games: pd.DataFrame
     seats: pd.DataFrame
@@ -61,6 +64,18 @@ class RunResult:
     stopped_early: bool = False
     forfeits: int = 0
     timings: dict = field(default_factory=dict)
+    engine_errors: int = 0
+
+
+def _result(out_dir: Path, games: pd.DataFrame, seats: pd.DataFrame, manifest: dict,
+            stopped: bool) -> RunResult:
+    broken: list[int] = []
+    if len(games):
+        broken = games.loc[games["error"].astype(str).str.startswith(ENGINE_ERROR), "game"].tolist()
+    if broken:
+        seats = seats[~seats["game"].isin(broken)].reset_index(drop=True)
+    return RunResult(out_dir, games, seats, manifest, stopped, _forfeits(games),
+                     manifest.get("timings", {}), len(broken))
 
 
 def default_out_dir(spec: RunSpec, root: Path = RESULTS) -> Path:
@@ -249,7 +264,7 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
                     finished=datetime.now(UTC).isoformat(timespec="seconds"))
     write_manifest(out_dir, manifest)
     remove_chunks(out_dir, keep)
-    return RunResult(out_dir, games, seats, manifest, stopped, _forfeits(games), manifest["timings"])
+    return _result(out_dir, games, seats, manifest, stopped)
 
 
 def _write_manifest_quietly(out_dir: Path, manifest: dict) -> None:
@@ -315,8 +330,7 @@ def load_run(run_dir: Path | str) -> RunResult:
     manifest = read_manifest(run_dir)
     require_fields(manifest, run_dir)
     games, seats = read_tables(run_dir, manifest)
-    return RunResult(run_dir, games, seats, manifest, manifest.get("status") == "stopped",
-                     _forfeits(games), manifest.get("timings", {}))
+    return _result(run_dir, games, seats, manifest, manifest.get("status") == "stopped")
 
 
 def _forfeits(games: pd.DataFrame) -> int:

@@ -20,6 +20,9 @@ def run_summary(result: RunResult, game: Game) -> str:
         lines.append(paired)
     if result.forfeits:
         lines.append(f"forfeited games: {result.forfeits} (see the 'error' column of games.parquet)")
+    if result.engine_errors:
+        lines.append(f"engine errors: {result.engine_errors} games the engine could not finish, left out "
+                     f"of the figures above (see the 'error' column of games.parquet)")
     for col in games.columns:
         if col != "draw" and games[col].dtype == bool:
             lines.append(f"{col}: {100 * games[col].mean():.2f}% of games")

@@ -189,3 +189,22 @@ def test_a_game_that_reaches_its_step_cap_is_recorded_not_hung(monkeypatch):
     assert record.steps == 3 and not state.is_over()
     assert record.error == (ENGINE_ERROR + "the game did not end within 3 steps "
                             "(its hard step cap, Game.max_steps)")
+
+
+def test_games_the_engine_could_not_finish_are_counted_and_left_out_of_the_statistics(tmp_path, monkeypatch):
+    from simkit.core.runner import load_run, run
+    from simkit.report.console import run_summary
+
+    real_apply = HIGHCARD.new_state.apply
+
+    def apply(self, actions):
+        if len(self.tricks) == 2 and self.hands[0][0] % 2:
+            raise KeyError("engine bug")
+        real_apply(self, actions)
+
+    monkeypatch.setattr(HIGHCARD.new_state, "apply", apply)
+    result = run(_spec("tests.highcard:RandomPlay"), tmp_path / "r", jobs=1, progress=False)
+    broken = int(result.games["error"].str.startswith(ENGINE_ERROR).sum())
+    assert broken and result.engine_errors == broken == load_run(tmp_path / "r").engine_errors
+    assert len(result.seats) == 3 * (6 - broken) and not result.seats["win"].isna().any()
+    assert f"engine errors: {broken} games the engine could not finish" in run_summary(result, HIGHCARD)
