@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from simkit import cli_options as options
-from simkit.cli_study import compare_command, report_command
+from simkit.cli_study import compare_command, ladder_command, report_command
 from simkit.core.config import describe_fields, parse_set_options
 from simkit.core.errors import ConfigError, SimkitError
 from simkit.core.lineup import default_opponent, default_players, lineup_around, named_or_default
@@ -98,9 +98,11 @@ def strategies(game):
 @click.option("--scheduler", default=None, help="dask.distributed scheduler address (with --backend dask).")
 @options.resume
 @click.option("--strict", is_flag=True, help="Stop at the first strategy error with its traceback.")
+@options.decision_timeout(None)
+@options.paranoid
 @options.progress
 def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplicate, set_items,
-        chunk_size, backend, scheduler, resume, strict, progress):
+        chunk_size, backend, scheduler, resume, strict, decision_timeout, paranoid, progress):
     """Play a batch of seeded games and write a run folder.
 
     \b
@@ -118,7 +120,7 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
     spec = RunSpec.create(game, players, named_or_default(strategy_names), n_games, seed=seed,
                           seating=seating, duplicate=duplicate,
                           overrides=parse_set_options(set_items), command=options.command_line(),
-                          strict=strict)
+                          strict=strict, decision_timeout=decision_timeout, paranoid=paranoid)
     out_dir = out if out is not None else default_out_dir(spec)
 
     def header() -> None:
@@ -268,3 +270,4 @@ def play(game, players, strategy_names, seat, seed, set_items):
 
 main.add_command(report_command, "report")
 main.add_command(compare_command, "compare")
+main.add_command(ladder_command, "ladder")

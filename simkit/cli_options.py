@@ -102,6 +102,24 @@ progress = click.option(
     "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 
 
+paranoid = click.option(
+    "--paranoid", is_flag=True,
+    help="Audit the game state after every step, not only at the end of each game (slower).")
+
+
+def _timeout(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    return None if value == 0 else value    # 0 turns the limit off; RunSpec checks the rest
+
+
+def decision_timeout(default: float | None) -> Callable:
+    """`--decision-timeout SECONDS`: a decision over it forfeits that game (0 = no limit)."""
+    shown = "no limit" if default is None else f"{default:g}"
+    return click.option(
+        "--decision-timeout", type=float, default=default, callback=_timeout, metavar="SECONDS",
+        help=f"A strategy that thinks longer than this on one decision forfeits that game; 0 = no "
+             f"limit (default: {shown}). Needs the loky backend.")
+
+
 def strategies(help: str) -> Callable:
     """`-s/--strategy`, repeatable; `help` says how the command fills the seats from it."""
     return click.option("-s", "--strategy", "strategy_names", multiple=True, help=help)

@@ -11,6 +11,7 @@ import click
 
 from simkit import cli_options as options
 from simkit.core.config import parse_set_options
+from simkit.core.guard import DEFAULT_DECISION_TIMEOUT
 from simkit.core.registry import get_game
 
 
@@ -91,9 +92,10 @@ def _positive(ctx, param, value):
 @options.jobs
 @options.overrides
 @options.run_out
+@options.decision_timeout(DEFAULT_DECISION_TIMEOUT)
 @options.progress
 def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jobs, set_items,
-                    out, progress):
+                    out, decision_timeout, progress):
     """Play strategy A against B on duplicate deals until the SPRT decides.
 
     Every deal is played once per seat rotation, so both strategies sit in every seat with the
@@ -113,7 +115,8 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
     from simkit.report.console import match_text
 
     plan = plan_compare(game, a, b, players, max_games, sprt, batch=batch, seed=seed,
-                        overrides=parse_set_options(set_items), command=options.command_line())
+                        overrides=parse_set_options(set_items), command=options.command_line(),
+                        decision_timeout=decision_timeout)
     out_dir = out if out is not None else default_out_dir(plan.spec)
 
     def header() -> None:
@@ -126,3 +129,61 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
         result, summary = run_compare(plan, out_dir, jobs=jobs, progress=progress, on_start=header)
     click.echo(match_text(summary, result.stopped_early))
     click.echo(f"run folder: {out_dir}  (simkit report {out_dir})")
+
+
+@click.command("ladder")
+@options.game
+@options.strategies("An agent of the ladder (repeat; at least 2). Default: random, each built-in "
+                    "heuristic, and ismcts at 10, 100 and 1000 iterations.")
+@options.players
+@click.option("-n", "--games", "n_games", type=int, default=100, show_default=True, callback=_positive,
+              help="Games per pairing (rounded up to whole deals).")
+@click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]), default="round-robin",
+              show_default=True,
+              help="round-robin: every pair; gauntlet: the first agent against each of the others.")
+@options.seed
+@options.jobs
+@options.overrides
+@options.out("Ladder folder (default: a new folder under results/).")
+@options.resume
+@options.decision_timeout(DEFAULT_DECISION_TIMEOUT)
+@options.progress
+def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_items, out, resume,
+                   decision_timeout, progress):
+    """Rate a field of agents against each other and measure the game's skill depth.
+
+    Every pairing is played on duplicate deals with seats rotated (A on even seats, B on odd
+    ones); all pairings share the deals. Prints Plackett-Luce ratings with 95 % intervals,
+    every pairing's pairwise score, and the skill depth: the longest chain of agents each
+    beating the previous one significantly. Writes ladder.html / ladder.md with the chart of
+    rating against search budget.
+
+    \b
+    Examples:
+      simkit ladder sixnimmt -p 4
+      simkit ladder shipside -s random -s greedy -s octopus -s ismcts:iterations=100 -n 200
+      simkit ladder trains -p 2 -s rival -s ismcts:iterations=10 -s ismcts:iterations=100 --format gauntlet
+    """
+    from simkit.core.ladder import analyse_ladder, plan_ladder, run_ladder
+    from simkit.core.lineup import default_players
+    from simkit.core.runner import stamped_dir
+    from simkit.report.ladder import ladder_text, write_ladder_report
+
+    entry = get_game(game)
+    n = default_players(entry) if players is None else players
+    plan = plan_ladder(game, n, list(strategy_names) or None, games_per_pair=n_games, seed=seed,
+                       fmt=fmt, overrides=parse_set_options(set_items),
+                       decision_timeout=decision_timeout, command=options.command_line())
+    out_dir = out if out is not None else stamped_dir(f"ladder-{game}", plan.seed)
+    click.echo(f"{entry.title}: ladder of {len(plan.agents)} agents, {len(plan.pairs)} pairings of "
+               f"{plan.games_per_pair} games, {n} players, seed {plan.seed} -> {out_dir}", err=True)
+
+    def announce(i: int, pair) -> None:
+        click.echo(f"[{i + 1}/{len(plan.pairs)}] {pair.a} vs {pair.b}", err=True)
+
+    with options.explained_interrupt(
+            lambda: f"finished pairings are saved in {out_dir}; finish with the same command plus "
+                    f"--resume --out {out_dir}"):
+        run_ladder(plan, out_dir, jobs=jobs, progress=progress, resume=resume, on_pair=announce)
+    click.echo(ladder_text(analyse_ladder(out_dir)))
+    click.echo(f"report: {write_ladder_report(out_dir)}")

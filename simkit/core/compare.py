@@ -57,11 +57,12 @@ class ComparePlan:
 
 def plan_compare(game: str, a: str, b: str, n_players: int, max_games: int, sprt: SPRT, *,
                  batch: int | None = None, seed: int | None = None,
-                 overrides: dict[str, str] | None = None, command: str = "") -> ComparePlan:
+                 overrides: dict[str, str] | None = None, command: str = "",
+                 decision_timeout: float | None = None) -> ComparePlan:
     """Validate a compare before anything runs; `batch` is the games between SPRT checks."""
     spec = RunSpec.create(game, n_players, alternating_lineup(a, b, n_players), max_games,
                           seed=seed, seating="rotate", duplicate=True, overrides=overrides,
-                          command=command)
+                          command=command, decision_timeout=decision_timeout)
     return ComparePlan(a, b, spec, sprt, whole_deal_chunk_size(batch, n_players))
 
 

@@ -21,6 +21,9 @@ from typing import Any
 
 from simkit.core.errors import ConfigError
 
+#: the time limit of `compare` and `ladder` unless told otherwise (a hung agent must not stall them)
+DEFAULT_DECISION_TIMEOUT = 60.0
+
 
 class DecisionTimeout(BaseException):
     """Raised inside a strategy's `act` that ran over the time limit.

@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from simkit.core.errors import ConfigError, RunFolderError
+from simkit.core.guard import DEFAULT_DECISION_TIMEOUT
 from simkit.core.lineup import alternating_lineup
 from simkit.core.records import read_manifest, write_text_file
 from simkit.core.registry import get_game
@@ -35,8 +36,6 @@ from simkit.stats.ratings import plackett_luce
 LADDER_MANIFEST = "ladder.json"
 FORMATS = ("round-robin", "gauntlet")
 DEFAULT_BUDGETS = (10, 100, 1000)
-#: seconds a decision may take in a ladder unless told otherwise (a hung agent must not stall it)
-DEFAULT_DECISION_TIMEOUT = 60.0
 
 
 def default_agents(game: str) -> list[str]:

@@ -208,3 +208,22 @@ def test_games_the_engine_could_not_finish_are_counted_and_left_out_of_the_stati
     assert broken and result.engine_errors == broken == load_run(tmp_path / "r").engine_errors
     assert len(result.seats) == 3 * (6 - broken) and not result.seats["win"].isna().any()
     assert f"engine errors: {broken} games the engine could not finish" in run_summary(result, HIGHCARD)
+
+
+def test_run_takes_decision_timeout_and_paranoid_from_the_command_line(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    cli = CliRunner()
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "2", "-s", "random",
+                            "-s", "tests.core.test_guard:Sleeps", "-n", "2", "-j", "1", "--seating", "fixed", "--set", "max_rounds=1",
+                            "--decision-timeout", "0.3", "--paranoid", "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0, out.output
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["decision_timeout"] == 0.3 and manifest["paranoid"] is True
+    assert "forfeited games: 2" in out.output
+    bad = cli.invoke(main, ["run", "sixnimmt", "--decision-timeout", "-1", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 1 and "--decision-timeout -1.0 is not allowed: seconds above 0" in bad.output

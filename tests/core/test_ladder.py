@@ -84,3 +84,28 @@ def test_the_ladder_report_has_the_depth_the_chart_and_both_tables(tmp_path):
     assert "![ratings against search budget](ladder.png)" in md and (tmp_path / "l" / "ladder.png").exists()
     text = ladder_text(analyse_ladder(tmp_path / "l"))
     assert "random vs heuristic" in text and "ismcts:iterations=4,max_rollout_steps=30" in text
+
+
+def test_the_ladder_command_prints_ratings_and_depth_and_writes_the_report(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    out = CliRunner().invoke(main, ["ladder", "sixnimmt", "-p", "2", "-s", "random", "-s", "heuristic",
+                                    "-n", "10", "--seed", "2", "--set", "max_rounds=1", "-j", "1",
+                                    "--out", str(tmp_path / "l")])
+    assert out.exit_code == 0, out.output
+    assert "Skill depth" in out.output and "random vs heuristic" in out.output
+    assert (tmp_path / "l" / "ladder.html").exists()
+    manifest = json.loads((tmp_path / "l" / "pairs" / "01-random-vs-heuristic" / "manifest.json").read_text())
+    assert manifest["decision_timeout"] == 60.0 and manifest["duplicate"] is True
+
+
+def test_a_ladder_of_one_agent_is_one_line_and_exit_1(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    out = CliRunner().invoke(main, ["ladder", "sixnimmt", "-s", "random", "--out", str(tmp_path / "l")])
+    assert out.exit_code == 1
+    assert out.output == "Error: a ladder needs at least 2 agents, got 1: give -s twice or more\n"
