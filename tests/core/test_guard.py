@@ -219,7 +219,8 @@ def test_run_takes_decision_timeout_and_paranoid_from_the_command_line(tmp_path)
 
     cli = CliRunner()
     out = cli.invoke(main, ["run", "sixnimmt", "-p", "2", "-s", "random",
-                            "-s", "tests.core.test_guard:Sleeps", "-n", "2", "-j", "1", "--seating", "fixed", "--set", "max_rounds=1",
+                            "-s", "tests.core.test_guard:Sleeps", "-n", "2", "-j", "1",
+                            "--seating", "fixed", "--set", "max_rounds=1",
                             "--decision-timeout", "0.3", "--paranoid", "--out", str(tmp_path / "r")])
     assert out.exit_code == 0, out.output
     manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())

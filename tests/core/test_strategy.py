@@ -18,7 +18,8 @@ def test_module_class_plugin_with_parameters():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("nope", "unknown strategy 'nope' for sixnimmt: allowed are heuristic, highest, ismcts, lowest, mc, random"),
+    ("nope", "unknown strategy 'nope' for sixnimmt: allowed are heuristic, highest, ismcts, lowest, mc, "
+             "random"),
     ("heuristic:depth=2", "unknown parameter 'depth'; allowed are caution"),
     ("heuristic:caution", "must look like key=value"),
     ("heuristic:caution=x", "not a number"),
