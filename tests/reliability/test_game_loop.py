@@ -115,7 +115,7 @@ def test_a_decision_over_the_time_limit_forfeits_that_seat(bot):
 
 
 def test_the_time_limit_reaches_the_runner_rows():
-    chunk = play_range(_spec("tests.core.test_guard:Sleeps", decision_timeout=0.2), 0, 2)
+    chunk = play_range(_spec("tests.reliability.test_game_loop:Sleeps", decision_timeout=0.2), 0, 2)
     assert chunk.games["forfeit_seat"] == [1, 1]
     assert all("--decision-timeout" in e for e in chunk.games["error"])
 
@@ -142,9 +142,9 @@ def test_the_guard_restores_the_signal_handlers():
 
 
 def test_a_numpy_value_equal_to_a_legal_action_is_that_action():
-    spec_numpy = RunSpec.create("sixnimmt", 3, ["tests.core.test_guard:NumpyChoice"], 4, seed=2,
+    spec_numpy = RunSpec.create("sixnimmt", 3, ["tests.reliability.test_game_loop:NumpyChoice"], 4, seed=2,
                                 overrides={"max_rounds": "1"})
-    spec_plain = RunSpec.create("sixnimmt", 3, ["tests.core.test_guard:PlainChoice"], 4, seed=2,
+    spec_plain = RunSpec.create("sixnimmt", 3, ["tests.reliability.test_game_loop:PlainChoice"], 4, seed=2,
                                 overrides={"max_rounds": "1"})
     numpy_rows, plain_rows = play_range(spec_numpy, 0, 4), play_range(spec_plain, 0, 4)
     assert numpy_rows.games["forfeit_seat"] == [-1] * 4
@@ -175,11 +175,11 @@ def test_an_engine_exception_is_recorded_and_the_batch_goes_on(monkeypatch):
     (False, "audit failed at the end (last to act: seat 0, seat 1, seat 2)"),
     (True, "audit failed after step 2 (last to act: seat 0, seat 1, seat 2)")])
 def test_a_strategy_that_corrupts_the_state_is_caught_by_the_audit(paranoid, where):
-    record, _ = play_game(_spec("tests.core.test_guard:ForgesACard", paranoid=paranoid), 0)
+    record, _ = play_game(_spec("tests.reliability.test_game_loop:ForgesACard", paranoid=paranoid), 0)
     assert record.forfeit == -1 and record.error.startswith(ENGINE_ERROR + where)
     assert not any(w > 0 for w in record.wins)
     with pytest.raises(EngineError, match="audit failed"):
-        play_game(_spec("tests.core.test_guard:ForgesACard", paranoid=paranoid, strict=True), 0)
+        play_game(_spec("tests.reliability.test_game_loop:ForgesACard", paranoid=paranoid, strict=True), 0)
 
 
 def test_a_game_that_reaches_its_step_cap_is_recorded_not_hung(monkeypatch):
@@ -219,7 +219,7 @@ def test_run_takes_decision_timeout_and_paranoid_from_the_command_line(tmp_path)
 
     cli = CliRunner()
     out = cli.invoke(main, ["run", "sixnimmt", "-p", "2", "-s", "random",
-                            "-s", "tests.core.test_guard:Sleeps", "-n", "2", "-j", "1",
+                            "-s", "tests.reliability.test_game_loop:Sleeps", "-n", "2", "-j", "1",
                             "--seating", "fixed", "--set", "max_rounds=1",
                             "--decision-timeout", "0.3", "--paranoid", "--out", str(tmp_path / "r")])
     assert out.exit_code == 0, out.output
