@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from simkit.core.config import ConfigSection, GameConfig, setting
 from simkit.core.errors import ConfigError
+from simkit.games.shipside import crewstart
 
 MARKS = ("starfish", "shell")
 
@@ -130,10 +131,13 @@ class SetupSection(ConfigSection):
                               choices=("random", "ascending"))
     crew_start: str = setting(
         "34-empty",
-        help="S11: where the 4 crew start, one per ship. 34-empty: the second-strongest ship is "
-             "empty, captain/mate/sailor/sailor on the others by falling defense (36,32,30,28); "
-             "28-empty: the weakest is empty; middle-empty: the middle ship of the row is empty",
-        choices=("34-empty", "28-empty", "middle-empty"))
+        help="S11: where the crew start. 34-empty (default): ship 34 (the second-strongest) is "
+             "empty, captain/mate/sailor/sailor on 36/32/30/28; 28-empty: the weakest is empty; "
+             "middle-empty: the middle ship of the row. General forms: 'empty:30' or "
+             "'empty:30+32' (those ships empty, the crew on the others by falling defense), "
+             "'empty:#3' (the 3rd ship of the row empty, the crew on the others left to right), "
+             "or each token's ship, e.g. '36:captain+34:mate+32:sailor+30:sailor' (#k = the k-th "
+             "ship of the row)")
     hand_size: int = setting(4, help="S12: cards dealt to (or chosen by) each player", min=1, max=10)
     first_player: str = setting("random", help="S14: start player (a seat number or random)",
                                 choices=("random", "0", "1"))
@@ -246,6 +250,9 @@ class ShipsideConfig(GameConfig):
     variant: VariantSection = field(default_factory=VariantSection)
 
     def check(self) -> None:
+        defenses = tuple(self.ships.defenses)
+        crewstart.parse(self.setup.crew_start, defenses, crewstart.tokens_for(len(defenses)),
+                        self.crew.max_per_ship)
         total = sum(self.deck.values.values())
         if 2 * self.setup.hand_size > total:
             raise ConfigError(f"setup.hand_size={self.setup.hand_size} needs {2 * self.setup.hand_size} "

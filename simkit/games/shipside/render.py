@@ -1,5 +1,6 @@
 """Text log of a finished (or running) Shipside game: what happened each turn, and the row of
-ships after it with both sides, totals, crew, rum mugs and octopi.
+ships after it with both sides, totals, crew, rum mugs and octopi. A crew move's left/right
+(S25-S28) is along the row as the log lists it, not a player's own left or right.
 
 The log is rebuilt from the event tuples alone, on a small board model of its own.
 """
@@ -69,7 +70,8 @@ def render_log(state) -> str:
         tag = ev[0]
         if tag == "setup":
             board = _Board(T, ev[1], ev[2], bonus)
-            lines.append(f"Shipside: row {' '.join(map(str, ev[1]))}; crew "
+            lines.append(f"Shipside: row {' '.join(map(str, ev[1]))} (crew 'left'/'right' below "
+                         f"mean along this row as listed, not a player's own left or right); crew "
                          + ", ".join(f"{k} on {d}" for d, k in ev[2]) + f"; {SEAT[ev[3]]} starts")
         elif tag == "marks":
             lines.append(f"Variant: A takes the {ev[1][0]} cards, B the {ev[1][1]} cards")
@@ -103,7 +105,7 @@ def render_log(state) -> str:
             kind = T.crew_kind[token]
             board.crew[d1].remove(kind)
             board.crew[d2].append(kind)
-            lines.append(f"  the {kind} on {d1} moves {'left' if dr == 'L' else 'right'} to {d2} "
+            lines.append(f"  the {kind} on {d1} moves {'left' if dr == 'L' else 'right'} in the row to {d2} "
                          f"({SEAT[chooser]} chooses)")
         elif tag == "stay":
             lines.append(f"  the crew on {ev[1]} cannot move")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from simkit.games.shipside import crewstart
 from simkit.games.shipside.config import CREW_KINDS, MARKS, ShipsideConfig, starfish_counts
 
 # Game phases (`state.phase`).
@@ -21,7 +22,7 @@ OVER = "over"
 PHASES = (MARK, PICK, MAIN, DIR, RUM, OVER)
 
 #: crew tokens in placing order (S8): captain, first mate, two sailors
-CREW_TOKENS = ("captain", "mate", "sailor", "sailor")
+CREW_TOKENS = crewstart.CREW_TOKENS
 
 
 class Tables(NamedTuple):
@@ -85,7 +86,7 @@ def build_tables(config: ShipsideConfig) -> Tables:
     label = tuple(f"{v}*" if s else str(v) for v, s in kind)
     jelly = tuple(v in deck.jellyfish_values for v in value)
     defense = tuple(config.ships.defenses)
-    crew = CREW_TOKENS[:max(0, min(len(CREW_TOKENS), len(defense) - 1))]
+    crew = crewstart.tokens_for(len(defense))
     pts = config.crew.points
     return Tables(len(value), tuple(value), tuple(mark), tuple(copy), tuple(sym), kind, label,
                   jelly, defense, {d: i for i, d in enumerate(defense)}, crew,
@@ -100,21 +101,14 @@ def ship_row(defense: tuple[int, ...], order: str, rng) -> list[int]:
     return ids
 
 
-def crew_start(defense: tuple[int, ...], row: list[int], mode: str, n_tokens: int) -> dict[int, int]:
-    """S11: ship id -> crew token id at setup, at most one token per ship.
-
-    34-empty (default): the second-strongest ship is empty; captain, mate, sailor, sailor go on the
-    others by falling defense (36, 32, 30, 28). 28-empty: the weakest ship is empty. middle-empty:
-    the middle ship of the row is empty, the crew go on the others from left to right.
-    """
-    if mode == "middle-empty":
-        empty = row[len(row) // 2]
-        order = [s for s in row if s != empty]
-    else:
-        by_def = sorted(range(len(defense)), key=lambda i: -defense[i])
-        empty = by_def[1] if mode == "34-empty" else by_def[-1]
-        order = [s for s in by_def if s != empty]
-    return {ship: token for token, ship in enumerate(order[:n_tokens])}
+def crew_start(config: ShipsideConfig, row: list[int], n_tokens: int) -> dict[int, list[int]]:
+    """S11: ship id -> crew token ids at setup, from `setup.crew_start` (see crewstart.py: the
+    named layouts 34-empty, 28-empty, middle-empty and the general forms 'empty:<ships>' and
+    '<ship>:<token>+...')."""
+    defenses = tuple(config.ships.defenses)
+    tokens = crewstart.tokens_for(len(defenses))[:n_tokens]
+    layout = crewstart.parse(config.setup.crew_start, defenses, tokens, config.crew.max_per_ship)
+    return crewstart.place(layout, defenses, row, tokens)
 
 
 def threshold(defense: int, mugs: int, bonus: int) -> int:

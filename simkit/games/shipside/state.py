@@ -54,9 +54,8 @@ class ShipsideState(State):
         self.tot = [[0, 0] for _ in range(n_ships)]
         self.mugs = [[] for _ in range(n_ships)]
         self.crew = [[] for _ in range(n_ships)]
-        for ship, token in rules.crew_start(T.defense, self.row, config.setup.crew_start,
-                                            len(T.crew_kind)).items():             # S11
-            self.crew[ship].append(token)
+        for ship, tokens in rules.crew_start(config, self.row, len(T.crew_kind)).items():  # S11
+            self.crew[ship].extend(tokens)
         self.octo_on = [-1] * T.n_cards
         self.octo_at = [-1, -1]
         self.octo_spent = [False, False]
