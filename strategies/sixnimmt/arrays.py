@@ -58,8 +58,8 @@ class CardView:
 class RowView:
     """One seat whose card is below every row end (N10) in G games: it picks a row to take."""
 
-    seat: int
-    card: np.ndarray          # (G,) the card that will start the taken row
+    seat: np.ndarray          # (G,) the seat choosing, in each game
+    card: np.ndarray          # (G,) its card, which will start the taken row
     ends: np.ndarray
     counts: np.ndarray
     points: np.ndarray

@@ -20,10 +20,11 @@ never need their cards: N8 reads the ends, N9 the counts, N13 the bullheads.
 
 from __future__ import annotations
 
+import ctypes
 import math
 
 import numpy as np
-from numpy.random import PCG64, Generator
+from numpy.random import PCG64, BitGenerator, Generator
 
 from simkit.core.play import ENGINE_ERROR, GAME_COLUMNS, SEAT_COLUMNS, Chunk, seat_slots
 from simkit.core.seeding import GameStreams, GeneratorPool, batch_stream_words
@@ -101,6 +102,67 @@ def _mix(z: np.ndarray) -> np.ndarray:
 _SCALE = 2.0 ** -53
 
 
+def _mix_int(x: int) -> int:
+    """`_mix` of one Python int (mod 2**64)."""
+    x &= _MASK64
+    x = ((x ^ (x >> 30)) * _M1) & _MASK64
+    x = ((x ^ (x >> 27)) * _M2) & _MASK64
+    return x ^ (x >> 31)
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _unit(z: np.ndarray) -> np.ndarray:
+    """uint64 -> float64 uniform in [0, 1) (the top 53 bits)."""
+    return (z >> np.uint64(11)).astype(np.float64) * _SCALE
+
+
+def _counter(round_no: int, turn: int, kind: int, call: int) -> np.uint64:
+    """The hashed counter of one draw: a game's round and turn, the decision kind, the call."""
+    return np.uint64(_mix_int(((round_no << 20) + (turn << 8) + (kind << 6) + call) * _GOLDEN))
+
+
+class _StateWords:
+    """Direct access to a PCG64's 128-bit state through NumPy's documented ctypes interface
+    (`BitGenerator.ctypes.state_address`): setting a state this way costs ~0.2 µs instead of
+    ~1.3 µs for `bit_generator.state = {...}`. The struct layout is NumPy's, not a public
+    promise, so `check()` verifies it against the official state property and the dealer falls
+    back to the property if it differs."""
+
+    def __init__(self, bits: BitGenerator):
+        address = bits.ctypes.state_address        # pcg64_state {pcg64_random_t *; int; uint32}
+        inner = ctypes.c_void_p.from_address(address).value or 0
+        self.words = (ctypes.c_uint64 * 4).from_address(inner)   # state lo, hi, inc lo, hi
+        self.has32 = ctypes.c_int.from_address(address + 8)
+        self.low32 = ctypes.c_uint32.from_address(address + 12)
+        self.bits = bits
+
+    def check(self) -> bool:
+        bits = self.bits
+        state, inc = (0x0123456789ABCDEF << 64) | 0xFEDCBA9876543210, (0x55 << 64) | 0x77
+        bits.state = {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+                      "has_uint32": 1, "uinteger": 42}
+        w = self.words
+        if list(w) != [state & _MASK64, state >> 64, 0x77, 0x55] or self.has32.value != 1 \
+                or self.low32.value != 42:
+            return False
+        w[0], w[1], self.has32.value = 7, 9, 0
+        got = bits.state
+        return got["state"]["state"] == (9 << 64) | 7 and got["has_uint32"] == 0
+
+    def set(self, hi: int, lo: int, has32: int = 0, low32: int = 0) -> None:
+        w = self.words
+        w[0] = lo
+        w[1] = hi
+        self.has32.value = has32
+        self.low32.value = low32
+
+    def get(self) -> tuple[int, int, int, int]:
+        w = self.words
+        return w[1], w[0], self.has32.value, self.low32.value
+
+
 class _Dealer:
     """Shuffles each game's deck with that game's own chance stream, as `SixNimmtState` does
     (`rng.permutation` of 1..104 is the same sequence of swaps as `shuffle` of a copy)."""
@@ -108,40 +170,91 @@ class _Dealer:
     def __init__(self) -> None:
         self.gen = Generator(PCG64(0))
         self.bits = self.gen.bit_generator
-        self.template = {"bit_generator": "PCG64", "state": {"state": 0, "inc": 0},
-                         "has_uint32": 0, "uinteger": 0}
         # the chance stream's increment, as the scalar engine sets it
         self.inc = GeneratorPool().get(0, [0, 0], 0).bit_generator.state["state"]["inc"]
+        fast = _StateWords(self.bits)
+        self.fast = fast if fast.check() else None
+        self.bits.state = {"bit_generator": "PCG64", "state": {"state": 0, "inc": self.inc},
+                           "has_uint32": 0, "uinteger": 0}
 
-    def first(self, words: list[list[int]], inc: int, decks: np.ndarray, keep: bool) -> list[dict] | None:
-        """Round 1: the chance stream of each game from its seed words; the states after the
-        shuffle if `keep` (for later rounds)."""
-        template = self.template
+    def deal(self, seeds: list, decks: np.ndarray, keep: bool, first: bool) -> list | None:
+        """One round's deck per game into `decks`, each from its chance stream's state
+        (hi, lo, has_uint32, uinteger), or with `first` from its seed words [hi, lo, ...]; the
+        states after the shuffle if `keep`."""
+        decks[:] = _DECK
+        rows = list(decks)
+        shuffle = self.gen.shuffle
+        after: list | None = [] if keep else None
+        fast = self.fast
+        if fast is not None:
+            put, get = fast.set, fast.get
+            for seed, row in zip(seeds, rows):
+                if first:
+                    put(seed[0], seed[1])
+                else:
+                    put(*seed)
+                shuffle(row)
+                if after is not None:
+                    after.append(get())
+            return after
+        bits = self.bits
+        template: dict = {"bit_generator": "PCG64", "state": {"state": 0, "inc": self.inc},
+                          "has_uint32": 0, "uinteger": 0}
         inner = template["state"]
-        inner["inc"] = inc
-        bits = self.bits
-        shuffle = self.gen.shuffle
-        decks[:] = _DECK
-        after: list[dict] | None = [] if keep else None
-        for k, w in enumerate(words):
-            inner["state"] = (w[0] << 64) | w[1]
+        for seed, row in zip(seeds, rows):
+            hi, lo, has32, low32 = (seed[0], seed[1], 0, 0) if first else seed
+            inner["state"] = (hi << 64) | lo
+            template["has_uint32"], template["uinteger"] = has32, low32
             bits.state = template
-            shuffle(decks[k])
+            shuffle(row)
             if after is not None:
-                after.append(bits.state)
+                now = bits.state
+                after.append((now["state"]["state"] >> 64, now["state"]["state"] & _MASK64,
+                              now["has_uint32"], now["uinteger"]))
         return after
 
-    def again(self, states: list[dict], decks: np.ndarray) -> list[dict]:
-        """A later round: go on from each saved state; return the states after."""
-        bits = self.bits
-        shuffle = self.gen.shuffle
-        decks[:] = _DECK
-        after = []
-        for k, state in enumerate(states):
-            bits.state = state
-            shuffle(decks[k])
-            after.append(bits.state)
-        return after
+
+def _ints(values) -> np.ndarray:
+    return np.asarray(values, dtype=np.int64)
+
+
+class _Draws:
+    """The uniform draws of the array strategies in one round of a block: draw `call` of a
+    decision of kind `kind` (0 card, 1 row) in turn `turn` by seat s of game g is
+    `_unit(_mix(key[g, s] ^ _counter(round, turn, kind, call)))`: a function of the game's own
+    seed streams, never of the other games in the block. The first card draw of every seat and
+    turn is computed for the whole round at once (the common case, `random`)."""
+
+    def __init__(self, keys: np.ndarray, round_no: int, turns: int):
+        self.keys = keys
+        self.round_no = round_no
+        self.turns = turns
+        self._first: np.ndarray | None = None
+
+    def first_cards(self) -> np.ndarray:
+        if self._first is None:
+            counters = np.array([_counter(self.round_no, t, 0, 0) for t in range(self.turns)],
+                                dtype=np.uint64)
+            with np.errstate(over="ignore"):
+                self._first = _unit(_mix(self.keys[:, :, None] ^ counters))
+        return self._first
+
+    def source(self, games: np.ndarray | None, seats: np.ndarray, turn: int, kind: int):
+        """The `random()` of a view: games (None: all) with these seats, one decision."""
+        calls = [0]
+
+        def random() -> np.ndarray:
+            call = calls[0]
+            calls[0] += 1
+            if kind == 0 and call == 0:
+                first = self.first_cards()
+                seat = int(seats[0])
+                return first[:, seat, turn] if games is None else first[games, seat, turn]
+            keys = self.keys[:, int(seats[0])] if games is None else self.keys[games, seats]
+            with np.errstate(over="ignore"):
+                return _unit(_mix(keys ^ _counter(self.round_no, turn, kind, call)))
+
+        return random
 
 
 class _Block:
@@ -175,9 +288,9 @@ class _Block:
             self.slots = np.array([seat_slots(seating, False, i, n, GameStreams(None, [], w))[0]  # type: ignore[arg-type]
                                    for i, w in zip(range(lo, hi), words)], dtype=np.int64)
         self.group = slot_group[self.slots]            # (G, n) which array form sits where
-        seat_words = np.array([w[2:4] for w in words], dtype=np.uint64)
+        seat_words = np.array(words, dtype=np.uint64)       # stream 1: seat 0's stream
         with np.errstate(over="ignore"):
-            game_key = _mix(_mix(seat_words[:, 0]) ^ seat_words[:, 1])
+            game_key = _mix(_mix(seat_words[:, 2]) ^ seat_words[:, 3])
             self.keys = _mix(game_key[:, None] + np.uint64(_GOLDEN) * (seats.astype(np.uint64) + 1))
         self.totals = np.zeros((size, n), dtype=np.int64)
         self.last = np.zeros((size, n), dtype=np.int64)
@@ -194,7 +307,7 @@ class _Block:
         dealer = _Dealer()
         active = np.arange(self.size)
         decks = np.empty((self.size, DECK_SIZE), dtype=np.int64)
-        states = dealer.first(self.chance, dealer.inc, decks, keep=not single)
+        states = dealer.deal(self.chance, decks, keep=not single, first=True)
         while active.size:
             points, steps = self._round(decks[:active.size], active)
             self.totals[active] += points
@@ -212,7 +325,8 @@ class _Block:
             keep = np.flatnonzero(going)
             active = active[keep]
             assert states is not None
-            states = dealer.again([states[k] for k in keep.tolist()], decks[:active.size])
+            states = dealer.deal([states[k] for k in keep.tolist()], decks[:active.size], keep=True,
+                                 first=False)
         return self
 
     def _over(self, active: np.ndarray) -> np.ndarray:
@@ -248,15 +362,15 @@ class _Block:
         group = self.group[active]
         keys = self.keys[active]
         totals = self.totals[active]
-        round_no = self.rounds[active].astype(np.uint64) + np.uint64(1)
+        round_no = int(self.rounds[active[0]]) + 1      # every game of a block plays in lockstep
+        draws = _Draws(keys, round_no, h)
         plays = np.empty((size, n), dtype=np.int64)
         for turn in range(h):
             m = h - turn
             for s in range(n):                                              # N5
                 hand = hands[s]
-                live = hand[:, :m]
-                pos = self._ask(s, group[:, s], keys[:, s], round_no, turn, 0, live, None,
-                                ends, counts, points, totals, penalty)
+                pos = self._cards(s, group[:, s], draws, turn, hand[:, :m], ends, counts, points,
+                                  totals, penalty)
                 if not ((pos >= 0) & (pos < m)).all():
                     raise ValueError(f"an array strategy in seat {s} returned positions outside 0..{m - 1}")
                 plays[:, s] = hand[games, pos]
@@ -268,15 +382,16 @@ class _Block:
                 seat = order[:, k]
                 below = np.where(ends < card[:, None], ends, 0)             # N7
                 best = below.argmax(axis=1)                                 # N8
-                flat = base + best
                 if k == 0:   # N10: only the turn's lowest card can be below every row end
                     low = below[games, best] == 0
                     if low.any():
-                        best, flat = self._pick_rows(low, card, seat, group, keys, round_no, turn,
-                                                     ends, counts, points, totals, penalty, best, base)
+                        best[low] = self._rows(np.flatnonzero(low), card, seat, group, draws, turn,
+                                               ends, counts, points, totals, penalty)
                         steps += low
+                    flat = base + best
                     take = low | (flat_counts[flat] >= capacity)
                 else:
+                    flat = base + best
                     take = flat_counts[flat] >= capacity                    # N9
                 row_points = flat_points[flat]
                 penalty[games, seat] += np.where(take, row_points, 0)       # N11
@@ -285,53 +400,36 @@ class _Block:
                 flat_ends[flat] = card
         return penalty, steps
 
-    def _pick_rows(self, low, card, seat, group, keys, round_no, turn, ends, counts, points, totals,
-                   penalty, best, base):
-        """N10: each seat whose card is below every row end chooses the row it takes."""
-        best = best.copy()
-        rows = self.config.rows
-        for s in np.unique(seat[low]).tolist():
-            sel = np.flatnonzero(low & (seat == s))
-            chosen = self._ask(s, group[sel, s], keys[sel, s], round_no[sel], turn, 1, None, card[sel],
-                               ends[sel], counts[sel], points[sel], totals[sel], penalty[sel])
-            if not ((chosen >= 0) & (chosen < rows)).all():
-                raise ValueError(f"an array strategy in seat {s} picked a row outside 0..{rows - 1}")
-            best[sel] = chosen
-        return best, base + best
-
-    def _ask(self, seat, group, keys, round_no, turn, kind, hand, card, ends, counts, points, totals,
-             penalty) -> np.ndarray:
-        """One decision of `seat` in every game given, asked of each array form seated there."""
+    def _cards(self, seat, group, draws, turn, hand, ends, counts, points, totals, penalty) -> np.ndarray:
+        """N5 for `seat` in every game, asked of each array form seated there."""
         forms = self.forms
         if len(forms) == 1:
-            return self._ask_one(forms[0], seat, keys, round_no, turn, kind, hand, card, ends, counts,
-                                 points, totals, penalty)
+            return _ints(forms[0].choose_cards(CardView(
+                seat, hand, ends, counts, points, totals, penalty,
+                draws.source(None, np.full(1, seat), turn, 0))))
         out = np.empty(group.size, dtype=np.int64)
         for gid in np.unique(group).tolist():
             sel = np.flatnonzero(group == gid)
-            out[sel] = self._ask_one(forms[gid], seat, keys[sel], round_no[sel], turn, kind,
-                                     None if hand is None else hand[sel], None if card is None else card[sel],
-                                     ends[sel], counts[sel], points[sel], totals[sel], penalty[sel])
+            out[sel] = _ints(forms[gid].choose_cards(CardView(
+                seat, hand[sel], ends[sel], counts[sel], points[sel], totals[sel], penalty[sel],
+                draws.source(sel, np.full(sel.size, seat), turn, 0))))
         return out
 
-    @staticmethod
-    def _ask_one(form, seat, keys, round_no, turn, kind, hand, card, ends, counts, points, totals,
-                 penalty) -> np.ndarray:
-        calls = [0]
-
-        def random() -> np.ndarray:
-            """Fresh uniforms in [0, 1): hash of (the game's seat key, round, turn, kind, call)."""
-            counter = (round_no << np.uint64(20)) + np.uint64((turn << 8) + (kind << 6) + calls[0])
-            calls[0] += 1
-            with np.errstate(over="ignore"):
-                z = _mix(keys ^ _mix(counter * np.uint64(_GOLDEN)))
-            return (z >> np.uint64(11)).astype(np.float64) * _SCALE
-
-        if kind == 0:
-            pos = form.choose_cards(CardView(seat, hand, ends, counts, points, totals, penalty, random))
-        else:
-            pos = form.choose_rows(RowView(seat, card, ends, counts, points, totals, penalty, random))
-        return np.asarray(pos, dtype=np.int64)
+    def _rows(self, sel, card, seat, group, draws, turn, ends, counts, points, totals, penalty) -> np.ndarray:
+        """N10: in games `sel`, the seat whose card is below every row end picks the row it takes."""
+        seats = seat[sel]
+        groups = group[sel, seats]
+        out = np.empty(sel.size, dtype=np.int64)
+        for gid in np.unique(groups).tolist():
+            part = np.flatnonzero(groups == gid) if len(self.forms) > 1 else np.arange(sel.size)
+            games = sel[part]
+            out[part] = _ints(self.forms[gid].choose_rows(RowView(
+                seats[part], card[games], ends[games], counts[games], points[games], totals[games],
+                penalty[games], draws.source(games, seats[part], turn, 1))))
+        rows = self.config.rows
+        if not ((out >= 0) & (out < rows)).all():
+            raise ValueError(f"an array strategy picked a row outside 0..{rows - 1}")
+        return out
 
     # ---- results (N17) ---------------------------------------------------------------------
     def write(self, g: dict[str, list], st: dict[str, list], labels: list[str], n: int) -> None:
