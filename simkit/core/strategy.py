@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import os
+import sys
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, ClassVar
@@ -97,9 +99,12 @@ class StrategySpec:
     text: str
     target: str                     # "module:Class"
     params: tuple[tuple[str, Any], ...] = ()
+    #: the folder a `module:Class` was found in when it is not importable otherwise (the
+    #: current folder, like pytest and uvicorn); workers put it on sys.path too
+    path: str = ""
 
     def build(self) -> Strategy:
-        return load_class(self.target)(**dict(self.params))
+        return load_class(self.target, self.path)(**dict(self.params))
 
     @property
     def label(self) -> str:
@@ -141,17 +146,52 @@ def available_strategies(game: str) -> dict[str, str]:
 
 
 _CLASS_CACHE: dict[str, type] = {}
+#: top-level module names found only in a folder put on sys.path by `load_class`: name -> folder
+_FOUND_IN: dict[str, str] = {}
 
 
-def load_class(target: str) -> type:
+def _import(module_name: str, path: str = ""):
+    """Import `module_name`; if it (its top-level package) is not importable, look in `path`,
+    or in the current folder, as pytest and uvicorn do for `module:Class` names."""
+    top = module_name.partition(".")[0]
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != top:
+            raise
+        folder = os.path.abspath(path or os.getcwd())
+        if folder in sys.path:
+            raise
+        sys.path.insert(0, folder)
+        importlib.invalidate_caches()
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as again:
+            sys.path.remove(folder)
+            if again.name == top:
+                raise exc from None
+            raise
+        _FOUND_IN[top] = folder
+        return module
+
+
+def found_in(target: str) -> str:
+    """The folder `load_class` added to sys.path to find `target`'s module ("" if none)."""
+    return _FOUND_IN.get(target.partition(":")[0].partition(".")[0], "")
+
+
+def load_class(target: str, path: str = "") -> type:
+    """The Strategy class `module:Class`; a module not importable otherwise is looked for in
+    `path` or the current folder (so `-s mybots:Cautious` finds ./mybots.py)."""
     cls = _CLASS_CACHE.get(target)
     if cls is not None:
         return cls
     module_name, _, attr = target.partition(":")
     try:
-        module = importlib.import_module(module_name)
+        module = _import(module_name, path)
     except ImportError as exc:
-        raise UnknownNameError(f"cannot import strategy module {module_name!r}: {exc}") from None
+        raise UnknownNameError(f"cannot import strategy module {module_name!r}: {exc} (looked in "
+                               f"the installed packages and the current folder)") from None
     cls = getattr(module, attr, None)
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
         raise UnknownNameError(f"{target!r} is not a Strategy class: "
@@ -191,7 +231,8 @@ def parse_strategy(text: str, game: str) -> StrategySpec:
         cls(**params)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"strategy {text!r}: {exc}") from None
-    return StrategySpec(text=text, target=target, params=tuple(sorted(params.items())))
+    return StrategySpec(text=text, target=target, params=tuple(sorted(params.items())),
+                        path=found_in(target))
 
 
 def _parse_params(param_text: str, cls: type, text: str) -> dict[str, Any]:
