@@ -262,11 +262,16 @@ class TableDP:
                 self.copt[key] = ()
                 return ()
             per_run.append(acts)
+        av1 = self.F[c][n + 1] + self.O[c][n + 1] if n < 13 else 0
+        av2 = self.F[c][n + 2] + self.O[c][n + 2] if n < 12 else 0
         for acts in product(*per_run):
             rr = acts.count("real")
             jr = acts.count("joker")
             if rr > avail or jr > jleft:
                 continue
+            # runs still short after this step (1 or 2 units) each need a unit of their own at
+            # n + 1, and runs of 1 unit one at n + 2 as well: real tiles there or jokers
+            twos = sum(1 for (L, _m), a in zip(runs, acts) if L == 1 and a != "close")
             can_start = n <= 11 and "close" not in acts
             base = len(runs) - acts.count("close")
             max_sr = avail - rr if can_start else 0
@@ -278,6 +283,10 @@ class TableDP:
                 for sj in range(0, max_sj + 1):
                     if base + sr + sj > MAX_RUNS:
                         break
+                    ones = sr + sj
+                    short = ones + twos
+                    if (max(0, short - av1) + max(0, ones - av2)) > jleft - jr - sj:
+                        continue
                     units = jr + sj
                     picks = [()]
                     if units and pend:

@@ -57,3 +57,44 @@ def random_position(rng: np.random.Generator, table_tiles: int = 40, rack_tiles:
         left = [t for t in left if t < 104]
     idx = rng.permutation(len(left))[:rack_tiles].tolist()
     return table, [left[i] for i in idx]
+
+
+def position_with_jokers(rng: np.random.Generator, table_tiles: int, rack_tiles: int, table_jokers: int,
+                         rack_jokers: int) -> tuple[tuple[Meld, ...], list[int]]:
+    """(table, rack) with exactly `table_jokers` jokers on the table and `rack_jokers` on the rack
+    (at most 2 in all): a random joker-free table, then table jokers replace real tiles of distinct
+    random melds (the tiles they replace go back to the pool), then a random rack."""
+    if table_jokers + rack_jokers > 2:
+        raise ValueError("there are only two jokers")
+    table, left = random_table(rng, table_tiles, jokers=False)
+    melds = list(table)
+    jokers = [104, 105]
+    for i in rng.permutation(len(melds))[:table_jokers].tolist():
+        tiles = list(melds[i].tiles)
+        p = int(rng.integers(len(tiles)))
+        left.append(tiles[p])
+        tiles[p] = jokers.pop()
+        melds[i] = Meld(melds[i].kind, tuple(tiles))
+    left = sorted(left)
+    idx = rng.permutation(len(left))[:rack_tiles - rack_jokers].tolist()
+    return tuple(melds), [left[i] for i in idx] + jokers[:rack_jokers]
+
+
+#: the tail grid of issue 12: table sizes, rack sizes, (table jokers, rack jokers)
+GRID_TABLES = (40, 50, 60, 70, 80)
+GRID_RACKS = (6, 12, 18, 24)
+GRID_JOKERS = ((0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2))
+
+
+def tail_grid(seeds: int = 1, seed: int = 12):
+    """The solver tail grid: `seeds` positions per cell of tables x racks x jokers (both objectives
+    are the caller's loop); a list of ((table size, rack size, table jokers, rack jokers), table, rack)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(seeds):
+        for nt in GRID_TABLES:
+            for nr in GRID_RACKS:
+                for tj, rj in GRID_JOKERS:
+                    table, rack = position_with_jokers(rng, nt, nr, tj, rj)
+                    out.append(((nt, nr, tj, rj), table, rack))
+    return out
