@@ -128,6 +128,9 @@ class Game:
     #: (state, seat) -> a short list of good legal moves, for search strategies in games whose
     #: moves cannot be listed (legal_actions returns None); None where every move can be listed
     candidate_actions: Callable[[State, int], Sequence[Action]] | None = None
+    #: module of an array engine playing many games at once (`batch_supported(spec)`,
+    #: `play_range_batch(spec, start, stop)`), chosen by `--engine batch|auto`; None: scalar only
+    batch_engine: str | None = None
     higher_is_better: bool = True
     description: str = ""
     #: upper bound on decision steps of one game, for the conformance checker

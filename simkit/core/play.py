@@ -20,7 +20,7 @@ from simkit.core.game import Game, State
 from simkit.core.guard import DecisionGuard
 from simkit.core.registry import get_game
 from simkit.core.seeding import GameStreams, GeneratorPool, batch_stream_words, game_streams
-from simkit.core.spec import RunSpec
+from simkit.core.spec import RunSpec, batch_module
 from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec
 
 GAME_COLUMNS = ("game", "deal", "rotation", "n_players", "steps", "forfeit_seat", "error", "draw")
@@ -306,7 +306,10 @@ def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
 
 
 def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
-    """Play games start..stop-1 in this process and return their rows."""
+    """Play games start..stop-1 in this process and return their rows (by the game's array
+    engine when `spec.engine` is "batch")."""
+    if spec.engine == "batch":
+        return batch_module(spec.game).play_range_batch(spec, start, stop)
     pool = GeneratorPool()
     n = spec.n_players
     labels = [s.text for s in spec.strategies]

@@ -102,6 +102,11 @@ def replay_game(run_dir: Path | str, index: int, step: int | None = None):
                 f"game {index} was decided by the decision time limit ({rows[0].iloc[0]['error']}), "
                 f"which depends on the machine's speed: its replay ({'; '.join(found)}) is not the "
                 f"recorded game, so no log is shown")
+        if found and spec.engine == "batch":
+            raise RunFolderError(
+                f"game {index} was played by the batch engine, whose random choices are drawn "
+                f"differently from the scalar engine that replays games ({'; '.join(found)}): "
+                f"play the run with --engine scalar to replay its games")
         if found:
             now = get_game(spec.game).rules_version
             then = manifest.get("rules_version", "?")

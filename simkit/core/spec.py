@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from simkit.core.chunks import check_game_count
 from simkit.core.config import GameConfig, config_from_dict, with_overrides
@@ -13,6 +16,28 @@ from simkit.core.seeding import root_seed
 from simkit.core.strategy import StrategySpec, load_class, parse_strategy
 
 SEATINGS = ("rotate", "random", "fixed")
+ENGINES = ("scalar", "batch", "auto")
+
+
+def batch_module(game: str) -> Any:
+    """The module of a game's array engine (`batch_supported`, `play_range_batch`), or None."""
+    path = get_game(game).batch_engine
+    return importlib.import_module(path) if path else None
+
+
+def choose_engine(spec: RunSpec, wanted: str) -> str:
+    """"scalar" or "batch" for `--engine wanted`; auto takes the batch engine where it can play."""
+    if wanted not in ENGINES:
+        raise ConfigError(f"--engine {wanted!r} is not allowed: one of {', '.join(ENGINES)}")
+    if wanted == "scalar":
+        return "scalar"
+    module = batch_module(spec.game)
+    reason = f"{spec.game} has no batch engine" if module is None else module.batch_supported(spec)
+    if reason is None:
+        return "batch"
+    if wanted == "batch":
+        raise ConfigError(f"--engine batch cannot play this run: {reason}; use --engine scalar or auto")
+    return "scalar"
 MAX_DECISION_TIMEOUT = 86_400.0
 
 
@@ -45,13 +70,16 @@ class RunSpec:
     decision_timeout: float | None = None
     #: audit the state after every step, not only at the end of each game
     paranoid: bool = False
+    #: "scalar" (one game at a time, every strategy) or "batch" (the game's array engine)
+    engine: str = "scalar"
 
     @classmethod
     def create(cls, game: str, n_players: int, strategies: list[str], n_games: int,
                seed: int | None = None, seating: str = "rotate", duplicate: bool = False,
                overrides: dict[str, str] | None = None, command: str = "",
                strict: bool = False, config: GameConfig | None = None,
-               decision_timeout: float | None = None, paranoid: bool = False) -> RunSpec:
+               decision_timeout: float | None = None, paranoid: bool = False,
+               engine: str = "scalar") -> RunSpec:
         """Validate every option and resolve names; raises SimkitError subclasses."""
         entry = get_game(game)
         if not entry.min_players <= n_players <= entry.max_players:
@@ -82,9 +110,11 @@ class RunSpec:
         if duplicate:
             n_games = math.ceil(n_games / n_players) * n_players
             check_game_count(n_games)
-        return cls(game=game, n_players=n_players, strategies=specs, n_games=n_games,
-                   seed=root_seed(seed), config=cfg, seating=seating, duplicate=duplicate,
-                   strict=strict, command=command, decision_timeout=decision_timeout, paranoid=paranoid)
+        planned = cls(game=game, n_players=n_players, strategies=specs, n_games=n_games,
+                      seed=root_seed(seed), config=cfg, seating=seating, duplicate=duplicate,
+                      strict=strict, command=command, decision_timeout=decision_timeout,
+                      paranoid=paranoid)
+        return dataclasses.replace(planned, engine=choose_engine(planned, engine))
 
     def manifest_fields(self) -> dict:
         entry = get_game(self.game)
@@ -93,7 +123,8 @@ class RunSpec:
                 "strategies": [s.text for s in self.strategies], "n_games": self.n_games,
                 "seed": self.seed, "seating": self.seating, "duplicate": self.duplicate,
                 "config": self.config.to_dict(), "command": self.command,
-                "decision_timeout": self.decision_timeout, "paranoid": self.paranoid}
+                "decision_timeout": self.decision_timeout, "paranoid": self.paranoid,
+                "engine": self.engine}
 
     @classmethod
     def from_manifest(cls, manifest: dict) -> RunSpec:
@@ -103,4 +134,5 @@ class RunSpec:
                           manifest["n_games"], seed=manifest["seed"], seating=manifest["seating"],
                           duplicate=manifest["duplicate"], command=manifest.get("command", ""),
                           config=config, decision_timeout=manifest.get("decision_timeout"),
-                          paranoid=manifest.get("paranoid", False))
+                          paranoid=manifest.get("paranoid", False),
+                          engine=manifest.get("engine", "scalar"))

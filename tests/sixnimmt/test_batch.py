@@ -112,3 +112,23 @@ def test_batch_supported_names_what_it_cannot_play():
     assert "6 nimmt" in batch_supported(trains)
     with pytest.raises(ValueError, match="heuristic"):
         play_range_batch(spec(["heuristic", "random", "random", "random"]), 0, 4)
+
+
+def test_runspec_chooses_the_batch_engine_where_it_can_and_the_runner_uses_it(tmp_path):
+    from simkit.core.errors import ConfigError
+    from simkit.core.runner import run
+
+    def create(strategies, engine, **kw):
+        return RunSpec.create("sixnimmt", 4, strategies, 40, seed=5, engine=engine,
+                              overrides={"max_rounds": "1"}, **kw)
+
+    assert create(["random"], "auto").engine == "batch"
+    assert create(["heuristic", "random", "random", "random"], "auto").engine == "scalar"
+    assert create(["random"], "auto", paranoid=True).engine == "scalar"
+    with pytest.raises(ConfigError, match="--engine batch cannot play this run: .*heuristic"):
+        create(["heuristic"], "batch")
+    batch, scalar = create(["lowest", "highest"] * 2, "batch"), create(["lowest", "highest"] * 2, "scalar")
+    a = run(batch, tmp_path / "a", jobs=1, progress=False)
+    b = run(scalar, tmp_path / "b", jobs=1, progress=False)
+    assert a.manifest["engine"] == "batch" and b.manifest["engine"] == "scalar"
+    assert a.seats.equals(b.seats) and a.games.equals(b.games)

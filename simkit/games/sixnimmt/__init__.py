@@ -24,6 +24,7 @@ GAME = Game(
     higher_is_better=False,
     description="Simultaneous card play into 4 rows; the 6th card takes the row. Fewest bullheads wins.",
     max_steps=max_decision_steps,
+    batch_engine="simkit.games.sixnimmt.batch",
 )
 
 __all__ = ["GAME", "SixNimmtConfig", "SixNimmtState", "TakeRow"]
