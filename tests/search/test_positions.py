@@ -60,10 +60,10 @@ def _state(game_name, text, overrides=None):
     return game.parse_position(text, config), config
 
 
-def _choose(bot, state, game_name, config, seat, seed, determinizer=None):
+def _choose(bot, state, game_name, config, seat, seed, determinizer=None, n_players=2):
     """`bot`'s action for `seat` on a guarded copy of `state` (the search cannot clone the truth)."""
     rng = np.random.default_rng(seed)
-    bot.setup(GameInfo(game_name, config, state.n), seat, rng)
+    bot.setup(GameInfo(game_name, config, n_players), seat, rng)
     return bot.act(Decision(Guarded(state.clone(), determinizer), seat, rng))
 
 
@@ -138,6 +138,126 @@ def test_random_play_does_not_always_win_trains_at_once():
     state, config = _state("trains", TRAINS)
     picks = _random_picks("trains", state, config, 0)
     assert TRAINS_WIN in picks and len(picks) > 1
+
+
+# ---- Shipside: the card that captures a ship and wins ------------------------------------------
+
+# A and B have 3 points each, 4 win. A's side of ship 34 totals 29: A's 5 there reaches the defense,
+# takes the ship and wins; B's side of 36 totals 28 and B holds an 8, so any other move most likely
+# loses. Both octopi are spent (octopus.reuse=once), no rum is left: 16 plays, one wins.
+SHIPSIDE = """\
+phase: main
+turn: 20
+turn player: A
+start player: A
+passes in a row: 0
+rum placed this turn: no
+pending: -
+ship 34: crew - | rum - | A: 10 10 9 = 29 | B: 8 8 = 16
+ship 36: crew - | rum - | A: - = 0 | B: 10 10 8 = 28
+A ships: 28 30
+A crew: sailor
+B ships: 32
+B crew: mate sailor
+removed ships: -
+removed crew: captain
+points: A 3, B 3
+rum mugs left: A 0, B 0
+octopus used: A yes, B yes
+marks: -
+A hand: 5 1 0 2
+B hand: 8 7 3 3
+deck: 6 6
+out of the game: -4* -4* -3* -3* -2* -2* -1* -1* 0 0 0 1 1 1 2 2 2 3 3 4 4 4 4 5 5 5 6 6 7 7 7 9 9 9
+"""
+SHIPSIDE_RULES = {"octopus.reuse": "once"}
+SHIPSIDE_WIN = "play 5 on 34/A"
+
+
+def _wins_at_once(game_name, state, seat, actions):
+    game = get_game(game_name)
+    won = []
+    for action in actions:
+        after = state.clone()
+        after.apply([action])
+        if after.is_over() and after.outcome().win_shares[seat] == 1.0:
+            won.append(game.format_action(action))
+    return won
+
+
+def test_shipside_position_has_exactly_one_winning_play():
+    state, _ = _state("shipside", SHIPSIDE, SHIPSIDE_RULES)
+    legal = state.legal_actions(0)
+    assert _wins_at_once("shipside", state, 0, legal) == [SHIPSIDE_WIN] and len(legal) == 16
+
+
+@pytest.mark.parametrize("bot", ["ismcts:iterations=100", "mc:samples=5"])
+def test_search_captures_the_winning_ship(bot):
+    state, config = _state("shipside", SHIPSIDE, SHIPSIDE_RULES)
+    for seed in (0, 1):
+        action = _choose(parse_strategy(bot, "shipside").build(), state, "shipside", config, 0, seed)
+        assert get_game("shipside").format_action(action) == SHIPSIDE_WIN
+
+
+def test_random_play_does_not_always_capture_the_ship():
+    state, config = _state("shipside", SHIPSIDE, SHIPSIDE_RULES)
+    picks = {get_game("shipside").format_action(a)
+             for a in _random_picks("shipside", state, config, 0)}
+    assert SHIPSIDE_WIN in picks and len(picks) > 1
+
+
+# ---- Rummikub: going out when the whole rack can be melded -------------------------------------
+
+# Seat 0 (opened) holds a run and a group: laying both empties its rack and wins the hand (a
+# one-hand match). Seat 1 goes out next turn with its run. The candidates (Game.candidate_actions)
+# also offer drawing, laying one meld, and extending the table's run.
+RUMMIKUB_TILES = "R1 R2 R3 B7 K7 O7 B10 B11 B12 K4 K5 K6".split()
+
+
+def _rummikub_position():
+    from simkit.games.rummikub.tiles import N_TILES, tile_text
+
+    pool = [tile_text(t) for t in range(N_TILES) if tile_text(t) not in RUMMIKUB_TILES]
+    return _state("rummikub", f"""\
+to move: 0
+turns: 20
+start seat: 0
+passes: 0
+seat 0 (opened): R1 R2 R3 B7 K7 O7
+seat 1 (opened): B10 B11 B12
+meld: Run[K4 K5 K6]
+pool: {' '.join(pool)}
+""")
+
+
+def _goes_out(action) -> bool:
+    text = get_game("rummikub").format_action(action)
+    return all(tile in text for tile in ("R1", "R2", "R3", "B7", "K7", "O7"))
+
+
+def test_rummikub_candidates_hold_one_play_that_goes_out_and_wins():
+    state, _ = _rummikub_position()
+    candidates = get_game("rummikub").candidate_actions(state, 0)
+    winners = _wins_at_once("rummikub", state, 0, candidates)
+    assert len(winners) == 1 and len(candidates) >= 4
+    assert [_goes_out(a) for a in candidates].count(True) == 1
+
+
+@pytest.mark.parametrize("bot", ["ismcts:iterations=30", "mc:samples=5"])
+def test_search_goes_out_in_rummikub(bot):
+    state, config = _rummikub_position()
+    action = _choose(parse_strategy(bot, "rummikub").build(), state, "rummikub", config, 0, seed=0)
+    assert _goes_out(action)
+    after = state.clone()
+    after.apply([action])
+    assert after.is_over() and after.outcome().win_shares[0] == 1.0
+
+
+def test_random_play_does_not_always_go_out():
+    state, config = _rummikub_position()
+    picks = [_choose(parse_strategy("random", "rummikub").build(), state, "rummikub", config, 0, s)
+             for s in range(10)]
+    assert not all(_goes_out(a) for a in picks)
 
 
 # ---- hidden cards reach the search only through the sample ------------------------------------
