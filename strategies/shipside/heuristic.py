@@ -7,6 +7,12 @@ chance that the opponent takes it (their hand size against the share of unseen c
 would close their gap). Filling the opponent's side or lowering it with jellyfish and zeros
 lowers that threat, so dumping comes out of the same sum.
 
+The threat is one ply deep: the opponent moves next, and the bot counts every way one of their
+cards takes a ship in that reply: reaching the threshold (S32), or completing both sides above
+ours (S33), by their last slot over our full side or by our last slot under their full side.
+So it no longer fills the opponent's fifth slot (which ends their threshold threat) when that
+hands them the ship by the full comparison, unless every other card is as bad (issue 10).
+
 - `greedy`: plays cards (captures first), dumps low cards on the opponent's side, moves crew
   towards the ships it is about to take, and spends rum on the ship the opponent is most likely
   to take next. Uses the octopus only when it has no card.
@@ -81,13 +87,27 @@ class GreedyStrategy(Strategy):
             return CAPTURE * stake if tm > to else -CAPTURE * stake if to > tm else 0.0
         need = 0 if incl else 1
         value = (tm - to) * 0.5
+        # One ply ahead: the opponent moves next, and one card of theirs takes this ship when
+        # (a) it lifts their side to the threshold (S32), (b) it fills their side's last slot
+        # above a full side of ours (S33), or (c) it fills our side's last slot, below their
+        # full side (S33: any card low enough, jellyfish included). p_card: the share of cards
+        # that do it; p_op: the chance that their hand holds one.
+        p_card = 0.0
         if no < maxc:
             g = thr - to + need
-            p_op = 1.0 - (1.0 - self._f_ge(g)) ** opp_k if opp_k else 0.0
+            if nm >= maxc and no == maxc - 1:
+                g = min(g, tm - to + 1)
+            p_card = self._f_ge(g)
+        elif nm == maxc - 1:
+            p_card = 1.0 - self._f_ge(to - tm)
+        if p_card > 0.0:
+            p_op = 1.0 - (1.0 - p_card) ** opp_k if opp_k else 0.0
             lose = CAPTURE * stake + (WIN * 0.5 if self.goal and opp_score + stake >= self.goal else 0.0)
             value -= self.threat * p_op * lose
         if nm < maxc:
             g = thr - tm + need
+            if no >= maxc and nm == maxc - 1:
+                g = min(g, to - tm + 1)         # our last card above their full side (S33)
             p_me = 1.0 if hand_max is not None and hand_max >= g else 0.25 * self._f_ge(g)
             value += self.chance * p_me * CAPTURE * stake
         return value

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from simkit.core.play import play_out
 from simkit.core.seeding import game_streams
-from simkit.core.strategy import GameInfo, parse_strategy
-from simkit.games.shipside import GAME, Octopus, Rum
+from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.games.shipside import GAME, Octopus, Play, Rum
 
-from .helpers import config
+from .helpers import A, B, config, position
 
 
 def play(names, n_games, cfg=None, seed=7):
@@ -64,3 +65,49 @@ def test_builtin_names():
     for name in BUILTIN:
         cls = type(parse_strategy(name, "shipside").build())
         assert cls.name == name and cls.description
+
+
+# ---------------------------------------------------------------- issue 10: one ply ahead
+
+def _choice(name, st):
+    bot = parse_strategy(name, "shipside").build()
+    bot.setup(GameInfo("shipside", st.config, 2), st.to_act()[0], np.random.default_rng(0))
+    return bot.act(Decision(st, st.to_act()[0], np.random.default_rng(0)))
+
+
+def _captures_for_b(st, defense):
+    """B's replies (every legal action of B's turn) after which B has captured ship `defense`."""
+    won = []
+    for reply in st.legal_actions(B):
+        after = st.clone()
+        after.apply([reply])
+        if defense in after.observe(B).captured[B]:
+            won.append(reply)
+    return won
+
+
+def _after(st, action):
+    st = st.clone()
+    st.apply([action])
+    while not st.is_over() and st.to_act() == (A,):       # A's follow-ups (none here: no crew, no rum)
+        st.apply([st.legal_actions(A)[0]])
+    return st
+
+
+@pytest.mark.parametrize("name", ["greedy", "octopus"])
+def test_greedy_does_not_fill_the_opponents_fifth_slot_and_hand_over_the_ship(name):
+    """Ship 34 (no crew): A's side 3 2 5 2 = 12 (4 cards), B's side 8 9 6 3 = 26 (4 cards).
+    Dumping the jellyfish as B's fifth card ends B's threshold threat (B needs 8+) but hands B
+    the ship by S33: any card of B's on A's last slot leaves 26 > 12 + card. The old greedy did
+    exactly that; with its look at B's reply it plays elsewhere, where (with B's actual hand,
+    which it cannot see) B has no capture at all."""
+    st = position(config(), hands=((-4, 1, 2, 3), (0, 1, 4, 5)),
+                  sides={34: ((3, 2, 5, 2), (8, 9, 6, 3))}, rum_left=(0, 0))
+    dump = Play(-4, True, 34, B)
+    assert dump in st.legal_actions(A)
+    given_away = _after(st, dump)
+    assert len(_captures_for_b(given_away, 34)) >= 4      # each card of B's on 34/A takes it
+
+    choice = _choice(name, st)
+    assert not (type(choice) is Play and choice.ship == 34 and choice.side == B), choice
+    assert _captures_for_b(_after(st, choice), 34) == []
