@@ -5,11 +5,16 @@ seats.parquet, and compare.json when the run came from `simkit compare`), comput
 of `simkit.stats`, draws the charts of `simkit.report.charts`, and writes
 
     out_dir/report.html         self-contained: images embedded as base64 PNG, all text escaped
-    out_dir/summary.md          the key tables in Markdown
+    out_dir/summary.md          the headline, the key tables in Markdown, links to the charts
     out_dir/tables/<run>/*.csv  every table of every run (and comparison.csv for several runs)
     out_dir/figures/<run>/*.png, *.svg
 
-Several runs (a variant sweep, two player counts) get a comparison section first.
+Every run starts with a headline (the game, the lineup and a verdict in words computed from the
+tables), then the strength figures: win share against fair share first, then one rating scale
+(pairwise Elo for two strategies, Plackett–Luce for more). Several runs (a variant sweep, two
+player counts) get a comparison section first, normalised so cells with different player
+counts compare. Seats are numbered from 1 (the first player) everywhere a person reads them,
+including the CSV tables; only the run folder's Parquet tables count from 0.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ import pandas as pd
 
 from simkit.core.errors import RunFolderError
 from simkit.report import charts
-from simkit.stats.elo import SPRT
+from simkit.stats.elo import SPRT, EloEstimate
 from simkit.stats.match import MatchSummary, match_summary, sides_from_slots
+from simkit.stats.multiple import flag_significant, seat_effect_flags
 from simkit.stats.ratings import plackett_luce
 from simkit.stats.tables import (
     balance,
@@ -36,17 +42,20 @@ from simkit.stats.tables import (
     player_key,
     players,
     score_quantiles,
-    seat_effects,
     seat_independence,
     summary_table,
 )
 
-SECTIONS = ("summary", "scores", "ratings", "head-to-head", "seats", "balance", "convergence")
+SECTIONS = ("headline", "strength", "summary", "scores", "ratings", "head-to-head", "seats",
+            "balance", "convergence")
+#: the charts every run gets (the rounds chart only for multi-round games)
+FIGURES = ("win_share", "scores", "seats", "length", "convergence")
 
 
 @dataclass
 class RunAnalysis:
-    """Every table of one run, ready to render."""
+    """Every table of one run, ready to render. `name` is the run folder's name as typed
+    (`p3-rows=3`), `slug` the file-system-safe form used for tables/ and figures/."""
 
     name: str
     path: Path
@@ -65,10 +74,20 @@ class RunAnalysis:
     paired: pd.DataFrame | None = None
     compare: dict | None = None
     figures: dict = field(default_factory=dict)   # name -> PNG bytes
+    figure_fonts: dict = field(default_factory=dict)   # name -> smallest font (pt)
+    slug: str = ""
 
     @property
     def higher_is_better(self) -> bool:
         return bool(self.manifest.get("higher_is_better", True))
+
+    @property
+    def n_players(self) -> int:
+        return int(self.manifest.get("n_players") or self.balance.get("n_players") or 0)
+
+    @property
+    def correction(self) -> str:
+        return str(self.seat_table.attrs.get("correction", "Holm"))
 
 
 def _load(run_dir: Path):
@@ -93,12 +112,15 @@ def analyze_run(run_dir: Path | str, name: str | None = None) -> RunAnalysis:
     cpath = run_dir / "compare.json"
     if cpath.exists():
         compare = json.loads(cpath.read_text())
+    name = name or run_dir.name
     analysis = RunAnalysis(
-        name=name or run_dir.name, path=run_dir, manifest=manifest, games=games, seats=seats,
+        name=name, path=run_dir, manifest=manifest, games=games, seats=seats,
         summary=summary_table(seats), quantiles=score_quantiles(seats),
-        seat_table=seat_effects(seats), independence=seat_independence(seats),
+        seat_table=seat_effect_flags(seats, method="holm"),
+        independence=seat_independence(seats),
         h2h_score=score, h2h_count=count, ratings=plackett_luce(seats),
-        balance=balance(games, seats, hib), paired=paired_table(seats), compare=compare)
+        balance=balance(games, seats, hib), paired=paired_table(seats), compare=compare,
+        slug=_safe(name))
     analysis.match = _match(analysis)
     return analysis
 
@@ -115,6 +137,17 @@ def _match(a: RunAnalysis) -> MatchSummary | None:
     key = player_key(a.seats)
     return match_summary(a.seats, (key == names[0]).to_numpy(), (key == names[1]).to_numpy(),
                          names[0], names[1])
+
+
+def game_title(manifest: dict) -> str:
+    """The game's title from the registry (`6 nimmt!`), else its name as recorded."""
+    name = str(manifest.get("game", "?"))
+    try:
+        from simkit.core.registry import get_game
+
+        return get_game(name).title
+    except Exception:  # an unknown or uninstalled game: the report still works from the tables
+        return name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,9 +195,201 @@ def _p(p) -> str:
     return "< 0.0001" if v < 1e-4 else f"{v:.4f}"
 
 
+def signed(x: float, digits: int = 1) -> str:
+    """+12.3, -4.0, +∞, -∞ or n/a (NaN)."""
+    v = float(x)
+    if math.isnan(v):
+        return "n/a"
+    if math.isinf(v):
+        return "+∞" if v > 0 else "-∞"
+    return f"{v:+.{digits}f}"
+
+
+def elo_text(e: EloEstimate, digits: int = 1) -> str:
+    """An Elo estimate with its 95 % interval: `+242.6 ± 48.6` where the normal interval holds,
+    the honest asymmetric bounds `+1199.8 [+166.2, +∞]` where it does not (`interval ==
+    "wilson"`: a score near 0 % or 100 %, or no spread in the results)."""
+    if e.interval == "wilson":
+        return f"{signed(e.elo, digits)} [{signed(e.elo_low, digits)}, {signed(e.elo_high, digits)}]"
+    return f"{signed(e.elo, digits)} ± {_f(e.elo_error, digits)}"
+
+
+def nelo_text(e: EloEstimate, digits: int = 1) -> str:
+    """nElo ± its 95 % half-width, or `n/a` when the results have no spread (nElo undefined)."""
+    if math.isnan(float(e.nelo)):
+        return "n/a"
+    return f"{signed(e.nelo, digits)} ± {_f(e.nelo_error, digits)}"
+
+
+def value_text(v) -> str:
+    """A config value for people: yes/no for booleans, none for None, lists joined."""
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    if v is None:
+        return "none"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(value_text(x) for x in v) or "none"
+    return str(v)
+
+
+def config_items(cfg: dict, prefix: str = "") -> list[tuple[str, str]]:
+    """(`max rounds`, `none`), (`advanced`, `no`), (`variant enabled`, `yes`), ... in order."""
+    out: list[tuple[str, str]] = []
+    for k, v in (cfg or {}).items():
+        label = f"{prefix}{k}".replace("_", " ")
+        if isinstance(v, dict):
+            out += config_items(v, label + " ")
+        else:
+            out.append((label, value_text(v)))
+    return out
+
+
+def config_text(cfg: dict) -> str:
+    return "; ".join(f"{k}: {v}" for k, v in config_items(cfg)) or "defaults"
+
+
+def _seat_word(k: float) -> str:
+    return f"{k:g} seat" + ("" if k == 1 else "s")
+
+
+def lineup_text(a: RunAnalysis) -> str:
+    """`heuristic (1 seat), random (3 seats); 4 players, seats rotated every game`."""
+    parts = [f"{r.player} ({_seat_word(r.seats_per_game)})" for r in a.summary.itertuples()]
+    seating = {"rotate": "seats rotated every game", "random": "seats drawn at random",
+               "fixed": "fixed seats"}.get(str(a.manifest.get("seating")),
+                                           str(a.manifest.get("seating", "?")))
+    dup = ", every deal played in every seat rotation" if a.manifest.get("duplicate") else ""
+    return f"{', '.join(parts)}; {a.n_players} players, {seating}{dup}"
+
+
+def _vs_fair(low: float, high: float, fair: float) -> str:
+    if low > fair:
+        return "more than its fair share"
+    if high < fair:
+        return "less than its fair share"
+    return "within chance of its fair share"
+
+
+# ---------------------------------------------------------------------------------------------
+# the headline: a verdict in words, computed from the tables
+
+def strength_sentence(a: RunAnalysis) -> str:
+    """Win share against fair share for each strategy, strongest (relative to fair) first."""
+    t = a.summary.assign(ratio=a.summary["win_share"] / a.summary["fair_share"])
+    parts = []
+    for r in t.sort_values("ratio", ascending=False, kind="stable").itertuples():
+        judge = _vs_fair(r.win_low, r.win_high, r.fair_share)
+        if r.seats_per_game > 1:
+            parts.append(f"{r.player}, holding {_seat_word(r.seats_per_game)}, wins "
+                         f"{_pct(r.win_share)} of games with any of them "
+                         f"({_pct(r.win_share / r.seats_per_game)} per seat against a fair "
+                         f"{_pct(r.fair_share / r.seats_per_game)}; {judge})")
+        else:
+            parts.append(f"{r.player} wins {_pct(r.win_share)} of games (95% "
+                         f"{_ci_pct(r.win_low, r.win_high)}) against a fair "
+                         f"{_pct(r.fair_share)} ({judge})")
+    return "; ".join(parts) + "."
+
+
+def rating_sentence(a: RunAnalysis) -> str:
+    """The one rating scale in words: pairwise Elo for two strategies, else Plackett–Luce."""
+    m = a.match
+    if m is not None and m.pairwise is not None:
+        seq = m.sequential
+        pw = m.pairwise
+        if seq is not None:
+            return (f"On the pairwise Elo scale {m.a} is {signed(seq.elo)} against {m.b} "
+                    f"(95% {signed(seq.low)} to {signed(seq.high)}, bias-adjusted because the "
+                    f"SPRT stopped the run early); {m.verdict()}.")
+        return (f"On the pairwise Elo scale {m.a} is {signed(pw.elo)} against {m.b} (95% "
+                f"{signed(pw.elo_low)} to {signed(pw.elo_high)}): a seat of {m.a} finishes "
+                f"ahead of a seat of {m.b} in {_pct(pw.score)} of their comparisons.")
+    r = a.ratings.sort_values("rating", ascending=False)
+    if len(r) < 2:
+        return ""
+    top, low = r.iloc[0], r.iloc[-1]
+    return (f"Plackett–Luce ratings (Elo scale, mean 0) run from {top['player']} "
+            f"{signed(top['rating'], 0)} (95% {signed(top['low'], 0)} to "
+            f"{signed(top['high'], 0)}) down to {low['player']} {signed(low['rating'], 0)}.")
+
+
+def _wins_test_name(i: dict) -> str:
+    if i.get("wins_test") == "hotelling":
+        return "Hotelling's T² test over deals"
+    return "chi-square test of wins by seat"
+
+
+def seat_sentence(a: RunAnalysis) -> str:
+    """Is the game fair to seats? The omnibus test, then the seats flagged after correction."""
+    i = a.independence
+    flagged = a.seat_table[a.seat_table["significant"].fillna(False).astype(bool)]
+    test = f"{_wins_test_name(i)}, p = {_p(i.get('wins_p'))}"
+    p = float(i.get("wins_p", float("nan")))
+    if not flagged.empty:
+        seats = ", ".join(f"seat {int(r.seat) + 1} wins {_pct(r.win_rate)}"
+                          for r in flagged.itertuples())
+        text = (f"the seat matters: {seats} against a fair {_pct(flagged['fair_rate'].iloc[0])} "
+                f"(Holm-adjusted p ≤ {_p(flagged['p_adjusted'].max())}; {test})")
+    elif not math.isnan(p) and p < 0.05:
+        text = (f"the seats' win rates differ ({test}), but no single seat is off its fair "
+                f"share after Holm's correction")
+    elif math.isnan(p):
+        text = "the seat effect could not be tested"
+    else:
+        text = (f"the seat effect is not significant ({test}; no seat off its fair share after "
+                f"Holm's correction)")
+    if a.manifest.get("seating") == "fixed":
+        text += "; seating is fixed, so seat and strategy effects are mixed"
+    return text[0].upper() + text[1:] + "."
+
+
+def length_sentence(a: RunAnalysis) -> str:
+    b = a.balance
+    parts = []
+    steps = b["length"].get("steps")
+    if steps:
+        extra = ""
+        for col in ("rounds", "turns"):
+            if col in b["length"]:
+                extra = f", {_f(b['length'][col]['mean'], 1)} {col}"
+                break
+        parts.append(f"A game lasts {_f(steps['mean'], 1)} decision steps{extra} on average")
+    draw = b["draw"]["rate"]
+    if draw and not math.isnan(draw):
+        parts.append(f"{_pct(draw)} of games end without a winner")
+    forfeit = b["forfeit"]["rate"]
+    if forfeit and not math.isnan(forfeit):
+        parts.append(f"{_pct(forfeit)} of games had a forfeit")
+    return ("; ".join(parts) + ".") if parts else ""
+
+
+def verdict(a: RunAnalysis) -> str:
+    """One paragraph: who is stronger, by how much, is the game fair to seats."""
+    return " ".join(s for s in (strength_sentence(a), rating_sentence(a), seat_sentence(a),
+                                length_sentence(a)) if s)
+
+
+# ---------------------------------------------------------------------------------------------
+# tables
+
+def strength_rows(a: RunAnalysis):
+    """Win share against fair share, per game and per seat, and the ratio to fair."""
+    head = ["strategy", "seats", "win share per game", "95% CI", "fair per game",
+            "per seat", "fair per seat", "÷ fair"]
+    rows = []
+    for r in a.summary.itertuples():
+        k = float(r.seats_per_game)
+        rows.append([str(r.player), f"{k:g}", _pct(r.win_share), _ci_pct(r.win_low, r.win_high),
+                     _pct(r.fair_share), _pct(r.win_share / k), _pct(r.fair_share / k),
+                     _f(r.win_share / r.fair_share)])
+    return head, rows
+
+
 def summary_rows(a: RunAnalysis) -> tuple[list[str], list[list[str]]]:
-    head = ["strategy", "games", "win share", "95% CI", "fair share", "mean score", "95% CI",
-            "forfeits"]
+    head = ["strategy", "games", "win share per game", "95% CI", "fair share", "mean score",
+            "95% CI", "forfeits"]
     rows = [[str(r.player), str(int(r.games)), _pct(r.win_share), _ci_pct(r.win_low, r.win_high),
              _pct(r.fair_share), _f(r.mean_score), _ci(r.score_low, r.score_high),
              str(int(r.forfeits))] for r in a.summary.itertuples()]
@@ -182,7 +407,7 @@ def quantile_rows(a: RunAnalysis):
 
 def rating_rows(a: RunAnalysis):
     head = ["strategy", "rating", "95% CI", "se", "games"]
-    rows = [[str(r.player), _f(r.rating, 1), _ci(r.low, r.high, 1), _f(r.se, 1), str(r.games)]
+    rows = [[str(r.player), signed(r.rating), _ci(r.low, r.high, 1), _f(r.se, 1), str(r.games)]
             for r in a.ratings.itertuples()]
     return head, rows
 
@@ -202,10 +427,13 @@ def h2h_rows(a: RunAnalysis):
 
 
 def seat_rows(a: RunAnalysis):
-    head = ["seat", "games", "win rate", "95% CI", "fair", "advantage", "mean score", "95% CI",
-            "mean rank"]
+    """Per seat (1 = first player): win rate against fair, its p-value against the fair rate
+    corrected over the seats (Holm), the flag, then scores and ranks."""
+    head = ["seat", "games", "win rate", "95% CI", "fair", "advantage", "p", "p (Holm)",
+            "off fair?", "mean score", "95% CI", "mean rank"]
     rows = [[str(int(r.seat) + 1), str(int(r.games)), _pct(r.win_rate),
-             _ci_pct(r.win_low, r.win_high), _pct(r.fair_rate), _pct(r.advantage),
+             _ci_pct(r.win_low, r.win_high), _pct(r.fair_rate), _pct(r.advantage), _p(r.p_value),
+             _p(r.p_adjusted), "yes" if bool(r.significant) else "no",
              _f(r.mean_score), _ci(r.score_low, r.score_high), _f(r.mean_rank)]
             for r in a.seat_table.itertuples()]
     return head, rows
@@ -239,22 +467,42 @@ def balance_rows(a: RunAnalysis):
 
 
 def match_rows(m: MatchSummary):
+    """The match of A against B: the pairwise Elo first (the strength figure, the same meaning
+    for any number of players), the bias-adjusted Elo after an SPRT, then the game-level W/D/L
+    figures for what they are."""
     e, t = m.estimate, m.trinomial_estimate
-    rows = [
-        ["games", str(m.games), f"W {m.wins} / D {m.draws} / L {m.losses} for {m.a}"],
-        ["Elo", f"{_f(e.elo, 1)} ± {_f(e.elo_error, 1)}",
-         f"logistic Elo of {m.a} over {m.b}, 95% ({e.model})"],
-        ["normalised Elo", f"{_f(e.nelo, 1)} ± {_f(e.nelo_error, 1)}", f"nElo, 95% ({e.model})"],
-        ["LOS", _pct(e.los, 2), f"likelihood that {m.a} is stronger"],
-        ["score", _pct(e.score, 2), "mean game score of A (win 1, draw ½)"],
+    rows = []
+    if m.pairwise is not None and m.units is not None:
+        pw, u = m.pairwise, m.units
+        rows.append(["strength: pairwise Elo", elo_text(pw),
+                     f"{m.a} over {m.b}, 95%: every seat of {m.a} against every seat of {m.b} "
+                     f"in the same game ({u.comparisons} comparisons, {u.n} {u.unit}s as units)"])
+        rows.append(["pairwise score", _pct(pw.score, 2),
+                     f"how often a seat of {m.a} finished ahead of a seat of {m.b} (ties ½)"])
+        rows.append(["pairwise LOS", _pct(pw.los, 2), f"likelihood that {m.a} is stronger"])
+    seq = m.sequential
+    if seq is not None:
+        rows.append(["bias-adjusted Elo (after the SPRT)",
+                     f"{signed(seq.elo)} [{signed(seq.low)}, {signed(seq.high)}]",
+                     "pairwise Elo corrected for stopping early (fishtest's method), 95%; "
+                     f"LOS {_pct(seq.los, 2)}. Quote this one after a sequential stop"])
+    rows += [
+        ["game-level W / D / L", f"{m.wins} / {m.draws} / {m.losses}",
+         f"{m.games} games; a game is a win for {m.a} when it ranked better in most seat "
+         f"comparisons"],
+        ["game-level Elo", elo_text(e),
+         f"logistic Elo of those W/D/L, 95% ({e.model}); grows with the player count, so do "
+         f"not compare it across player counts"],
+        ["game-level nElo", nelo_text(e), f"normalised Elo, 95% ({e.model})"],
+        ["game-level LOS", _pct(e.los, 2), f"likelihood that {m.a} is stronger"],
     ]
     if m.penta is not None:
         rows.append(["pentanomial", " ".join(str(c) for c in m.penta),
                      "deal pairs LL, LD, WL+DD, WD, WW"])
-        rows.append(["Elo (unpaired)", f"{_f(t.elo, 1)} ± {_f(t.elo_error, 1)}",
+        rows.append(["game-level Elo (unpaired)", elo_text(t),
                      "trinomial, for contrast: pairing narrows the interval"])
     if m.sprt is not None:
-        unit = "Elo" if m.sprt.model == "logistic" else "nElo"
+        unit = "pairwise Elo" if m.sprt.model == "logistic" else "pairwise nElo"
         rows.append(["SPRT", f"[{m.sprt.elo0:g}, {m.sprt.elo1:g}] {unit}",
                      f"alpha {m.sprt.alpha:g}, beta {m.sprt.beta:g}, LLR bounds "
                      f"({m.sprt.lower:.2f}, {m.sprt.upper:.2f})"])
@@ -263,7 +511,8 @@ def match_rows(m: MatchSummary):
 
 
 def paired_rows(a: RunAnalysis):
-    head = ["strategy", "deals", "win share", "95% CI", "mean score", "95% CI"]
+    assert a.paired is not None
+    head = ["strategy", "deals", "win share per game", "95% CI", "mean score", "95% CI"]
     rows = [[str(r.player), str(int(r.deals)), _pct(r.win_share), _ci_pct(r.win_low, r.win_high),
              _f(r.mean_score), _ci(r.score_low, r.score_high)] for r in a.paired.itertuples()]
     return head, rows
@@ -271,75 +520,132 @@ def paired_rows(a: RunAnalysis):
 
 def run_facts(a: RunAnalysis) -> list[tuple[str, str]]:
     m = a.manifest
-    cfg = m.get("config", {}) or {}
     facts = [
-        ("game", f"{m.get('game', '?')} (rules {m.get('rules_version', '?')})"),
-        ("players", str(m.get("n_players", "?"))),
-        ("lineup", ", ".join(str(s) for s in m.get("strategies", []))),
-        ("seating", f"{m.get('seating', '?')}" + (", duplicate deals" if m.get("duplicate") else "")),
+        ("game", f"{game_title(m)} ({m.get('game', '?')}, rules {m.get('rules_version', '?')})"),
+        ("lineup", lineup_text(a)),
         ("games", f"{m.get('games_done', len(a.games))} of {m.get('n_games', '?')}"
                   f" ({m.get('status', 'complete')})"),
         ("seed", str(m.get("seed", "?"))),
         ("scores", "higher is better" if a.higher_is_better else "lower is better"),
-        ("config", ", ".join(f"{k}={v}" for k, v in cfg.items()) or "defaults"),
+        ("seats", "numbered from 1, the first player to act"),
+        ("config", config_text(m.get("config", {}) or {})),
     ]
     if m.get("command"):
         facts.append(("command", str(m["command"])))
-    t = m.get("timings", {})
+    t = m.get("timings", {}) or {}
     if t.get("wall_seconds"):
         facts.append(("wall time", f"{t['wall_seconds']} s on {t.get('jobs', '?')} jobs"))
     return facts
 
 
 def independence_text(a: RunAnalysis) -> str:
+    """The seat tests, naming the test actually used and its units (games or deals)."""
     i = a.independence
-    parts = [f"Wins by seat, chi-square test of equal shares: χ² = {_f(i['wins_chi2'])}, "
-             f"df = {i['wins_df']}, p = {_p(i['wins_p'])}."]
+    blocks = i.get("blocks", "games")
+    if i.get("wins_test") == "hotelling":
+        parts = [f"Wins by seat, Hotelling's T² test on each deal's win totals per seat (deals "
+                 f"as units, because the games of one deal share its cards): T² = "
+                 f"{_f(i['wins_chi2'])}, df = {i['wins_df']}, p = {_p(i['wins_p'])}."]
+    else:
+        parts = [f"Wins by seat, chi-square test of equal shares (games as units): χ² = "
+                 f"{_f(i['wins_chi2'])}, df = {i['wins_df']}, p = {_p(i['wins_p'])}."]
     if i.get("scores_test"):
         name = "Friedman" if i["scores_test"] == "friedman" else "Wilcoxon signed-rank"
-        parts.append(f"Scores by seat, {name} test (games as blocks): statistic "
+        parts.append(f"Scores by seat, {name} test ({blocks} as blocks): statistic "
                      f"{_f(i['scores_stat'])}, p = {_p(i['scores_p'])}.")
-    parts.append("Small p-values mean the seat matters.")
+    parts.append(f"Small p-values mean the seat matters. Each seat's own p-value tests its "
+                 f"win rate against the fair rate; “off fair?” says yes when the p-value "
+                 f"adjusted by {a.correction} is below 5%, so the chance of any false flag "
+                 f"in this table stays under 5%.")
     if a.manifest.get("seating") == "fixed":
         parts.append("Seating is fixed, so seat effects are mixed with strategy effects.")
     return " ".join(parts)
 
 
 # ---------------------------------------------------------------------------------------------
-# comparison of several runs
+# comparison of several runs (a sweep's cells)
 
 def comparison_table(runs: list[RunAnalysis]) -> pd.DataFrame:
-    """One row per run: what differs (config, players, lineup) and the headline figures."""
+    """One row per run: what differs (config, players, lineup) and the headline figures,
+    normalised so that cells with different player counts compare: each strategy's win share,
+    fair share and their ratio, the first seat's win rate ÷ its fair rate, and the seat-effect
+    p-value with its Holm adjustment over the cells."""
     cfgs = [r.manifest.get("config", {}) or {} for r in runs]
     keys = sorted({k for c in cfgs for k in c})
     differing = [k for k in keys if len({json.dumps(c.get(k), sort_keys=True) for c in cfgs}) > 1]
     rows = []
     for r, c in zip(runs, cfgs):
+        fs = r.balance["first_seat"]
         row = {"run": r.name, "game": r.manifest.get("game"),
                "players": r.manifest.get("n_players"),
                "lineup": ", ".join(map(str, r.manifest.get("strategies", []))),
                "variant": ", ".join(f"{k}={c.get(k)}" for k in differing) or "-",
                "games": len(r.games),
-               "first_seat_advantage": r.balance["first_seat"]["advantage"],
+               "first_seat_advantage": fs["advantage"],
+               "first_seat_ratio": fs["win_rate"] / fs["fair"] if fs["fair"] else float("nan"),
+               "seat_p": r.independence.get("wins_p", float("nan")),
+               "seat_test": r.independence.get("wins_test"),
                "draw_rate": r.balance["draw"]["rate"],
                "mean_steps": r.balance["length"].get("steps", {}).get("mean", float("nan")),
                "mean_margin": r.balance["margin"]["mean"]}
         for t in r.summary.itertuples():
             row[f"win_share[{t.player}]"] = t.win_share
+            row[f"fair_share[{t.player}]"] = t.fair_share
+            row[f"balance[{t.player}]"] = t.win_share / t.fair_share
         rows.append(row)
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    flagged = flag_significant(df, "seat_p", "holm")
+    df["seat_p_holm"] = flagged["p_adjusted"]
+    df["seat_effect"] = flagged["significant"]
+    df.attrs["correction"] = flagged.attrs["correction"]
+    return df
 
 
 def comparison_rows(df: pd.DataFrame):
-    share_cols = [c for c in df.columns if c.startswith("win_share[")]
-    head = ["run", "players", "variant", "games", "first seat adv.", "draws", "mean steps",
-            "mean margin"] + [c[len("win_share["):-1] for c in share_cols]
+    """Per cell: players, variant, the seat effect normalised and tested across cells."""
+    head = ["cell", "players", "variant", "games", "first seat ÷ fair", "seat p (Holm)",
+            "seat effect?", "draws", "mean steps"]
     rows = []
     for _, r in df.iterrows():
         rows.append([str(r["run"]), str(r["players"]), str(r["variant"]), str(r["games"]),
-                     _pct(r["first_seat_advantage"]), _pct(r["draw_rate"]), _f(r["mean_steps"], 1),
-                     _f(r["mean_margin"])] + [_pct(r[c]) for c in share_cols])
+                     _f(r["first_seat_ratio"]), _p(r["seat_p_holm"]),
+                     "yes" if bool(r["seat_effect"]) else "no", _pct(r["draw_rate"]),
+                     _f(r["mean_steps"], 1)])
     return head, rows
+
+
+def comparison_strategy_rows(runs: list[RunAnalysis]):
+    """Per cell and strategy: win share per game, its fair share, and win share ÷ fair share
+    with the Wilson interval divided the same way."""
+    head = ["cell", "strategy", "seats", "win share per game", "fair share", "÷ fair",
+            "95% CI ÷ fair"]
+    rows = []
+    for r in runs:
+        for t in r.summary.itertuples():
+            rows.append([r.name, str(t.player), f"{t.seats_per_game:g}", _pct(t.win_share),
+                         _pct(t.fair_share), _f(t.win_share / t.fair_share),
+                         _ci(t.win_low / t.fair_share, t.win_high / t.fair_share)])
+    return head, rows
+
+
+def sweep_verdict(runs: list[RunAnalysis], df: pd.DataFrame) -> str:
+    """The comparison in words: each strategy's balance figure across the cells, and how many
+    cells show a seat effect after correcting over all of them."""
+    parts = []
+    for p in players(pd.concat([r.seats[["strategy", "slot"]] for r in runs])):
+        col = f"balance[{p}]"
+        if col not in df or df[col].isna().all():
+            continue
+        lo, hi = df[col].idxmin(), df[col].idxmax()
+        parts.append(f"{p} wins {_f(df.loc[lo, col])}× its fair share in {df.loc[lo, 'run']} "
+                     f"to {_f(df.loc[hi, col])}× in {df.loc[hi, 'run']}")
+    n_seat = int(df["seat_effect"].sum())
+    seat = (f"the seat effect is significant in {n_seat} of {len(df)} cells after Holm's "
+            f"correction over the cells" if n_seat else
+            f"no cell shows a significant seat effect after Holm's correction over the "
+            f"{len(df)} cells")
+    head = ("Across the cells, " + "; ".join(parts) + "; ") if parts else "Across the cells, "
+    return head + seat + "."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -349,21 +655,80 @@ CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:0 .8rem;
 color:#1b1b1b;background:#fff;line-height:1.45;font-size:16px}
 main{max-width:960px;margin:0 auto}
-h1{font-size:1.5rem;margin:1rem 0 .3rem}h2{font-size:1.25rem;margin:1.6rem 0 .4rem;
-border-bottom:2px solid #ddd;padding-bottom:.2rem}h3{font-size:1.05rem;margin:1.1rem 0 .3rem}
-.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;margin:.4rem 0}
+h1{font-size:1.5rem;margin:1rem 0 .3rem;overflow-wrap:anywhere}
+h2{font-size:1.25rem;margin:1.6rem 0 .4rem;border-bottom:2px solid #ddd;padding-bottom:.2rem;
+overflow-wrap:anywhere}h3{font-size:1.05rem;margin:1.1rem 0 .3rem;overflow-wrap:anywhere}
+.tablewrap{margin:.4rem 0;max-width:100%}
+.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}
+.hint{display:none;font-size:.8rem;color:#555;margin:.1rem 0}
+.tablewrap.overflowing .hint{display:block}
+.tablewrap.overflowing .scroll{box-shadow:inset -10px 0 8px -8px rgba(0,0,0,.35)}
 table{border-collapse:collapse;font-size:.85rem;min-width:100%}
 th,td{padding:.25rem .5rem;border-bottom:1px solid #e5e5e5;text-align:right;white-space:nowrap}
+th{white-space:normal;vertical-align:bottom;min-width:3.5rem}
 th:first-child,td:first-child{text-align:left}th{background:#f5f5f5}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;font-size:.9rem}
-dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
-figure{margin:.6rem 0}figure img{max-width:100%;height:auto;display:block;border:1px solid #eee}
+dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere;min-width:0}
+figure{margin:.6rem 0}figure img{max-width:min(100%,560px);height:auto;display:block;
+border:1px solid #eee}
 figcaption{font-size:.8rem;color:#555}.note{font-size:.9rem;color:#333}
-nav{font-size:.9rem}nav a{margin-right:.6rem}.verdict{font-weight:600}
-table.wrap-last td:last-child,table.wrap-last th:last-child{white-space:normal;text-align:left;min-width:9rem}
+nav{font-size:.9rem;overflow-wrap:anywhere}nav a{margin-right:.6rem}.verdict{font-weight:600}
+.headline{font-size:1.02rem;background:#f6f8fa;border-left:4px solid #2a6;padding:.5rem .7rem;
+margin:.5rem 0}
+details{margin:.4rem 0}summary{cursor:pointer;font-weight:600}
+dl.glossary dt{font-weight:600;margin-top:.4rem}dl.glossary dd{margin:0 0 0 .8rem}
+table.wrap-last td:last-child,table.wrap-last th:last-child{white-space:normal;text-align:left;
+min-width:11rem}table.wrap-last td:first-child{white-space:normal;min-width:6rem}
 @media (max-width:600px){body{font-size:15px;padding:0 .5rem}table{font-size:.75rem}
-th,td{padding:.2rem .3rem}h1{font-size:1.25rem}h2{font-size:1.1rem}}
+th,td{padding:.2rem .3rem}h1{font-size:1.25rem}h2{font-size:1.1rem}
+dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.2rem}
+table.wrap-last td:last-child,table.wrap-last th:last-child{min-width:8.5rem}}
 """
+
+#: marks every table wider than its box, which shows the "scroll sideways" hint above it
+SCRIPT = """
+function simkitHints(){document.querySelectorAll('.tablewrap').forEach(function(w){
+var s=w.querySelector('.scroll');w.classList.toggle('overflowing',s.scrollWidth>s.clientWidth+1);});}
+window.addEventListener('load',simkitHints);window.addEventListener('resize',simkitHints);
+"""
+
+#: the plain-language notes of the methods, one line each (also the glossary)
+GLOSSARY = [
+    ("Win share per game", "the share of games a strategy won with any of its seats (a win "
+     "shared by k co-winners counts 1/k). A strategy holding several seats adds them up."),
+    ("Win share per seat", "the win share per game divided by the strategy's seats per game: "
+     "how often one of its seats wins, comparable to the fair 1/players."),
+    ("Fair share", "what an equally strong strategy would win: its seats ÷ the players."),
+    ("÷ fair", "win share ÷ fair share: 1 is fair, 2 wins twice its share; it compares across "
+     "player counts."),
+    ("Wilson interval", "the 95% range of a win share that stays within 0–100% and is honest "
+     "at 0% and 100%, unlike the plain ±."),
+    ("Pairwise Elo", "the strength figure for two strategies: every pair of seats of A and B in "
+     "the same game is one comparison; +191 means a seat of A finishes ahead of a seat of B "
+     "3 times in 4. It means the same with 2 or with 10 players."),
+    ("Game-level Elo", "Elo from whole-game wins/draws/losses of A against B; with more than "
+     "two players it grows with the player count, so it is shown for contrast only."),
+    ("Bias-adjusted Elo", "after an SPRT stops early, the plain Elo overshoots; this is the "
+     "corrected figure and interval (fishtest's method)."),
+    ("nElo, LOS", "normalised Elo (difference in standard deviations of the results, on an Elo "
+     "scale); LOS: the likelihood that A is stronger than B."),
+    ("SPRT, LLR", "a sequential test that stops once the evidence (the log-likelihood ratio) "
+     "crosses a bound: H1 'A is elo1 stronger' or H0 'elo0'."),
+    ("Plackett–Luce", "the rating for several strategies: each game's ranking is read as "
+     "picking the best remaining seat again and again, in proportion to strength; shown on "
+     "the Elo scale, mean 0."),
+    ("Friedman test", "tests whether the seats' scores differ, comparing the seats within each "
+     "game (or deal); Wilcoxon signed-rank is its two-seat form."),
+    ("Chi-square / Hotelling test", "tests whether the seats win equally often: chi-square over "
+     "games, Hotelling's T² over deals when each deal was played in every rotation."),
+    ("Holm correction", "with many seats (or cells) tested at once some look significant by "
+     "chance; Holm raises the p-values so the chance of any false flag stays under 5%."),
+    ("Steps", "decision steps in a game: each time the game asked one or more seats to choose."),
+    ("Rounds", "for multi-round games (6 nimmt!): hands played until the game ended."),
+    ("Winning margin", "the winner's score minus the best other score, in the game's points."),
+    ("Seats", "numbered from 1, the first player to act, in the report, charts and CSV "
+     "tables (the run's Parquet tables count from 0)."),
+]
 
 
 def _e(x) -> str:
@@ -371,116 +736,174 @@ def _e(x) -> str:
 
 
 def _html_table(head, rows, wrap_last: bool = False) -> str:
-    th = "".join(f"<th>{_e(h)}</th>" for h in head)
+    th = "".join(f'<th scope="col">{_e(h)}</th>' for h in head)
     body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
     cls = ' class="wrap-last"' if wrap_last else ""
-    return (f'<div class="scroll"><table{cls}><thead><tr>{th}</tr></thead>'
-            f"<tbody>{body}</tbody></table></div>")
+    return (f'<div class="tablewrap"><p class="hint">◀ scroll sideways for more columns ▶</p>'
+            f'<div class="scroll"><table{cls}><thead><tr>{th}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div></div>")
 
 
-def _img(png: bytes, alt: str, caption: str) -> str:
+def _img(png: bytes, alt: str, caption: str, font_pt: float | None = None) -> str:
     data = base64.b64encode(png).decode("ascii")
-    return (f'<figure><img src="data:image/png;base64,{data}" alt="{_e(alt)}">'
+    attrs = f' data-fig-width-in="{charts.CHART_WIDTH}"'
+    if font_pt is not None and not math.isnan(font_pt):
+        attrs += f' data-min-font-pt="{font_pt:g}"'
+    return (f'<figure><img src="data:image/png;base64,{data}" alt="{_e(alt)}"{attrs}>'
             f"<figcaption>{_e(caption)}</figcaption></figure>")
+
+
+def _note(text: str) -> str:
+    return f'<p class="note">{_e(text)}</p>'
 
 
 def _run_html(a: RunAnalysis, idx: int, multi: bool) -> str:
     pid = f"run{idx}-" if multi else ""
-    out = [f'<article id="{pid}run">']
-    out.append(f"<{'h2' if multi else 'h2'}>{'Run: ' if multi else 'Run '}{_e(a.name)}</h2>")
-    out.append('<dl class="facts">' + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>"
-                                              for k, v in run_facts(a)) + "</dl>")
     h = "h3" if multi else "h2"
 
-    out.append(f'<section id="{pid}summary"><{h}>Summary: win share and mean score</{h}>')
-    out.append(_html_table(*summary_rows(a)))
-    out.append('<p class="note">Win share: wins per game, a shared win counts 1/k for k '
-               "co-winners; 95% Wilson interval. Fair share: the strategy's seats per game "
-               "divided by the players. Mean score: averaged per game over the strategy's "
-               "seats, 95% Student-t interval over games.</p>")
-    out.append(_img(a.figures["win_share"], "win share chart", "Win share with 95% interval; "
-                    "dotted tick: fair share."))
+    def fig(key: str, alt: str, caption: str) -> str:
+        return _img(a.figures[key], alt, caption, a.figure_fonts.get(key))
+
+    out = [f'<article id="{pid}run">']
+    title = game_title(a.manifest)
+    head = f"{_e(title)}: {_e(a.name)}" if multi else "Verdict"
+    out.append(f'<section id="{pid}headline"><h2>{head}</h2>')
+    out.append(f'<p class="note">Rules {_e(a.manifest.get("rules_version", "?"))}; lineup '
+               f"{_e(lineup_text(a))}; {_e(len(a.games))} games.</p>")
+    out.append(f'<p class="headline">{_e(verdict(a))}</p>')
+    out.append('<details><summary>Run details and config</summary><dl class="facts">'
+               + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in run_facts(a))
+               + "</dl></details></section>")
+
+    out.append(f'<section id="{pid}strength"><{h}>Who is stronger: win share against fair '
+               f"share</{h}>")
+    out.append(_html_table(*strength_rows(a)))
+    out.append(_note("Win share per game: games won with any of the strategy's seats; per "
+                     "seat: divided by its seats. Fair: what an equally strong strategy would "
+                     "win. ÷ fair: 1 is fair. 95% Wilson interval."))
+    out.append(fig("win_share", "win share chart", "Win share per game with its 95% Wilson "
+                   "interval; dotted tick: fair share."))
+    if a.match is not None:
+        out.append(f'<p class="note">Rating scale: <strong>pairwise Elo</strong>. '
+                   f"{_e(rating_sentence(a))} Details under “Match” below.</p>")
+    else:
+        out.append(f'<p class="note">Rating scale: <strong>Plackett–Luce</strong> (see '
+                   f"“Ratings” below). {_e(rating_sentence(a))}</p>")
     out.append("</section>")
 
     if a.match is not None:
         out.append(f'<section id="{pid}match"><{h}>Match: {_e(a.match.a)} against '
                    f"{_e(a.match.b)}</{h}>")
         out.append(_html_table(*match_rows(a.match), wrap_last=True))
+        out.append(_note("The pairwise Elo is the strength figure: it means the same with any "
+                         "number of players. The game-level rows count whole-game wins and are "
+                         "shown for contrast."))
         if a.match.sprt is not None:
             out.append(f'<p class="verdict">{_e(a.match.verdict())}</p>')
         out.append("</section>")
 
+    out.append(f'<section id="{pid}summary"><{h}>Summary: win share and mean score</{h}>')
+    out.append(_html_table(*summary_rows(a)))
+    out.append(_note("Mean score: averaged over the strategy's seats in a game, then over "
+                     "games, with a 95% Student-t interval (games as units)."))
+    out.append("</section>")
+
     if a.paired is not None:
         out.append(f'<section id="{pid}paired"><{h}>Paired analysis (duplicate deals)</{h}>')
         out.append(_html_table(*paired_rows(a)))
-        out.append('<p class="note">Each deal was played once per seat rotation; figures are '
-                   "averaged within each deal first, so the luck of the deal cancels and the "
-                   "interval (normal, deals as units) is narrower.</p></section>")
+        out.append(_note("Each deal was played once per seat rotation; figures are averaged "
+                         "within each deal first, so the luck of the deal cancels and the "
+                         "interval (normal, deals as units) is narrower."))
+        out.append("</section>")
 
     out.append(f'<section id="{pid}scores"><{h}>Scores</{h}>')
     out.append(_html_table(*quantile_rows(a)))
-    out.append(_img(a.figures["scores"], "score distribution chart",
-                    "Score distribution per strategy; dashed lines: means."))
+    out.append(fig("scores", "score distribution chart",
+                   "Score distribution per strategy; dashed lines: means."))
+    if "rounds" in a.figures:
+        out.append(fig("rounds", "final score by rounds chart",
+                       "Mean final score per seat by the number of rounds the game lasted "
+                       "(95% intervals), and how often each length occurred. The run tables "
+                       "keep final scores only, not the score after each round."))
     out.append("</section>")
 
     out.append(f'<section id="{pid}ratings"><{h}>Ratings (Plackett–Luce)</{h}>')
     out.append(_html_table(*rating_rows(a)))
-    out.append('<p class="note">Every game\'s ranking is read as successive choices of the best '
-               "remaining seat (Plackett–Luce, ties by Breslow's rule), fitted by MM iterations "
-               "(Hunter 2004). Elo scale, mean 0: +191 means 3:1 odds in a two-seat pairing."
-               "</p></section>")
+    out.append(_note("Each game's ranking read as picking the best remaining seat again and "
+                     "again, in proportion to strength (Plackett–Luce; ties by Breslow's rule; "
+                     "Hunter's MM fit). Elo scale, mean 0: +191 means 3:1 odds of finishing "
+                     "ahead in a two-seat pairing."))
+    out.append("</section>")
 
     out.append(f'<section id="{pid}head-to-head"><{h}>Head to head</{h}>')
     out.append(_html_table(*h2h_rows(a)))
-    out.append('<p class="note">Share of seat pairings in which the row strategy finished ahead '
-               "of the column strategy (ties count ½); pairings in brackets.</p></section>")
+    out.append(_note("Share of seat pairings in which the row strategy finished ahead of the "
+                     "column strategy (ties count ½); pairings in brackets."))
+    out.append("</section>")
 
-    out.append(f'<section id="{pid}seats"><{h}>Seat (turn-order) effects</{h}>')
+    out.append(f'<section id="{pid}seats"><{h}>Is the game fair to seats?</{h}>')
     out.append(_html_table(*seat_rows(a)))
-    out.append(f'<p class="note">{_e(independence_text(a))}</p>')
-    out.append(_img(a.figures["seats"], "seat effects chart",
-                    "Win rate and mean score per seat with 95% intervals."))
+    out.append(_note(independence_text(a)))
+    out.append(fig("seats", "seat effects chart",
+                   "Win rate and mean score per seat (1 = first player) with 95% intervals."))
     out.append("</section>")
 
     out.append(f'<section id="{pid}balance"><{h}>Balance: first player, decisiveness, length'
                f"</{h}>")
     out.append(_html_table(*balance_rows(a), wrap_last=True))
-    out.append(_img(a.figures["length"], "game length chart", "Game length."))
+    out.append(fig("length", "game length chart", "Game length."))
     out.append("</section>")
 
     out.append(f'<section id="{pid}convergence"><{h}>Convergence</{h}>')
-    out.append(_img(a.figures["convergence"], "running win share chart",
-                    "Running win share of each strategy with its 95% band (log scale of "
-                    "games); dotted lines: fair shares."))
+    out.append(fig("convergence", "running win share chart",
+                   "Running win share per game of each strategy with its 95% band (log scale "
+                   "of games); dotted lines: fair shares."))
     out.append("</section></article>")
     return "\n".join(out)
 
 
+def _glossary_html() -> str:
+    items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in GLOSSARY)
+    return (f'<section id="glossary"><h2>Glossary</h2><dl class="glossary">{items}</dl>'
+            f'<p class="note">Every figure is defined in docs/statistics.md.</p></section>')
+
+
 def render_html(runs: list[RunAnalysis], comparison: pd.DataFrame | None,
-                comparison_png: bytes | None) -> str:
+                comparison_png: bytes | None, comparison_font: float | None = None) -> str:
     multi = len(runs) > 1
-    title = ("simkit report: " + ", ".join(r.name for r in runs)) if multi else \
-        f"simkit report: {runs[0].name}"
+    games = sorted({game_title(r.manifest) for r in runs})
+    title = (f"{', '.join(games)}: {len(runs)} runs compared" if multi else
+             f"{games[0]}: {runs[0].name}")
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             f"<title>{_e(title)}</title><style>{CSS}</style></head><body><main>",
-             f"<h1>{_e(title)}</h1>",
-             f'<p class="note">Generated {_e(stamp)} by simkit from '
-             f"{len(runs)} run folder{'s' if multi else ''}.</p>"]
-    if multi:
+             f"<title>{_e(title)}</title><style>{CSS}</style><script>{SCRIPT}</script>"
+             "</head><body><main>",
+             f"<h1>{_e(title)}</h1>"]
+    if multi and comparison is not None:
+        parts.append(f'<p class="headline">{_e(sweep_verdict(runs, comparison))}</p>')
         parts.append("<nav>" + "".join(f'<a href="#run{i}-run">{_e(r.name)}</a>'
                                        for i, r in enumerate(runs)) + "</nav>")
-        parts.append('<section id="comparison"><h2>Comparison of runs</h2>')
-        parts.append(_html_table(*comparison_rows(comparison)))
-        parts.append('<p class="note">Variant: the config fields whose values differ between '
-                     "the runs. Win shares per strategy label.</p>")
+        parts.append('<section id="comparison"><h2>Comparison of cells</h2>')
+        parts.append(_html_table(*comparison_strategy_rows(runs)))
+        parts.append(_note("÷ fair: win share ÷ fair share, so cells with different player "
+                           "counts compare (1 = as good as an equal opponent)."))
         if comparison_png:
-            parts.append(_img(comparison_png, "comparison chart", "Win share by run, 95% "
-                              "intervals."))
+            parts.append(_img(comparison_png, "balance across cells chart",
+                              "Win share ÷ fair share in every cell, 95% intervals; dotted: 1.",
+                              comparison_font))
+        parts.append(_html_table(*comparison_rows(comparison)))
+        parts.append(_note(f"Variant: the config fields whose values differ between the cells. "
+                           f"First seat ÷ fair: the first player's win rate ÷ 1/players. Seat "
+                           f"p: the test of equal wins by seat, adjusted over the cells "
+                           f"({comparison.attrs.get('correction', 'Holm')}); seat effect: "
+                           f"adjusted p below 5%."))
         parts.append("</section>")
     for i, r in enumerate(runs):
         parts.append(_run_html(r, i, multi))
+    parts.append(_glossary_html())
+    parts.append(_note(f"Generated {stamp} by simkit from {len(runs)} run "
+                       f"folder{'s' if multi else ''}."))
     parts.append("</main></body></html>")
     return "\n".join(parts)
 
@@ -502,23 +925,44 @@ def _md_table(head, rows) -> str:
     return "\n".join(lines)
 
 
+def _md_img(alt: str, path: str) -> str:
+    """An embedded chart; the path is relative to summary.md and made of safe characters."""
+    return f"![{_md_cell(alt)}]({path})"
+
+
 def render_markdown(runs: list[RunAnalysis], comparison: pd.DataFrame | None) -> str:
     out = ["# simkit report", ""]
     if comparison is not None:
-        out += ["## Comparison of runs", "", _md_table(*comparison_rows(comparison)), ""]
+        out += [_md_cell(sweep_verdict(runs, comparison)), ""]
+        out += ["## Comparison of cells", "", _md_table(*comparison_strategy_rows(runs)), "",
+                _md_img("win share ÷ fair share in every cell", "figures/comparison.png"), "",
+                _md_table(*comparison_rows(comparison)), ""]
     for r in runs:
-        out += [f"## Run {_md_cell(r.name)}", ""]
+        fig = f"figures/{r.slug}"
+        out += [f"## {_md_cell(game_title(r.manifest))}: {_md_cell(r.name)}", ""]
+        out += [f"**{_md_cell(verdict(r))}**", ""]
         out += [f"- **{_md_cell(k)}**: {_md_cell(v)}" for k, v in run_facts(r)] + [""]
-        out += ["### Summary", "", _md_table(*summary_rows(r)), ""]
+        out += ["### Who is stronger: win share against fair share", "",
+                _md_table(*strength_rows(r)), "", _md_img("win share", f"{fig}/win_share.png"),
+                ""]
         if r.match is not None:
             out += [f"### Match: {_md_cell(r.match.a)} against {_md_cell(r.match.b)}", "",
                     _md_table(*match_rows(r.match)), ""]
+        out += ["### Summary", "", _md_table(*summary_rows(r)), ""]
         if r.paired is not None:
             out += ["### Paired analysis (duplicate deals)", "", _md_table(*paired_rows(r)), ""]
+        out += ["### Scores", "", _md_img("score distribution", f"{fig}/scores.png"), ""]
+        if "rounds" in r.figures:
+            out += [_md_img("final score by rounds", f"{fig}/rounds.png"), ""]
         out += ["### Ratings (Plackett–Luce)", "", _md_table(*rating_rows(r)), ""]
-        out += ["### Seat effects", "", _md_table(*seat_rows(r)), "", independence_text(r), ""]
-        out += ["### Balance", "", _md_table(*balance_rows(r)), ""]
-    return "\n".join(out)
+        out += ["### Seat effects", "", _md_table(*seat_rows(r)), "",
+                _md_cell(independence_text(r)), "", _md_img("seat effects", f"{fig}/seats.png"),
+                ""]
+        out += ["### Balance", "", _md_table(*balance_rows(r)), "",
+                _md_img("game length", f"{fig}/length.png"), "",
+                _md_img("running win share", f"{fig}/convergence.png"), ""]
+    out += ["## Glossary", ""] + [f"- **{_md_cell(k)}**: {_md_cell(v)}" for k, v in GLOSSARY]
+    return "\n".join(out) + "\n"
 
 
 def _flat(d: dict, prefix: str = "") -> dict:
@@ -533,11 +977,13 @@ def _flat(d: dict, prefix: str = "") -> dict:
 
 
 def _safe(name: str) -> str:
-    keep = "".join(c if (c.isalnum() or c in "-_.") else "_" for c in name)
+    """A folder name for tables/ and figures/: letters, digits and -_.= kept, others `_`."""
+    keep = "".join(c if (c.isalnum() or c in "-_.=") else "_" for c in name)
     return keep.strip(".") or "run"
 
 
 def write_tables(a: RunAnalysis, folder: Path) -> list[Path]:
+    """Every table of the run as CSV; seats are numbered from 1 as in the report."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
 
@@ -548,7 +994,7 @@ def write_tables(a: RunAnalysis, folder: Path) -> list[Path]:
 
     put(a.summary, "summary")
     put(a.quantiles, "score_quantiles")
-    put(a.seat_table, "seats")
+    put(a.seat_table.assign(seat=a.seat_table["seat"] + 1), "seats")
     put(a.ratings, "ratings")
     put(a.h2h_score, "head_to_head", index=True)
     put(a.h2h_count, "head_to_head_counts", index=True)
@@ -564,6 +1010,24 @@ def write_tables(a: RunAnalysis, folder: Path) -> list[Path]:
     return paths
 
 
+def _draw(r: RunAnalysis, out_dir: Path) -> None:
+    figs = {
+        "win_share": charts.win_shares(r.summary),
+        "scores": charts.score_distribution(r.seats, r.higher_is_better),
+        "seats": charts.seat_chart(r.seats, r.higher_is_better),
+        "length": charts.game_length(r.games),
+        "convergence": charts.convergence(r.seats),
+    }
+    rounds = charts.rounds_chart(r.games, r.seats, r.higher_is_better)
+    if rounds is not None:
+        figs["rounds"] = rounds
+    fig_dir = out_dir / "figures" / r.slug
+    for key, fig in figs.items():
+        charts.save_figure(fig, fig_dir / key)
+        r.figures[key] = (fig_dir / f"{key}.png").read_bytes()
+        r.figure_fonts[key] = charts.min_font_pt(fig)
+
+
 def build_report(run_dirs, out_dir: Path | str) -> Path:
     """Write the report of `run_dirs` into `out_dir` (see module docstring); return the path
     of report.html."""
@@ -573,9 +1037,9 @@ def build_report(run_dirs, out_dir: Path | str) -> Path:
     out_dir = Path(out_dir)
     names: list[str] = []
     for p in run_dirs:
-        n = _safe(p.resolve().name)
+        n = p.resolve().name or "run"
         base, k = n, 2
-        while n in names:
+        while n in names or _safe(n) in {_safe(x) for x in names}:
             n, k = f"{base}-{k}", k + 1
         names.append(n)
     runs = [analyze_run(p, n) for p, n in zip(run_dirs, names)]
@@ -585,27 +1049,20 @@ def build_report(run_dirs, out_dir: Path | str) -> Path:
         raise RunFolderError(f"cannot create the report folder {out_dir} ({exc.strerror}): "
                              f"choose an --out you can write to") from None
     for r in runs:
-        figs = {
-            "win_share": charts.win_shares(r.summary),
-            "scores": charts.score_distribution(r.seats, r.higher_is_better),
-            "seats": charts.seat_chart(r.seats, r.higher_is_better),
-            "length": charts.game_length(r.games),
-            "convergence": charts.convergence(r.seats),
-        }
-        fig_dir = out_dir / "figures" / r.name
-        for key, fig in figs.items():
-            charts.save_figure(fig, fig_dir / key)
-            r.figures[key] = (fig_dir / f"{key}.png").read_bytes()
-        write_tables(r, out_dir / "tables" / r.name)
+        _draw(r, out_dir)
+        write_tables(r, out_dir / "tables" / r.slug)
     comparison = comparison_png = None
+    comparison_font = None
     if len(runs) > 1:
         comparison = comparison_table(runs)
         (out_dir / "tables").mkdir(parents=True, exist_ok=True)
         comparison.to_csv(out_dir / "tables" / "comparison.csv", index=False)
-        fig = charts.runs_comparison([r.name for r in runs], [r.summary for r in runs])
+        fig = charts.balance_grid([r.name for r in runs], [r.summary for r in runs])
         charts.save_figure(fig, out_dir / "figures" / "comparison")
         comparison_png = (out_dir / "figures" / "comparison.png").read_bytes()
+        comparison_font = charts.min_font_pt(fig)
     (out_dir / "summary.md").write_text(render_markdown(runs, comparison), encoding="utf-8")
     path = out_dir / "report.html"
-    path.write_text(render_html(runs, comparison, comparison_png), encoding="utf-8")
+    path.write_text(render_html(runs, comparison, comparison_png, comparison_font),
+                    encoding="utf-8")
     return path

@@ -1,14 +1,21 @@
 """Matplotlib charts of a run (Agg backend): each function returns a Figure.
 
-`save_figure` writes a figure as PNG and SVG (the report embeds the PNG). The figures are sized
-for a phone-width page (6.4 in wide) and stay legible when scaled down.
+`save_figure` writes a figure as PNG and SVG (the report embeds the PNG). The report's figures
+are CHART_WIDTH (4.4 in) wide with no text under MIN_FONT_PT (9 pt): shown 380 px wide on a
+400 px phone screen, 9 pt becomes 9/72·380/4.4 ≈ 10.8 px, above the 10 px a phone needs
+(`displayed_font_px` computes it; the report's tests check it in a browser). Seats are
+numbered from 1 (the first player) on every axis.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 
@@ -16,6 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 from simkit.stats.tables import (  # noqa: E402
     player_key,
@@ -25,8 +33,40 @@ from simkit.stats.tables import (  # noqa: E402
     summary_table,
 )
 
+#: width of the ladder report's figures (simkit/report/ladder.py)
 WIDTH = 6.4
+#: width and resolution of the run report's figures: narrow enough that 9 pt text stays above
+#: 10 px on a phone, 150 dpi so they stay sharp at desktop width (660 px)
+CHART_WIDTH = 4.4
+DPI = 150
+MIN_FONT_PT = 9.0
 COLORS = plt.get_cmap("tab10").colors
+P = ParamSpec("P")
+R = TypeVar("R")
+STYLE = {"font.size": 9.5, "axes.titlesize": 10.5, "axes.labelsize": 9.5,
+         "xtick.labelsize": 9.0, "ytick.labelsize": 9.0, "legend.fontsize": 9.0,
+         "figure.titlesize": 10.5}
+
+
+def styled(fn: Callable[P, R]) -> Callable[P, R]:
+    """Run a chart function under the report's font sizes (none below MIN_FONT_PT)."""
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with matplotlib.rc_context(STYLE):
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+def min_font_pt(fig: Figure) -> float:
+    """The smallest font size (points) of any visible, non-empty text of `fig`."""
+    sizes = [t.get_fontsize() for t in fig.findobj(Text)
+             if t.get_visible() and t.get_text().strip()]
+    return float(min(sizes)) if sizes else float("nan")
+
+
+def displayed_font_px(font_pt: float, fig_width_in: float, shown_px: float) -> float:
+    """CSS pixels of `font_pt` text in a figure `fig_width_in` wide shown `shown_px` wide."""
+    return font_pt / 72.0 * shown_px / fig_width_in
 
 
 def _color(i: int):
@@ -34,7 +74,7 @@ def _color(i: int):
 
 
 def _figure(height: float = 3.6) -> tuple[Figure, plt.Axes]:
-    fig = Figure(figsize=(WIDTH, height), dpi=110, layout="constrained")
+    fig = Figure(figsize=(CHART_WIDTH, height), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
     ax.grid(True, axis="both", alpha=0.3)
     return fig, ax
@@ -59,6 +99,7 @@ def _bins(x: np.ndarray, target: int) -> np.ndarray:
     return np.histogram_bin_edges(x, bins=target)
 
 
+@styled
 def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
                        title: str = "Score distribution per strategy") -> Figure:
     """Step histograms of each strategy's per-seat score (forfeited seats left out), with the
@@ -81,11 +122,12 @@ def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
         ax.axvline(x.mean(), color=_color(i), linestyle="--", linewidth=1)
     ax.set_xlabel("score" + ("" if higher_is_better else " (lower is better)"))
     ax.set_ylabel("share of games")
-    ax.set_title(title, fontsize=11)
-    fig.legend(fontsize=8, loc="outside lower center", ncols=2, frameon=False)
+    ax.set_title(title, fontsize=10.5)
+    fig.legend(fontsize=9, loc="outside lower center", ncols=2, frameon=False)
     return fig
 
 
+@styled
 def win_shares(table: pd.DataFrame, title: str = "Win share with 95 % Wilson interval") -> Figure:
     """Horizontal bars of each strategy's win share with its interval; the tick marks the fair
     share (its seats per game / players)."""
@@ -99,19 +141,22 @@ def win_shares(table: pd.DataFrame, title: str = "Win share with 95 % Wilson int
     for yi, f in zip(y, table["fair_share"].to_numpy()):
         ax.plot([f, f], [yi - 0.4, yi + 0.4], color="black", linestyle=":", linewidth=1.5)
     for yi, s in zip(y, share):
-        ax.text(s, yi + 0.25, f" {100 * s:.1f}%", va="center", fontsize=8)
-    ax.set_yticks(y, [str(p) for p in table["player"]])
+        ax.text(s, yi + 0.25, f" {100 * s:.1f}%", va="center", fontsize=9)
+    spg = table["seats_per_game"].to_numpy() if "seats_per_game" in table else np.ones(n)
+    ax.set_yticks(y, [f"{p} ({k:g} seats)" if k > 1 else str(p)
+                      for p, k in zip(table["player"], spg)])
     ax.set_xlim(0, min(1.0, max(float(table["win_high"].max()), 0.05) * 1.25))
-    ax.set_xlabel("win share (dotted: fair share)")
-    ax.set_title(title, fontsize=11)
+    ax.set_xlabel("win share per game (dotted: fair share)")
+    ax.set_title(title, fontsize=10.5)
     return fig
 
 
+@styled
 def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
                title: str = "Seat (turn-order) effects") -> Figure:
     """Win rate per seat with intervals and the fair rate 1/n; mean score per seat beside it."""
     se = seat_effects(seats)
-    fig = Figure(figsize=(WIDTH, 3.2), dpi=110, layout="constrained")
+    fig = Figure(figsize=(CHART_WIDTH, 3.2), dpi=DPI, layout="constrained")
     a1, a2 = fig.subplots(1, 2)
     x = se["seat"].to_numpy()
     labels = [str(s + 1) for s in x]
@@ -123,7 +168,7 @@ def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
     a1.set_xticks(x, labels)
     a1.set_xlabel("seat (1 = first player)")
     a1.set_ylabel("win rate")
-    a1.legend(fontsize=8, loc="lower center")
+    a1.legend(fontsize=9, loc="lower center")
     a1.grid(True, alpha=0.3)
     m = se["mean_score"].to_numpy()
     a2.bar(x, m, color=_color(1), alpha=0.8)
@@ -133,16 +178,17 @@ def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
     a2.set_xlabel("seat")
     a2.set_ylabel("mean score" + ("" if higher_is_better else " (lower better)"))
     a2.grid(True, alpha=0.3)
-    fig.suptitle(title, fontsize=11)
+    fig.suptitle(title, fontsize=10.5)
     return fig
 
 
+@styled
 def game_length(games: pd.DataFrame, title: str = "Game length") -> Figure:
     """Histogram of decision steps per game, and of the first game-specific length column
     (rounds, turns) when there is one."""
     extra = [c for c in ("rounds", "turns") if c in games.columns]
     cols = ["steps"] + extra[:1]
-    fig = Figure(figsize=(WIDTH, 3.0), dpi=110, layout="constrained")
+    fig = Figure(figsize=(CHART_WIDTH, 3.0), dpi=DPI, layout="constrained")
     axes = fig.subplots(1, len(cols))
     axes = np.atleast_1d(axes)
     for i, (ax, col) in enumerate(zip(axes, cols)):
@@ -154,12 +200,13 @@ def game_length(games: pd.DataFrame, title: str = "Game length") -> Figure:
                    label=f"mean {x.mean():.1f}")
         ax.set_xlabel(col)
         ax.set_ylabel("games")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=9)
         ax.grid(True, alpha=0.3)
-    fig.suptitle(title, fontsize=11)
+    fig.suptitle(title, fontsize=10.5)
     return fig
 
 
+@styled
 def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % band") -> Figure:
     """Each strategy's cumulative win share after each game, with its Wilson band narrowing."""
     fig, ax = _figure(3.6)
@@ -179,12 +226,13 @@ def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % b
     ax.set_ylim(0, 1)
     ax.set_xlabel("games played")
     ax.set_ylabel("win share so far")
-    ax.set_title(title, fontsize=11)
-    fig.legend(fontsize=8, loc="outside lower center", ncols=min(4, max(1, len(players(seats)))),
+    ax.set_title(title, fontsize=10.5)
+    fig.legend(fontsize=9, loc="outside lower center", ncols=min(4, max(1, len(players(seats)))),
                frameon=False)
     return fig
 
 
+@styled
 def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
                     title: str = "Win share by run") -> Figure:
     """Grouped horizontal bars: the win share (with interval) of each strategy in each run."""
@@ -213,11 +261,88 @@ def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
         ax.barh(ys, v, height=h * 0.9, color=_color(j), alpha=0.85, label=name)
         ax.errorbar(v, ys, xerr=np.vstack([v - np.array(lo), np.array(hi) - v]), fmt="none",
                     ecolor="black", capsize=2, linewidth=0.8)
-    ax.set_yticks(y0, labels, fontsize=8)
+    ax.set_yticks(y0, labels, fontsize=9)
     top = max((float(t["win_high"].max()) for t in tables if len(t)), default=1.0)
     ax.set_xlim(0, min(1.0, top * 1.08 + 0.01))
     ax.set_xlabel("win share")
-    ax.set_title(title, fontsize=11)
-    fig.legend(fontsize=8, loc="outside lower center", ncols=min(4, max(1, len(names))),
+    ax.set_title(title, fontsize=10.5)
+    fig.legend(fontsize=9, loc="outside lower center", ncols=min(4, max(1, len(names))),
+               frameon=False)
+    return fig
+
+
+@styled
+def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: bool = True,
+                 title: str = "Final score by rounds played") -> Figure | None:
+    """For multi-round games (a `rounds` column with several values): each strategy's mean
+    final score per seat against the number of rounds the game lasted, with 95 % intervals,
+    and the share of games of each length. None when the game has no rounds or always one.
+
+    The run tables keep each seat's final score only, not its score after every round, so this
+    is the closest per-round view they allow."""
+    if "rounds" not in games.columns or games["rounds"].nunique() < 2:
+        return None
+    rounds = seats["game"].map(games.set_index("game")["rounds"])
+    df = pd.DataFrame({"player": player_key(seats).to_numpy(), "rounds": rounds.to_numpy(),
+                       "score": seats["score"].to_numpy(dtype=float)}).dropna()
+    fig = Figure(figsize=(CHART_WIDTH, 4.2), dpi=DPI, layout="constrained")
+    a1, a2 = fig.subplots(2, 1, height_ratios=[3, 1.2], sharex=True)
+    for i, p in enumerate(players(seats)):
+        g = df[df["player"] == p].groupby("rounds")["score"]
+        m, sd, n = g.mean(), g.std(ddof=1), g.size()
+        half = 1.96 * (sd / np.sqrt(n)).fillna(0.0)
+        a1.errorbar(m.index + (i - 0.5) * 0.08, m.to_numpy(), yerr=half.to_numpy(), marker="o",
+                    markersize=4, capsize=3, color=_color(i), label=p, linewidth=1.3)
+    a1.set_ylabel("mean final score" + ("" if higher_is_better else "\n(lower is better)"))
+    a1.grid(True, alpha=0.3)
+    a1.legend(fontsize=9, loc="best")
+    share = games["rounds"].value_counts(normalize=True).sort_index()
+    a2.bar(share.index, share.to_numpy(), color="0.6")
+    a2.set_ylabel("games")
+    a2.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    a2.set_xlabel("rounds the game lasted")
+    a2.set_xticks(share.index)
+    a2.grid(True, axis="y", alpha=0.3)
+    fig.suptitle(title, fontsize=10.5)
+    return fig
+
+
+@styled
+def balance_grid(labels: list[str], tables: list[pd.DataFrame],
+                 title: str = "Win share ÷ fair share, every cell") -> Figure:
+    """One chart across the cells of a sweep: each strategy's win share divided by its fair
+    share (1 = as good as an equal opponent, whatever the player count), with the Wilson
+    interval divided the same way; the dotted line marks 1."""
+    names: list[str] = []
+    for t in tables:
+        for p in t["player"]:
+            if p not in names:
+                names.append(p)
+    n_cells = len(labels)
+    fig, ax = _figure(max(2.2, 0.32 * n_cells * max(1, len(names)) + 1.3))
+    h = 0.8 / max(1, len(names))
+    y0 = np.arange(n_cells)[::-1]
+    for j, name in enumerate(names):
+        vals, lo, hi, ys = [], [], [], []
+        for yi, t in zip(y0, tables):
+            row = t[t["player"] == name]
+            if row.empty:
+                continue
+            fair = float(row["fair_share"].iloc[0])
+            vals.append(float(row["win_share"].iloc[0]) / fair)
+            lo.append(float(row["win_low"].iloc[0]) / fair)
+            hi.append(float(row["win_high"].iloc[0]) / fair)
+            ys.append(yi + 0.4 - h * (j + 0.5))
+        if not vals:
+            continue
+        v = np.array(vals)
+        ax.barh(ys, v, height=h * 0.9, color=_color(j), alpha=0.85, label=name)
+        ax.errorbar(v, ys, xerr=np.vstack([v - np.array(lo), np.array(hi) - v]), fmt="none",
+                    ecolor="black", capsize=2, linewidth=0.8)
+    ax.axvline(1.0, color="black", linestyle=":", linewidth=1.3)
+    ax.set_yticks(y0, labels, fontsize=9)
+    ax.set_xlabel("win share ÷ fair share (dotted: 1 = fair)")
+    ax.set_title(title, fontsize=10.5)
+    fig.legend(fontsize=9, loc="outside lower center", ncols=min(3, max(1, len(names))),
                frameon=False)
     return fig
