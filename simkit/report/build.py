@@ -205,6 +205,24 @@ def signed(x: float, digits: int = 1) -> str:
     return f"{v:+.{digits}f}"
 
 
+#: the bias-adjusted Elo is searched within ±1000 (simkit.stats.sequential): a bound found
+#: there means "this far or further"
+SEQUENTIAL_REACH = 1000.0
+
+
+def seq_bound(x: float, digits: int = 1) -> str:
+    """A bound of the bias-adjusted interval: `≥ +1000` when the search hit its reach."""
+    v = float(x)
+    if abs(v) >= SEQUENTIAL_REACH - 1e-6:
+        return ("≥ " if v > 0 else "≤ ") + signed(v, 0)
+    return signed(v, digits)
+
+
+def sequential_text(seq) -> str:
+    """`+240.0 [+180.3, ≥ +1000]`: the bias-adjusted Elo after an SPRT and its 95 % bounds."""
+    return f"{signed(seq.elo)} [{seq_bound(seq.low)}, {seq_bound(seq.high)}]"
+
+
 def elo_text(e: EloEstimate, digits: int = 1) -> str:
     """An Elo estimate with its 95 % interval: `+242.6 ± 48.6` where the normal interval holds,
     the honest asymmetric bounds `+1199.8 [+166.2, +∞]` where it does not (`interval ==
@@ -301,7 +319,7 @@ def rating_sentence(a: RunAnalysis) -> str:
         pw = m.pairwise
         if seq is not None:
             return (f"On the pairwise Elo scale {m.a} is {signed(seq.elo)} against {m.b} "
-                    f"(95% {signed(seq.low)} to {signed(seq.high)}, bias-adjusted because the "
+                    f"(95% {seq_bound(seq.low)} to {seq_bound(seq.high)}, bias-adjusted as the "
                     f"SPRT stopped the run early); {m.verdict()}.")
         return (f"On the pairwise Elo scale {m.a} is {signed(pw.elo)} against {m.b} (95% "
                 f"{signed(pw.elo_low)} to {signed(pw.elo_high)}): a seat of {m.a} finishes "
@@ -483,9 +501,11 @@ def match_rows(m: MatchSummary):
     seq = m.sequential
     if seq is not None:
         rows.append(["bias-adjusted Elo (after the SPRT)",
-                     f"{signed(seq.elo)} [{signed(seq.low)}, {signed(seq.high)}]",
+                     sequential_text(seq),
                      "pairwise Elo corrected for stopping early (fishtest's method), 95%; "
-                     f"LOS {_pct(seq.los, 2)}. Quote this one after a sequential stop"])
+                     f"LOS {_pct(seq.los, 2)}. Quote this one after a sequential stop"
+                     + ("; the LLR had passed the bound and was put back on it"
+                        if seq.clamped else "")])
     rows += [
         ["game-level W / D / L", f"{m.wins} / {m.draws} / {m.losses}",
          f"{m.games} games; a game is a win for {m.a} when it ranked better in most seat "
