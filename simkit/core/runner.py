@@ -132,24 +132,84 @@ def _dask_client(scheduler: str | None):
 
 
 class _Progress:
-    def __init__(self, total: int, done: int, enabled: bool | None):
-        if enabled is None:
-            enabled = sys.stderr.isatty()
+    """The progress display on stderr: a bar with counts, rate and ETA on a terminal; otherwise
+    (a log file, CI) a plain line every INTERVAL seconds with counts, rate and ETA, and a last
+    line at the end if any was printed. `label` names what runs (a sweep cell, a pairing);
+    `status()` adds a live text (a compare's interim Elo and LLR). `enabled=False`: nothing."""
+
+    INTERVAL = 10.0
+
+    def __init__(self, total: int, done: int, enabled: bool | None, label: str = "games",
+                 status: Callable[[], str] | None = None):
+        self.total, self.done, self.label, self.status = total, done, label, status
+        self.start_done = done
+        self.t0 = self.last = time.monotonic()
+        self.lines = 0
         self.bar = None
-        if enabled:
+        self.plain = enabled is not False and not sys.stderr.isatty()
+        if enabled is not False and not self.plain:
             import click
-            self.bar = click.progressbar(length=total, label="games", file=sys.stderr,
-                                         show_eta=True, show_percent=True, show_pos=True)
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr,
+                                         show_eta=True, show_percent=True, show_pos=True,
+                                         item_show_func=lambda text: text)
             self.bar.__enter__()
-            self.bar.update(done)
+            self.bar.update(done, self._status())
+
+    def _status(self) -> str | None:
+        return self.status() if self.status is not None else None
+
+    def line(self) -> str:
+        """`label: 1200/20000 games (6.0%), 340 games/s, ETA 55 s | status`."""
+        elapsed = max(time.monotonic() - self.t0, 1e-9)
+        rate = (self.done - self.start_done) / elapsed
+        pct = 100 * self.done / self.total if self.total else 100.0
+        text = f"{self.label}: {self.done}/{self.total} games ({pct:.1f}%), {rate:,.0f} games/s"
+        if self.done < self.total:
+            text += f", ETA {_duration((self.total - self.done) / rate) if rate > 0 else '?'}"
+        else:
+            text += f", done in {_duration(elapsed)}"
+        status = self._status()
+        return f"{text} | {status}" if status else text
 
     def update(self, k: int) -> None:
+        self.done += k
         if self.bar is not None:
-            self.bar.update(k)
+            self.bar.update(k, self._status())
+        elif self.plain and time.monotonic() - self.last >= self.INTERVAL:
+            self.last = time.monotonic()
+            self.lines += 1
+            print(self.line(), file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
+        elif self.plain and self.lines:
+            print(self.line(), file=sys.stderr, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+def _progress_label(out_dir: Path) -> str:
+    """`games`, or for a sweep cell / ladder pairing its name and place: `cell 2/6 p4-rows=3`."""
+    import json
+
+    for listing, key, kind, folder in (("sweep.json", "cells", "cell", out_dir.parent),
+                                       ("ladder.json", "pairs", "pairing", out_dir.parent.parent)):
+        try:
+            entries = json.loads((folder / listing).read_text())[key]
+            names = [e["label"] if kind == "cell" else e["folder"] for e in entries]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if out_dir.name in names:
+            return f"{kind} {names.index(out_dir.name) + 1}/{len(names)} {out_dir.name}"
+    return "games"
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:
@@ -168,12 +228,14 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
         backend: str = "loky", scheduler: str | None = None, progress: bool | None = None,
         resume: bool = False, stop: StopRule | None = None,
         on_start: Callable[[], None] | None = None,
-        notify: Callable[[str], None] = _stderr) -> RunResult:
+        notify: Callable[[str], None] = _stderr,
+        status: Callable[[], str] | None = None) -> RunResult:
     """Play the run into `out_dir`; return the tables. See the module docstring.
 
     `on_start` is called once every option is checked and the folder is locked, before the
     first game (the CLI prints its header there); `notify` receives notices such as chunks set
-    aside on resume. SIGTERM stops the run like Ctrl-C (it raises `Terminated`).
+    aside on resume; `status()` is a live text shown beside the progress display. SIGTERM stops
+    the run like Ctrl-C (it raises `Terminated`).
     """
     out_dir = Path(out_dir)
     jobs = resolve_jobs(jobs)
@@ -191,11 +253,14 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
         for notice in opened.notices:
             notify(notice)
         with sigterm_as_interrupt():
-            return _play_chunks(spec, out_dir, opened, jobs, backend, scheduler, progress, stop)
+            display = _Progress(spec.n_games, games_in_chunks(opened.done, spec.n_games,
+                                                              int(opened.manifest["chunk_size"])),
+                                progress, _progress_label(out_dir), status)
+            return _play_chunks(spec, out_dir, opened, jobs, backend, scheduler, display, stop)
 
 
 def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, backend: str,
-                 scheduler: str | None, progress: bool | None, stop: StopRule | None) -> RunResult:
+                 scheduler: str | None, bar: _Progress, stop: StopRule | None) -> RunResult:
     manifest, done = opened.manifest, opened.done
     chunk_size = int(manifest["chunk_size"])
     n_chunks = chunk_count(spec.n_games, chunk_size)
@@ -205,7 +270,6 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
 
     todo = ((k, *chunk_range(k, spec.n_games, chunk_size)) for k in range(n_chunks) if k not in done)
     t0 = time.perf_counter()
-    bar = _Progress(spec.n_games, games_done(done), progress)
     finished = set(done)
     saved = games_done(finished)
     prefix = _Prefix(out_dir, n_chunks)
@@ -225,12 +289,12 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
             saved += chunk.stop - chunk.start
             manifest["games_done"] = saved
             _write_manifest_quietly(out_dir, manifest)
-            bar.update(chunk.stop - chunk.start)
             if stop is not None:
                 prefix.add(chunk_id, chunk)
-                if prefix.grow(finished) and stop(*prefix.frames()):
-                    stopped = True
-                    break
+                stopped = prefix.grow(finished) and stop(*prefix.frames())
+            bar.update(chunk.stop - chunk.start)      # after the stop rule: its status is current
+            if stopped:
+                break
         status = "stopped" if stopped else "complete"
     finally:
         with warnings.catch_warnings():
