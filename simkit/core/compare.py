@@ -3,11 +3,14 @@
 A compare is a normal run (every deal played once per seat rotation, A on the even lineup
 slots, B on the odd ones) with a stop rule: after each whole-deal chunk the SPRT is updated and
 the run stops once it crosses a bound. The run folder gets `compare.json` beside the tables.
+While it runs, the progress display shows the interim Elo, LLR and bounds (`interim_text`); an
+interrupted compare resumes (`resume=True`) and one already finished is read back, not replayed.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +18,11 @@ from pathlib import Path
 import pandas as pd
 
 from simkit.core.chunks import whole_deal_chunk_size
+from simkit.core.errors import RunFolderError
 from simkit.core.lineup import alternating_lineup
-from simkit.core.records import write_text_file
-from simkit.core.runner import RunResult, run
+from simkit.core.records import read_manifest, write_text_file
+from simkit.core.run_folder import SAME_ON_RESUME
+from simkit.core.runner import RunResult, load_run, run
 from simkit.core.spec import RunSpec
 from simkit.stats.elo import SPRT
 from simkit.stats.match import MatchSummary, lineup_sides, match_summary, sides_from_slots
@@ -66,16 +71,68 @@ def plan_compare(game: str, a: str, b: str, n_players: int, max_games: int, sprt
     return ComparePlan(a, b, spec, sprt, whole_deal_chunk_size(batch, n_players))
 
 
+def interim_text(summary: MatchSummary) -> str:
+    """One line of a compare in progress: Elo with its interval, the LLR and its bounds."""
+    e = summary.estimate
+    text = f"{summary.games} games: Elo {e.elo:+.1f} ± {e.elo_error:.1f}"
+    if summary.sprt is not None and summary.llr is not None:
+        text += f", LLR {summary.llr:.2f} [{summary.sprt.lower:.2f}, {summary.sprt.upper:.2f}]"
+    if summary.decision is not None:
+        text += f", {summary.decision} accepted"
+    return text
+
+
 def run_compare(plan: ComparePlan, out_dir: Path | str, *, jobs: int = -1,
-                progress: bool | None = None,
-                on_start: Callable[[], None] | None = None) -> tuple[RunResult, MatchSummary]:
+                progress: bool | None = None, resume: bool = False,
+                on_start: Callable[[], None] | None = None,
+                on_check: Callable[[MatchSummary], None] | None = None,
+                notify: Callable[[str], None] | None = None) -> tuple[RunResult, MatchSummary]:
     """Play until the SPRT decides or the games run out; write compare.json. `on_start` is
-    called once the options and the folder are checked, before the first game."""
-    result = run(plan.spec, out_dir, jobs=jobs, chunk_size=plan.chunk_size, progress=progress,
-                 stop=plan.decided, on_start=on_start)
+    called once the options and the folder are checked, before the first game; `on_check` with
+    the interim summary at every SPRT check. `resume` finishes an interrupted compare in
+    `out_dir` (one that already finished is read back as it is)."""
+    if resume and _finished(Path(out_dir), plan.spec):
+        result = load_run(out_dir)
+        if on_start is not None:
+            on_start()
+    else:
+        latest: list[MatchSummary] = []
+
+        def decided(games: pd.DataFrame, seats: pd.DataFrame) -> bool:
+            summary = plan.summarize(seats)
+            latest[:] = [summary]
+            if on_check is not None:
+                on_check(summary)
+            return summary.decision is not None
+
+        def status() -> str:
+            return interim_text(latest[0]) if latest else ""
+
+        result = run(plan.spec, out_dir, jobs=jobs, chunk_size=plan.chunk_size, progress=progress,
+                     stop=decided, on_start=on_start, resume=resume, status=status,
+                     notify=notify if notify is not None else _stderr)
     summary = plan.summarize(result.seats)
     write_compare(out_dir, plan.record(summary))
     return result, summary
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def _finished(out_dir: Path, spec: RunSpec) -> bool:
+    """A compare folder of this same compare whose run is over (decided, or every game played)."""
+    if not (out_dir / "manifest.json").exists():
+        return False
+    old = read_manifest(out_dir)
+    if old.get("status") not in ("complete", "stopped"):
+        return False
+    fields = spec.manifest_fields()
+    differs = [k for k in SAME_ON_RESUME if old.get(k) != fields[k]]
+    if differs:
+        raise RunFolderError(f"--resume: {out_dir} was started with different {', '.join(differs)}; "
+                             f"resume with the same options or use a new --out")
+    return True
 
 
 def write_compare(out_dir: Path | str, record: dict) -> Path:
