@@ -15,7 +15,13 @@ from simkit import cli_options as options
 from simkit.cli_study import compare_command, ladder_command, report_command
 from simkit.core.config import describe_fields, parse_set_options
 from simkit.core.errors import ConfigError, SimkitError
-from simkit.core.lineup import default_opponent, default_players, lineup_around, named_or_default
+from simkit.core.lineup import (
+    default_opponent,
+    default_players,
+    filled_lineup,
+    lineup_around,
+    named_or_default,
+)
 from simkit.core.registry import all_games, get_game
 from simkit.core.spec import RunSpec
 from simkit.core.strategy import available_strategies, load_class, strategy_parameters
@@ -34,7 +40,8 @@ class SimkitGroup(click.Group):
             raise click.ClickException(f"{where}{exc.strerror or exc}") from None
 
 
-@click.group(cls=SimkitGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=SimkitGroup, context_settings={"help_option_names": ["-h", "--help"],
+                                                 "auto_envvar_prefix": "SIMKIT"})
 @click.version_option(package_name="simkit")
 def main():
     """Monte Carlo balance studies of card games.
@@ -43,6 +50,12 @@ def main():
     Example:
       simkit run sixnimmt --players 5 -s heuristic -s heuristic -s random -n 200000
       simkit report results/<run-folder>
+
+    \b
+    Environment defaults (a typed option wins):
+      SIMKIT_<COMMAND>_<OPTION>   any option by its long name, e.g. SIMKIT_RUN_GAMES=5000,
+                                  SIMKIT_SWEEP_SEATING=random, SIMKIT_RUN_STRATEGY="heuristic random"
+      SIMKIT_JOBS, SIMKIT_PROGRESS, SIMKIT_QUIET   the same in every command
     """
 
 
@@ -101,47 +114,79 @@ def strategies(game):
 @options.decision_timeout(None)
 @options.paranoid
 @options.progress
+@options.quiet
+@options.verbose
+@options.as_json
 def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplicate, set_items,
-        chunk_size, backend, scheduler, resume, strict, decision_timeout, paranoid, progress):
+        chunk_size, backend, scheduler, resume, strict, decision_timeout, paranoid, progress,
+        quiet, verbose, as_json):
     """Play a batch of seeded games and write a run folder.
+
+    Give -s once for all seats, or per seat; with fewer than the players, the last one fills
+    the remaining seats (as in `simkit sweep`). Without --seed a seed is drawn, printed and
+    recorded; the resume hint includes it.
 
     \b
     Examples:
       simkit run sixnimmt --players 5 -s heuristic -s heuristic -s random -s random -s random -n 200000
       simkit run sixnimmt -p 4 -s random -n 20000 --set max_rounds=1 --seed 7
       simkit run sixnimmt -p 4 -s heuristic -s random -s random -s random --duplicate -n 4000
+      simkit run sixnimmt -p 4 -s heuristic -s random -n 2000 --json -q > summary.json
     """
+    from simkit.core.run_facts import facts_text, run_json
     from simkit.core.runner import default_out_dir
     from simkit.core.runner import run as run_games
     from simkit.report.console import run_summary
 
     entry = get_game(game)
     players = default_players(entry) if players is None else players
-    spec = RunSpec.create(game, players, named_or_default(strategy_names), n_games, seed=seed,
+    seed_given = seed is not None
+    seed = options.recorded_seed(out, resume, seed)
+    lineup = filled_lineup(named_or_default(strategy_names), players)
+    spec = RunSpec.create(game, players, lineup, n_games, seed=seed,
                           seating=seating, duplicate=duplicate,
                           overrides=parse_set_options(set_items), command=options.command_line(),
                           strict=strict, decision_timeout=decision_timeout, paranoid=paranoid)
     out_dir = out if out is not None else default_out_dir(spec)
+    say = _teller(quiet)
 
     def header() -> None:
-        click.echo(f"{entry.title}: {spec.n_games} games, {players} players, seed {spec.seed} -> "
-                   f"{out_dir}", err=True)
+        say(f"{entry.title}: {spec.n_games} games, {players} players, "
+            f"{options.seed_text(spec.seed, seed_given or seed is not None)} -> {out_dir}")
+        if len(set(lineup)) > 1 and len(strategy_names) < players:
+            say(f"lineup: {', '.join(lineup)} (the last -s fills the remaining seats)")
 
     def saved() -> str:
         return (f"{_saved_games(out_dir)} finished games are saved in {out_dir}; "
-                f"finish with the same command plus --resume --out {out_dir}")
+                f"finish with {options.resume_hint(out_dir, spec.seed, seed_given)}")
 
     try:
         with options.explained_interrupt(saved):
             result = run_games(spec, out_dir, jobs=jobs, chunk_size=chunk_size, backend=backend,
-                               scheduler=scheduler, progress=progress, resume=resume,
-                               on_start=header, notify=options.echo_err)
+                               scheduler=scheduler, progress=_progress(progress, quiet),
+                               resume=resume, on_start=header, notify=say)
     except Exception as exc:
         if not isinstance(exc, SimkitError) and (out_dir / "manifest.json").exists():
             click.echo(f"\nthe run stopped on an internal error; {_saved_games(out_dir)} finished games "
-                       f"are saved in {out_dir} (--resume --out {out_dir} continues it)", err=True)
+                       f"are saved in {out_dir} (finish with "
+                       f"{options.resume_hint(out_dir, spec.seed, seed_given)})", err=True)
         raise
+    if as_json:
+        click.echo(run_json(result))
+        return
     click.echo(run_summary(result, entry))
+    if verbose:
+        click.echo(facts_text(result))
+
+
+def _teller(quiet: bool):
+    """Where headers and notices go: stderr, or nowhere with --quiet."""
+    return (lambda message: None) if quiet else options.echo_err
+
+
+def _progress(progress: bool | None, quiet: bool) -> bool | None:
+    """--quiet turns the progress display off unless --progress is given."""
+    return False if quiet and progress is None else progress
 
 
 def _saved_games(out_dir: Path) -> int:
@@ -168,40 +213,66 @@ def _saved_games(out_dir: Path) -> int:
 @options.duplicate
 @options.resume
 @options.progress
+@options.quiet
+@options.verbose
+@options.as_json
 def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, jobs, out, seating,
-          duplicate, resume, progress):
+          duplicate, resume, progress, quiet, verbose, as_json):
     """Run the same study over a grid of player counts and rule variants.
 
     Every cell gets its own run folder inside the sweep folder and the same master seed, so
     cells are compared on the same deals where the rules allow. `simkit report` accepts the
-    sweep folder and shows the cells side by side.
+    sweep folder and shows the cells side by side. -s works as in `simkit run`: once for all
+    seats, or per seat, the last one filling the remaining seats.
 
     \b
     Examples:
       simkit sweep sixnimmt -p 3,4,5,6 -s heuristic -s random -n 5000 --set max_rounds=1
       simkit sweep sixnimmt -p 4 -s heuristic -s random --vary rows=3,4,5 --vary row_capacity=5,6
     """
-    from simkit.core.sweep import default_sweep_dir, parse_vary, plan, run_sweep
+    import json
+
+    from simkit.core.run_facts import facts_text, run_facts, summary_records
+    from simkit.core.sweep import SWEEP_MANIFEST, default_sweep_dir, parse_vary, plan, run_sweep
     from simkit.report.console import cell_summary
 
     entry = get_game(game)
+    seed_given = seed is not None
+    seed = options.recorded_seed(out, resume, seed, SWEEP_MANIFEST)
     planned = plan(game, players or [default_players(entry)], named_or_default(strategy_names),
                    n_games, seed, parse_vary(list(vary_items)), parse_set_options(set_items),
                    seating=seating, duplicate=duplicate, command=options.command_line())
     seed = planned[0][1].seed
     out_dir = out if out is not None else default_sweep_dir(game, seed)
+    say = _teller(quiet)
+    cells_done = []
 
     def header() -> None:
-        click.echo(f"{entry.title}: sweep of {len(planned)} cells x {n_games} games, seed "
-                   f"{seed} -> {out_dir}", err=True)
+        say(f"{entry.title}: sweep of {len(planned)} cells x {n_games} games, "
+            f"{options.seed_text(seed, seed_given or resume)} -> {out_dir}")
 
     def saved() -> str:
         return (f"finished cells and games are saved in {out_dir}; "
-                f"finish with the same command plus --resume --out {out_dir}")
+                f"finish with {options.resume_hint(out_dir, seed, seed_given)}")
+
+    def on_cell(cell, result) -> None:
+        cells_done.append((cell, result))
+        say(f"[cell {len(cells_done)}/{len(planned)} done: {cell.label}]")
+        if as_json:
+            return
+        click.echo(cell_summary(cell.label, result))
+        if verbose:
+            click.echo(facts_text(result))
 
     with options.explained_interrupt(saved):
-        run_sweep(planned, out_dir, jobs=jobs, progress=progress, resume=resume, on_start=header,
-                  on_cell=lambda cell, result: click.echo(cell_summary(cell.label, result)))
+        run_sweep(planned, out_dir, jobs=jobs, progress=_progress(progress, quiet), resume=resume,
+                  on_start=header, on_cell=on_cell)
+    if as_json:
+        click.echo(json.dumps({"sweep": {"out_dir": str(out_dir), "seed": seed, "cells": len(planned)},
+                               "cells": [{"label": c.label, "run": run_facts(r),
+                                          "summary": summary_records(r)} for c, r in cells_done]},
+                              indent=2))
+        return
     click.echo(f"\nreport of every cell side by side: simkit report {out_dir}")
 
 
@@ -271,3 +342,16 @@ def play(game, players, strategy_names, seat, seed, set_items):
 main.add_command(report_command, "report")
 main.add_command(compare_command, "compare")
 main.add_command(ladder_command, "ladder")
+
+
+def _environment_names(group: click.Group) -> None:
+    """Every option of every command reads `SIMKIT_<COMMAND>_<LONG OPTION>` when not typed
+    (`SIMKIT_RUN_GAMES` for `run --games`), unless it has a shared name (`SIMKIT_JOBS`)."""
+    for name, command in group.commands.items():
+        for param in command.params:
+            longs = [o for o in param.opts if o.startswith("--")]
+            if isinstance(param, click.Option) and param.envvar is None and longs:
+                param.envvar = f"SIMKIT_{name.upper()}_{longs[0][2:].upper().replace('-', '_')}"
+
+
+_environment_names(main)

@@ -4,6 +4,12 @@ Module-level decorators, used as `@options.seed` (as in pip-tools' `piptools/scr
 the two whose help must say what the command does with them (`-s`, `--out`) are made by a
 function. Validation that needs the library raises SimkitError, which the group prints as one
 line.
+
+Environment defaults: every option can be given as `SIMKIT_<COMMAND>_<LONG OPTION>` (set in
+simkit/cli.py after Click's auto_envvar_prefix, e.g. `SIMKIT_RUN_GAMES=5000`,
+`SIMKIT_SWEEP_SEATING=random`; a repeatable option takes space-separated values); the options
+shared by all commands also read one name for every command: `SIMKIT_JOBS`, `SIMKIT_PROGRESS`
+(1/0), `SIMKIT_QUIET` (1/0). A value typed on the command line wins over the environment.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from pathlib import Path
 import click
 
 from simkit.core.chunks import resolve_jobs
+from simkit.core.errors import ConfigError
 from simkit.core.registry import get_game
 from simkit.core.spec import SEATINGS
 from simkit.core.termination import STOPS, exit_status
@@ -61,10 +68,21 @@ def _jobs(ctx: click.Context, param: click.Parameter, value: int) -> int:
     return resolve_jobs(value)   # checked before anything is written
 
 
+def _one_count(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """`run -p`: read like `sweep -p` (so `-p 4` means the same in both), one count only."""
+    counts = _int_list(ctx, param, value)
+    if counts is None:
+        return None
+    if len(counts) != 1:
+        raise ConfigError(f"--players {value} is several player counts: `simkit {ctx.info_name}` plays "
+                          f"one (e.g. -p {counts[0]}); `simkit sweep -p {value}` plays each")
+    return counts[0]
+
+
 game = click.argument("game", callback=_known_game)
 
 players = click.option(
-    "-p", "--players", type=int, default=None,
+    "-p", "--players", callback=_one_count, default=None, metavar="N",
     help="Number of players (default: 4, or the nearest allowed).")
 
 player_counts = click.option(
@@ -80,8 +98,8 @@ seed = click.option(
     help="Master seed (default: fresh entropy, printed and recorded).")
 
 jobs = click.option(
-    "-j", "--jobs", type=int, default=-1, show_default=True, callback=_jobs,
-    help="Worker processes; -1 = all cores.")
+    "-j", "--jobs", type=int, default=-1, show_default=True, callback=_jobs, envvar="SIMKIT_JOBS",
+    help="Worker processes; -1 = all cores. [env: SIMKIT_JOBS]")
 
 overrides = click.option(
     "--set", "set_items", multiple=True, metavar="FIELD=VALUE",
@@ -99,7 +117,46 @@ resume = click.option(
     "--resume", is_flag=True, help="Finish an interrupted run or sweep in --out (same options).")
 
 progress = click.option(
-    "--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+    "--progress/--no-progress", default=None, envvar="SIMKIT_PROGRESS",
+    help="Progress display: a bar on a terminal, a plain line with counts and rates every few "
+         "seconds otherwise (default: on, off with --quiet). [env: SIMKIT_PROGRESS]")
+
+quiet = click.option(
+    "-q", "--quiet", is_flag=True, envvar="SIMKIT_QUIET",
+    help="Print only the result: no header, notices or progress. [env: SIMKIT_QUIET]")
+
+verbose = click.option(
+    "-v", "--verbose", is_flag=True, help="Also print the run facts (folder, seed, jobs, chunks, timings).")
+
+as_json = click.option(
+    "--json", "as_json", is_flag=True,
+    help="Print the result as one JSON document on stdout (the summary table and the run facts) "
+         "instead of text.")
+
+
+def resume_hint(out_dir: Path, seed: int, seed_given: bool) -> str:
+    """How to finish an interrupted study, as typed: the drawn seed is part of it."""
+    extra = "" if seed_given else f" --seed {seed}"
+    return f"the same command plus --resume --out {shlex.quote(str(out_dir))}{extra}"
+
+
+def seed_text(seed: int, seed_given: bool) -> str:
+    """`seed 7`, or for a drawn seed `seed 123 (drawn; --seed 123 repeats it)`."""
+    return f"seed {seed}" if seed_given else f"seed {seed} (drawn; --seed {seed} repeats it)"
+
+
+def recorded_seed(out_dir: Path | None, resume: bool, seed: int | None, listing: str = "manifest.json"
+                  ) -> int | None:
+    """On --resume without --seed, the seed the folder recorded (so the resume hint's command
+    works with or without the seed); else `seed` as given."""
+    if seed is not None or not resume or out_dir is None:
+        return seed
+    import json
+    try:
+        recorded = json.loads((out_dir / listing).read_text()).get("seed")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return recorded if isinstance(recorded, int) and not isinstance(recorded, bool) else None
 
 
 paranoid = click.option(

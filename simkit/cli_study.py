@@ -11,6 +11,7 @@ import click
 
 from simkit import cli_options as options
 from simkit.core.config import parse_set_options
+from simkit.core.errors import ConfigError
 from simkit.core.guard import DEFAULT_DECISION_TIMEOUT
 from simkit.core.registry import get_game
 
@@ -93,41 +94,65 @@ def _positive(ctx, param, value):
 @options.overrides
 @options.run_out
 @options.decision_timeout(DEFAULT_DECISION_TIMEOUT)
+@options.resume
 @options.progress
+@options.quiet
+@options.verbose
+@options.as_json
 def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jobs, set_items,
-                    out, decision_timeout, progress):
+                    out, decision_timeout, resume, progress, quiet, verbose, as_json):
     """Play strategy A against B on duplicate deals until the SPRT decides.
 
     Every deal is played once per seat rotation, so both strategies sit in every seat with the
-    same cards; pairs of games with the seats swapped give pentanomial counts. The run stops as
-    soon as the log-likelihood ratio crosses a bound, or at --max-games, and prints Elo with
-    its 95 % interval, LOS, the LLR and the decision. The run folder is a normal run folder
-    (plus compare.json) that `simkit report` accepts.
+    same cards; pairs of games with the seats swapped give pentanomial counts. While it runs,
+    the progress display shows the interim Elo, LLR and bounds. The run stops as soon as the
+    log-likelihood ratio crosses a bound, or at --max-games, and prints Elo with its 95 %
+    interval, LOS, the LLR and the decision. The run folder is a normal run folder (plus
+    compare.json) that `simkit report` accepts; --resume --out FOLDER finishes an interrupted
+    compare.
 
     \b
     Examples:
       simkit compare sixnimmt heuristic random
       simkit compare sixnimmt heuristic random --players 4 --sprt 0,20,0.05,0.05 --seed 3
       simkit compare sixnimmt random random --max-games 2000
+      simkit compare sixnimmt heuristic random --resume --out results/<compare-folder>
     """
     from simkit.core.compare import plan_compare, run_compare
+    from simkit.core.run_facts import facts_text, run_json
     from simkit.core.runner import default_out_dir
     from simkit.report.console import match_text
 
+    if resume and out is None:
+        raise ConfigError("--resume needs --out FOLDER: the compare folder to finish")
+    seed_given = seed is not None
+    seed = options.recorded_seed(out, resume, seed)
     plan = plan_compare(game, a, b, players, max_games, sprt, batch=batch, seed=seed,
                         overrides=parse_set_options(set_items), command=options.command_line(),
                         decision_timeout=decision_timeout)
     out_dir = out if out is not None else default_out_dir(plan.spec)
+    say = (lambda message: None) if quiet else options.echo_err
 
     def header() -> None:
-        click.echo(f"{get_game(game).title}: {a} (A) against {b} (B), {players} players, duplicate "
-                   f"deals, up to {plan.spec.n_games} games, seed {plan.spec.seed} -> {out_dir}", err=True)
-        click.echo(sprt.describe(), err=True)
+        say(f"{get_game(game).title}: {a} (A) against {b} (B), {players} players, duplicate "
+            f"deals, up to {plan.spec.n_games} games, "
+            f"{options.seed_text(plan.spec.seed, seed_given or seed is not None)} -> {out_dir}")
+        say(sprt.describe())
 
-    with options.explained_interrupt(
-            lambda: f"the finished games are saved in {out_dir} (simkit report {out_dir} reads them)"):
-        result, summary = run_compare(plan, out_dir, jobs=jobs, progress=progress, on_start=header)
+    def saved() -> str:
+        return (f"the finished games are saved in {out_dir} (simkit report {out_dir} reads them); "
+                f"finish with {options.resume_hint(out_dir, plan.spec.seed, seed_given)}")
+
+    with options.explained_interrupt(saved):
+        result, summary = run_compare(plan, out_dir, jobs=jobs, resume=resume, on_start=header,
+                                      progress=False if quiet and progress is None else progress,
+                                      notify=say)
+    if as_json:
+        click.echo(run_json(result, match=plan.record(summary)))
+        return
     click.echo(match_text(summary, result.stopped_early))
+    if verbose:
+        click.echo(facts_text(result))
     click.echo(f"run folder: {out_dir}  (simkit report {out_dir})")
 
 

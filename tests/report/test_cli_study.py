@@ -103,3 +103,55 @@ def test_help_has_examples():
         assert res.exit_code == 0 and "Example" in res.output
     assert "simkit compare sixnimmt heuristic random" in CliRunner().invoke(
         compare_command, ["--help"]).output
+
+
+def test_compare_shows_interim_elo_and_llr_and_prints_the_verdict_once(tmp_path, monkeypatch):
+    import simkit.core.runner as runner_mod
+    monkeypatch.setattr(runner_mod._Progress, "INTERVAL", 0.0)
+    res = CliRunner().invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--seed", "1",
+                                    "--max-games", "4000", "--batch", "40", "--jobs", "1",
+                                    "--out", str(tmp_path / "cmp")])
+    assert res.exit_code == 0, res.output
+    interim = [ln for ln in res.stderr.splitlines() if ln.startswith("games: ")]
+    assert len(interim) >= 3
+    first = interim[0].split(" | ")[1]
+    assert first.startswith("40 games: Elo ") and ", LLR " in first and "[-2.94, 2.94]" in first
+    assert interim[-1].endswith("H1 accepted")          # the display stops at the decision
+    assert res.output.count("H1 accepted: heuristic is stronger than random") == 1
+
+
+def test_compare_resumes_after_an_interruption(tmp_path, monkeypatch):
+    import simkit.core.runner as runner_mod
+    real = runner_mod.write_chunk
+    calls = {"n": 0}
+
+    def interrupt(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    out = tmp_path / "cmp"
+    args = ["compare", "sixnimmt", "heuristic", "random", "--max-games", "4000", "--batch", "20",
+            "--jobs", "1", "--out", str(out), "--no-progress"]
+    monkeypatch.setattr(runner_mod, "write_chunk", interrupt)
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 130
+    seed = json.loads((out / "manifest.json").read_text())["seed"]
+    assert f"plus --resume --out {out} --seed {seed}" in res.stderr
+    monkeypatch.setattr(runner_mod, "write_chunk", real)
+    again = CliRunner().invoke(main, args + ["--resume"])
+    assert again.exit_code == 0, again.output
+    assert "H1 accepted" in again.output
+    record = json.loads((out / "compare.json").read_text())
+    fresh = CliRunner().invoke(main, args[:-3] + ["--out", str(tmp_path / "fresh"), "--seed", str(seed),
+                                                  "--no-progress"])
+    assert fresh.exit_code == 0
+    assert json.loads((tmp_path / "fresh" / "compare.json").read_text()) == record
+    done = CliRunner().invoke(main, args + ["--resume"])      # already decided: read back
+    assert done.exit_code == 0 and "H1 accepted" in done.output
+    other = CliRunner().invoke(main, ["compare", "sixnimmt", "lowest", "random", "--resume",
+                                      "--out", str(out), "--seed", str(seed)])
+    assert other.exit_code == 1 and "was started with different strategies" in other.output
+    no_out = CliRunner().invoke(main, ["compare", "sixnimmt", "lowest", "random", "--resume"])
+    assert no_out.exit_code == 1 and "--resume needs --out FOLDER" in no_out.output
