@@ -104,6 +104,7 @@ def strategies(game):
 @options.seating
 @options.duplicate
 @options.overrides
+@options.deals
 @click.option("--chunk-size", type=int, default=None,
               help="Games per worker task (results do not depend on it).")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
@@ -118,7 +119,7 @@ def strategies(game):
 @options.verbose
 @options.as_json
 def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplicate, set_items,
-        chunk_size, backend, scheduler, resume, strict, decision_timeout, paranoid, progress,
+        deals_path, chunk_size, backend, scheduler, resume, strict, decision_timeout, paranoid, progress,
         quiet, verbose, as_json):
     """Play a batch of seeded games and write a run folder.
 
@@ -140,6 +141,10 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
 
     entry = get_game(game)
     players = default_players(entry) if players is None else players
+    if deals_path is not None:
+        from simkit.core.deals import games_for_deals, read_deals
+        seed, n_games = games_for_deals(read_deals(deals_path), seed, options.typed("n_games", n_games),
+                                        players, duplicate)
     seed_given = seed is not None
     seed = options.recorded_seed(out, resume, seed)
     lineup = filled_lineup(named_or_default(strategy_names), players)
@@ -207,6 +212,7 @@ def _saved_games(out_dir: Path) -> int:
 @options.overrides
 @options.games
 @options.seed
+@options.deals
 @options.jobs
 @options.out("Sweep folder, one run folder per cell (default: a new folder under results/).")
 @options.seating
@@ -216,8 +222,8 @@ def _saved_games(out_dir: Path) -> int:
 @options.quiet
 @options.verbose
 @options.as_json
-def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, jobs, out, seating,
-          duplicate, resume, progress, quiet, verbose, as_json):
+def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, deals_path, jobs, out,
+          seating, duplicate, resume, progress, quiet, verbose, as_json):
     """Run the same study over a grid of player counts and rule variants.
 
     Every cell gets its own run folder inside the sweep folder and the same master seed, so
@@ -237,9 +243,16 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, j
     from simkit.report.console import cell_summary
 
     entry = get_game(game)
+    counts = players or [default_players(entry)]
+    if deals_path is not None:
+        from simkit.core.deals import games_for_deals, read_deals
+        fixed = read_deals(deals_path)
+        asked = options.typed("n_games", n_games)
+        per_cell = [games_for_deals(fixed, seed, asked, n, duplicate) for n in counts]
+        seed, n_games = per_cell[0][0], min(g for _, g in per_cell)
     seed_given = seed is not None
     seed = options.recorded_seed(out, resume, seed, SWEEP_MANIFEST)
-    planned = plan(game, players or [default_players(entry)], named_or_default(strategy_names),
+    planned = plan(game, counts, named_or_default(strategy_names),
                    n_games, seed, parse_vary(list(vary_items)), parse_set_options(set_items),
                    seating=seating, duplicate=duplicate, command=options.command_line())
     seed = planned[0][1].seed

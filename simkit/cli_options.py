@@ -113,6 +113,20 @@ duplicate = click.option(
     "--duplicate", is_flag=True,
     help="Play every deal once per seat rotation (deal luck cancels); -n is rounded up to whole deals.")
 
+deals = click.option(
+    "--deals", "deals_path", type=click.Path(path_type=Path, exists=True), default=None,
+    metavar="FILE",
+    help="Play the deals of a deals file ('seed N' and 'deals N' lines) or of a run folder, so "
+         "two studies use the same deals; -n defaults to every deal (once per rotation with "
+         "--duplicate).")
+
+
+def typed(name: str, value):
+    """`value` if the user gave option `name` (typed or from the environment), else None."""
+    source = click.get_current_context().get_parameter_source(name)
+    return None if source in (None, click.core.ParameterSource.DEFAULT) else value
+
+
 resume = click.option(
     "--resume", is_flag=True, help="Finish an interrupted run or sweep in --out (same options).")
 
