@@ -14,7 +14,7 @@ import click
 from simkit import cli_options as options
 from simkit.cli_study import compare_command, ladder_command, report_command
 from simkit.core.config import describe_fields, parse_set_options
-from simkit.core.errors import ConfigError, SimkitError
+from simkit.core.errors import ConfigError, RunFolderError, SimkitError
 from simkit.core.lineup import (
     default_opponent,
     default_players,
@@ -291,19 +291,36 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, d
 
 @main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
-@click.option("--game", "-g", "index", type=int, required=True, help="Game index (0-based) in the run.")
+@click.option("--game", "-g", "index", type=int, default=None, help="Game index (0-based) in the run.")
 @click.option("--position", "step", type=int, default=None,
               help="Print the text position before decision step STEP (0 = the start) instead of the log.")
-def replay(run_dir, index, step):
-    """Replay one game of a run from its seed, as a log a person can follow.
+@click.option("--all", "all_games", is_flag=True,
+              help="Write the log of every game: one file per game in --to FOLDER (default "
+                   "RUN_DIR/logs), or all in one file if --to ends in .txt.")
+@click.option("--to", "target", type=click.Path(path_type=Path), default=None,
+              help="With --all: a new folder (game-000017.txt, ...) or a .txt file.")
+def replay(run_dir, index, step, all_games, target):
+    """Replay one game of a run from its seed, as a log a person can follow; or write the logs
+    of every game (--all). Each replayed game is checked against its recorded row.
 
     \b
     Examples:
       simkit replay results/sixnimmt-20261130-101500-s7 --game 3
       simkit replay results/sixnimmt-20261130-101500-s7 --game 3 --position 12
+      simkit replay results/sixnimmt-20261130-101500-s7 --all
+      simkit replay results/sixnimmt-20261130-101500-s7 --all --to games.txt
     """
     from simkit.core.runner import replay_game
 
+    if all_games:
+        if index is not None or step is not None:
+            raise ConfigError("--all writes every game's log: leave out --game and --position")
+        _export_all(run_dir, target)
+        return
+    if index is None:
+        raise ConfigError("give --game N (one game's log) or --all (every game's log)")
+    if target is not None:
+        raise ConfigError("--to goes with --all (the log of one game is printed)")
     state, record, spec = replay_game(run_dir, index, step)
     entry = get_game(spec.game)
     seats = ", ".join(f"seat {s}: {spec.strategies[k].text}" for s, k in enumerate(record.slots))
@@ -317,6 +334,20 @@ def replay(run_dir, index, step):
     click.echo(entry.render_log(state))
     if record.forfeit >= 0:
         click.echo(f"Seat {record.forfeit} forfeited: {record.error}")
+
+
+def _export_all(run_dir: Path, target: Path | None) -> None:
+    from simkit.core.game_logs import export_logs
+
+    done = export_logs(run_dir, target)
+    where = "in one file" if done.target.suffix == ".txt" else "one file per game"
+    click.echo(f"{done.written} game logs written to {done.target} ({where})")
+    if done.differ:
+        shown = "; ".join(f"game {g}: {why}" for g, why in done.differ[:3])
+        more = f" and {len(done.differ) - 3} more" if len(done.differ) > 3 else ""
+        raise RunFolderError(f"{len(done.differ)} games replay differently from their recorded rows and "
+                             f"have no log ({shown}{more}): the rules, a strategy or a library changed "
+                             f"since the run")
 
 
 @main.command()
