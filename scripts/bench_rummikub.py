@@ -5,14 +5,21 @@
   positions met in greedy_tiles self-play (`game`) and random valid tables (`random`, with
   jokers on the table about as often as in play), under the default strict joker rule;
 - full games per second with greedy_tiles (4 players) and with random (4 players) through the
-  public runner (`play_range`).
+  public runner (`play_range`);
+- the solver tail grid of issue 12 (`random_positions.tail_grid`: tables of 40-80 tiles, racks of
+  6-24, 0-2 jokers on the table and on the rack, strict rule, both objectives): median, p95, p99
+  and max of the solve time, and the peak memory of the slowest solves (tracemalloc, Python
+  allocations of the solve alone) and of the whole process (ru_maxrss).
 
-Run: `python scripts/bench_rummikub.py [seconds]`."""
+Run: `python scripts/bench_rummikub.py [seconds] [grid seeds]` (grid seeds 0 skips the grid; the
+default 10 gives 1,200 positions, 2,400 solves, a few minutes)."""
 
 from __future__ import annotations
 
+import resource
 import sys
 import time
+import tracemalloc
 
 import numpy as np
 
@@ -85,7 +92,40 @@ def _games_per_s(strategies, seconds: float) -> float:
         step = min(200, step * 2)
 
 
-def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
+def tail_grid_rows(seeds: int = 10, traced: int = 10) -> list[tuple[str, float, str]]:
+    """Solve every grid position under both objectives (CPU time each); then solve the `traced`
+    slowest again under tracemalloc for their peak memory."""
+    from simkit.games.rummikub.random_positions import tail_grid
+    from simkit.games.rummikub.solver import solve
+
+    grid = tail_grid(seeds)
+    times = []
+    for cell, table, rack in grid:
+        for objective in ("tiles", "points"):
+            t0 = time.process_time()
+            solve(table, rack, objective=objective)
+            times.append((time.process_time() - t0, cell, table, rack, objective))
+    ms = np.array([t[0] for t in times]) * 1000
+    worst = sorted(times, key=lambda t: -t[0])[:traced]
+    peak = 0
+    for _, _, table, rack, objective in worst:
+        tracemalloc.start()
+        solve(table, rack, objective=objective)
+        peak = max(peak, tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    slow = worst[0]
+    label = f"rummikub solver tail grid ({len(times)} solves)"
+    return [(f"{label} median", float(np.median(ms)), "ms"),
+            (f"{label} p95", float(np.percentile(ms, 95)), "ms"),
+            (f"{label} p99", float(np.percentile(ms, 99)), "ms"),
+            (f"{label} max (table {slow[1][0]}, rack {slow[1][1]}, jokers {slow[1][2]}+{slow[1][3]}, "
+             f"{slow[4]})", float(ms.max()), "ms"),
+            (f"{label} peak traced memory of one solve", peak / 2**20, "MB"),
+            ("process peak RSS (ru_maxrss, whole bench)",
+             resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "MB")]
+
+
+def bench(seconds: float = 3.0, grid_seeds: int = 10) -> list[tuple[str, float, str]]:
     rows = []
     med, p95 = _solver_times(opening_queries(300))
     rows += [("rummikub solver opening 14 tiles median", med, "ms"),
@@ -97,10 +137,14 @@ def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
                  (f"rummikub solver mid-game ({label}, ~40+10) p95", p95, "ms")]
     rows.append(("rummikub 4p greedy_tiles", _games_per_s(["greedy_tiles"], seconds), "games/s"))
     rows.append(("rummikub 4p random", _games_per_s(["random"], seconds), "games/s"))
+    if grid_seeds:
+        rows += tail_grid_rows(grid_seeds)
     return rows
 
 
 if __name__ == "__main__":
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
     secs = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
-    for label, value, unit in bench(secs):
+    seeds = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    for label, value, unit in bench(secs, seeds):
         print(f"{label:55s} {value:10.2f} {unit}")

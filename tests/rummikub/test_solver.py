@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.games.rummikub import rules
+from simkit.games.rummikub import rules, solver
 from simkit.games.rummikub.actions import InitialMeld, Play
 from simkit.games.rummikub.random_positions import random_position, random_table
 from simkit.games.rummikub.solver import solve
@@ -43,11 +43,20 @@ def _check(table, rack, objective, retrieval):
     return ref > 0
 
 
+@pytest.fixture(params=["forward", "mirrored"])
+def direction(request, monkeypatch):
+    """The table DP as given, or only through the mirrored position (numbers n -> 14 - n), the
+    method the solver turns to when the forward DP passes its state cap."""
+    monkeypatch.setattr(solver, "FORCE_MIRROR", request.param == "mirrored")
+    return request.param
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("objective", ["tiles", "points"])
 @pytest.mark.parametrize("jokers", [False, True])
-def test_solver_optimal_vs_exhaustive_R12_R15(objective, jokers):
-    """R12/R15: 90 random small positions per case (strict and free), solver == exhaustive."""
+def test_solver_optimal_vs_exhaustive_R12_R15(objective, jokers, direction):
+    """R12/R15: 90 random small positions per case (strict and free), solver == exhaustive,
+    through the forward and through the mirrored DP."""
     rng = np.random.default_rng(100 + 2 * jokers + (objective == "points"))
     found = 0
     for i in range(90):
@@ -129,7 +138,7 @@ def test_solver_mid_game_answers_are_legal():
 
 
 @pytest.mark.slow
-def test_solver_optimal_with_both_jokers_on_the_table_R15():
+def test_solver_optimal_with_both_jokers_on_the_table_R15(direction):
     """R15 strict with two table jokers (keep / retrieve / distinct replacements): 80 positions."""
     rng = np.random.default_rng(77)
     found = 0
@@ -138,3 +147,32 @@ def test_solver_optimal_with_both_jokers_on_the_table_R15():
         rack = _near_rack(rng, table, left, int(rng.integers(2, 5)), False)
         found += _check(table, rack, "tiles" if i % 2 else "points", "strict")
     assert found >= 20
+
+
+def test_solver_state_cap_switch_keeps_the_answer(monkeypatch):
+    """A tiny state cap makes the solver alternate between the forward and the mirrored DP with
+    growing caps: the value stays the optimum and the answer passes the validator."""
+    rng = np.random.default_rng(12)
+    for _ in range(4):
+        table, rack = random_position(rng, 40, 12, jokers=True, joker_prob=0.3)
+        for objective in ("tiles", "points"):
+            monkeypatch.setattr(solver, "STATE_CAP", 10**9)
+            ref = solve(table, rack, objective=objective)
+            monkeypatch.setattr(solver, "STATE_CAP", 50)
+            sol = solve(table, rack, objective=objective)
+            assert (sol is None) == (ref is None)
+            if sol is not None:
+                assert (sol.tiles, sol.points) == (ref.tiles, ref.points)
+                assert rules.check_play(table, sol.melds, rack, retrieval="strict") is None
+
+
+def test_tail_grid_positions_have_the_asked_jokers():
+    from simkit.games.rummikub.random_positions import position_with_jokers
+
+    rng = np.random.default_rng(5)
+    for tj, rj in ((0, 0), (2, 0), (1, 1), (0, 2)):
+        table, rack = position_with_jokers(rng, 60, 18, tj, rj)
+        assert rules.valid_table(table)
+        assert sum(t >= 104 for m in table for t in m.tiles) == tj
+        assert sum(t >= 104 for t in rack) == rj and len(rack) == 18
+        assert not {t for m in table for t in m.tiles} & set(rack)

@@ -23,6 +23,10 @@ from functools import cache
 from itertools import combinations, product
 
 NEG = -(1 << 40)
+POS = 1 << 40
+# memo entry kinds: the stored value is exact, an upper bound (<= the alpha of its search) or a
+# lower bound (>= the beta of its search, which stopped at the first child reaching beta)
+UPPER, EXACT, LOWER = 0, 1, 2
 MAX_RUNS = 4
 
 
@@ -109,6 +113,11 @@ def group_outcomes(g: tuple[int, ...], gj: int, pats: tuple, keeps: tuple = ()) 
     return tuple((k[0], k[1], found[k]) for k in keep)
 
 
+class StateCap(Exception):
+    """The DP reached its state cap (`TableDP.cap`); its memo stays valid, so `solve` may be
+    called again with a higher cap and goes on where it stopped."""
+
+
 class TableDP:
     """One exact optimisation. F, O: [colour][number] counts of forced and optional tiles
     (numbers 1..13, index 0 unused); w: [colour][number] weight of an optional tile; fj/oj:
@@ -121,6 +130,7 @@ class TableDP:
         self.patterns = list(patterns)
         self.memo: dict = {}
         self.copt: dict = {}
+        self.cap: int | None = None                  # most memo entries before StateCap
         # run patterns per colour: list of (bit, v, mates set, last mate)
         self.run_pats = [[] for _ in range(4)]
         self.group_pats: dict[int, list] = {}
@@ -153,6 +163,85 @@ class TableDP:
             self.suffix[idx] = self.suffix[idx + 1] + O[c][n] * w[c][n]
         # last number with anything to place, for an early finish
         self.last = max([n for c in range(4) for n in range(1, 14) if F[c][n] + O[c][n]] + [0])
+        # groupable[c][n]: a tile of face (c, n) can meet two other colours at n (tiles or jokers)
+        self.groupable = [[False] + [sum(1 for d in range(4) if d != c and F[d][n] + O[d][n]) + self.jtot >= 2
+                                     for n in range(1, 14)] for c in range(4)]
+        self.colour_memo: dict = {}
+        self.bound_memo: dict = {}
+
+    # ------------------------------------------------------------------ the per-colour bound
+    def colour_bound(self, c: int, n: int, runs: tuple, j: int) -> int:
+        """An upper bound on the rack weight of colour c placeable from number n on, given the
+        colour's open runs before n and j jokers: the colour alone, with any tile allowed into a
+        group wherever two other colours (or jokers) exist at its number, every joker available
+        to this colour, marks and flags ignored. A relaxation of the moves of `colour_options`
+        (NEG: the colour's forced tiles or open runs cannot be completed at all)."""
+        key = (c, n, runs, j)
+        got = self.colour_memo.get(key)
+        if got is not None:
+            return got
+        if n == 14:
+            res = 0 if all(L == 3 for L in runs) else NEG
+            self.colour_memo[key] = res
+            return res
+        F, a = self.F[c][n], self.F[c][n] + self.O[c][n]
+        wt = self.w[c][n]
+        grp = self.groupable[c][n]
+        per_run = []
+        for L in runs:
+            acts = []
+            if L == 3:
+                acts.append(0)                  # close
+            if n + (2 - L) <= 13:
+                if a:
+                    acts.append(1)              # a real tile
+                if j:
+                    acts.append(2)              # a joker
+            if not acts:
+                self.colour_memo[key] = NEG
+                return NEG
+            per_run.append(acts)
+        res = NEG
+        seen = set()
+        for acts in product(*per_run):
+            rr = acts.count(1)
+            jr = acts.count(2)
+            if rr > a or jr > j:
+                continue
+            cont = tuple(min(3, L + 1) for L, x in zip(runs, acts) if x)
+            base = len(cont)
+            for sr in range(0, (a - rr if n <= 11 else 0) + 1):
+                for sj in range(0, (j - jr if n <= 11 else 0) + 1):
+                    if base + sr + sj > MAX_RUNS:
+                        break
+                    new = tuple(sorted(cont + (1,) * (sr + sj)))
+                    left = a - rr - sr
+                    placed = rr + sr + (left if grp else 0)
+                    if placed < F or (new, jr + sj, placed) in seen:
+                        continue
+                    seen.add((new, jr + sj, placed))
+                    sub = self.colour_bound(c, n + 1, new, j - jr - sj)
+                    if sub > NEG // 2 and sub + (placed - F) * wt > res:
+                        res = sub + (placed - F) * wt
+        self.colour_memo[key] = res
+        return res
+
+    def bound(self, n: int, c: int, runs: tuple, jleft: int) -> int:
+        """Upper bound on the rack tiles' weight still to place at state (n, c, runs): the sum
+        of the per-colour bounds (colours before c have passed number n). NEG: infeasible."""
+        key = (n, c, runs, jleft)
+        got = self.bound_memo.get(key)
+        if got is not None:
+            return got
+        total = 0
+        for d in range(4):
+            b = self.colour_bound(d, n + 1 if d < c else n, tuple(L for L, _ in runs[d]), jleft)
+            if b <= NEG // 2:
+                total = NEG
+                break
+            total += b
+        self.bound_memo[key] = total
+        return total
 
     # ------------------------------------------------------------------ one colour at one number
     def _mark(self, c: int, n: int, mark: int, real: bool, flags: int, order: int = 0) -> tuple[int, int]:
@@ -358,27 +447,34 @@ class TableDP:
         return True
 
     def best(self, n: int, c: int, runs: tuple, g: tuple, ju: int, flags: int, room: int,
-             alpha: int = NEG) -> int:
-        """Best value still to come from this state. Branch and bound: a result above `alpha` is
-        exact; a result <= alpha is only an upper bound (and the caller does not need more)."""
+             alpha: int = NEG, beta: int = POS) -> int:
+        """Best value still to come from this state. Branch and bound: a result strictly between
+        `alpha` and `beta` is exact; a result <= alpha is only an upper bound, a result >= beta
+        only a lower bound (the caller needs no more in either case)."""
         if c == 0 and (n == 14 or n > self.last and not flags and (ju == self.jtot or not any(
                 L < 3 for cr in runs for L, _ in cr))):
             return self._terminal(n, runs, ju, flags, room)
         F_ = self.F
         if c == 4:
-            return self._close_number(n, runs, g, ju, flags, room, alpha)
+            return self._close_number(n, runs, g, ju, flags, room, alpha, beta)
         if not runs[c] and F_[c][n] + self.O[c][n] == 0:
             c, g = self._skip(n, c, runs, g, ju, flags)
             if c == 4:
-                return self._close_number(n, runs, g, ju, flags, room, alpha)
+                return self._close_number(n, runs, g, ju, flags, room, alpha, beta)
         jleft = self.jtot - ju
         if room > jleft:
             room = jleft                             # room beyond the spare jokers is irrelevant
         key = (n, c, runs, g, ju, flags, room)
         hit = self.memo.get(key)
-        if hit is not None and (hit[2] or hit[0] <= alpha):
+        if hit is not None and (hit[2] == EXACT or (hit[0] <= alpha if hit[2] == UPPER else hit[0] >= beta)):
             return hit[0]
-        ub = self.suffix[(n - 1) * 4 + c] + self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
+        if self.cap is not None and len(self.memo) >= self.cap:
+            raise StateCap
+        ub = self.bound(n, c, runs, jleft)
+        if ub <= NEG // 2:
+            self.memo[key] = (NEG, None, True)
+            return NEG
+        ub += self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
         if ub <= alpha:
             return ub
         if flags and not self._alive(n, c, runs, ju, flags):
@@ -387,8 +483,18 @@ class TableDP:
         if g:
             mx = max(g)
             if mx:
-                rest = sum(1 for cc in range(c, 4) if self.F[cc][n] + self.O[cc][n])
-                if sum(g) + rest * mx + (self.jtot - ju) < 3 * mx:
+                # each colour still to come gives at most mx group tiles, less the tiles its
+                # short runs (1 or 2 units) must take at n; a joker gives at most one unit
+                rest = 0
+                for cc in range(c, 4):
+                    free = F_[cc][n] + self.O[cc][n]
+                    if free:
+                        for L, _ in runs[cc]:
+                            if L < 3:
+                                free -= 1
+                        if free > 0:
+                            rest += mx if free > mx else free
+                if sum(g) + rest + (self.jtot - ju) < 3 * mx:
                     self.memo[key] = (NEG, None, True)
                     return NEG
         F, O = F_[c][n], self.O[c][n]
@@ -415,13 +521,17 @@ class TableDP:
                 ng = g + (gr,)
                 if sort_g and len(ng) > 1:
                     ng = tuple(sorted(ng))
-                sub = self.best(n, c + 1, nruns, ng, nju, nflags, nroom, need)
+                sub = self.best(n, c + 1, nruns, ng, nju, nflags, nroom, need, beta - gain)
                 if sub <= NEG // 2:
                     continue
                 val = sub + gain
                 if val > res:
                     res, choice = val, (new_cr, rr, jr, cleared, detail, gr)
-        self.memo[key] = (res, choice, res > alpha)
+                    if res >= beta:
+                        break
+            if res >= beta:
+                break
+        self.memo[key] = (res, choice, LOWER if res >= beta else EXACT if res > alpha else UPPER)
         return res
 
     def _g(self, n: int, g: tuple, gr: int) -> tuple:
@@ -430,14 +540,20 @@ class TableDP:
         g = g + (gr,)
         return g if n in self.group_pats or n in self.keeps_at else tuple(sorted(g))
 
-    def _close_number(self, n, runs, g, ju, flags, room, alpha=NEG) -> int:
+    def _close_number(self, n, runs, g, ju, flags, room, alpha=NEG, beta=POS) -> int:
         if room > self.jtot - ju:
             room = self.jtot - ju
         key = (n, 4, runs, g, ju, flags, room)
         hit = self.memo.get(key)
-        if hit is not None and (hit[2] or hit[0] <= alpha):
+        if hit is not None and (hit[2] == EXACT or (hit[0] <= alpha if hit[2] == UPPER else hit[0] >= beta)):
             return hit[0]
-        ub = self.suffix[n * 4] + self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
+        if self.cap is not None and len(self.memo) >= self.cap:
+            raise StateCap
+        ub = self.bound(n, 4, runs, self.jtot - ju)
+        if ub <= NEG // 2:
+            self.memo[key] = (NEG, None, True)
+            return NEG
+        ub += self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
         if ub <= alpha:
             return ub
         pats = tuple((bit, roles, mates) for bit, roles, mates in self.group_pats.get(n, ()) if flags & bit)
@@ -451,17 +567,23 @@ class TableDP:
             jgain = (max(0, nju - self.fj) - max(0, ju - self.fj)) * self.jw
             for cleared, groom, _ in outs:
                 need = (res if res > alpha else alpha) - jgain
-                sub = self.best(n + 1, 0, runs, (), nju, flags & ~cleared, min(2, room + groom), need)
+                sub = self.best(n + 1, 0, runs, (), nju, flags & ~cleared, min(2, room + groom), need,
+                                beta - jgain)
                 if sub <= NEG // 2:
                     continue
                 if sub + jgain > res:
                     res, choice = sub + jgain, (gj, cleared, groom)
-        self.memo[key] = (res, choice, res > alpha)
+                    if res >= beta:
+                        break
+            if res >= beta:
+                break
+        self.memo[key] = (res, choice, LOWER if res >= beta else EXACT if res > alpha else UPPER)
         return res
 
-    def solve(self) -> int:
+    def solve(self, alpha: int = 0, beta: int = POS) -> int:
+        """The optimum if it lies in (alpha, beta); otherwise a bound (<= alpha or >= beta)."""
         start = ((), (), (), ())
-        return self.best(1, 0, start, (), 0, self.all_flags, 0, 0)
+        return self.best(1, 0, start, (), 0, self.all_flags, 0, alpha, beta)
 
     # ------------------------------------------------------------------ reconstruction
     def plan(self) -> tuple[list, list]:

@@ -29,7 +29,7 @@ from itertools import permutations, product
 
 from simkit.games.rummikub import rules
 from simkit.games.rummikub.actions import InitialMeld, Play
-from simkit.games.rummikub.dp import TableDP
+from simkit.games.rummikub.dp import StateCap, TableDP
 from simkit.games.rummikub.tiles import GROUP, RUN, Meld
 
 NEG = -(1 << 40)
@@ -330,11 +330,9 @@ def _solve_table(table, rack, objective, retrieval, joker_points) -> Solution | 
         for f in keep.values():
             F[f // 13][f % 13 + 1] += 1
         patterns = [starts[j] for j in retrieved] if retrieval == "strict" else []
-        dp = TableDP(F, O, w, len(table_jokers) - len(keep), len(rack_jokers), jw, patterns)
-        val = dp.solve()
+        val, runs, groups = _table_dp(F, O, w, len(table_jokers) - len(keep), len(rack_jokers), jw, patterns)
         if val <= 0 or val <= bound:
             return None
-        runs, groups = dp.plan()
         face_ids = {f: list(v) for f, v in ids.items()}
         for j, f in keep.items():
             face_ids.setdefault(f, []).append(j)
@@ -415,6 +413,59 @@ def _solve_table(table, rack, objective, retrieval, joker_points) -> Solution | 
     if fixed is None:
         return None
     return _finish(Play(tuple(fixed)), fixed, table_tiles, False)
+
+
+#: memo states of the table DP before the solver turns to the mirrored position (numbers
+#: n -> 14 - n, an isomorphic problem the DP often finds far easier, or far harder); the two then
+#: take turns with caps growing fourfold, each going on from its own memo
+STATE_CAP = 20000
+#: tests only: solve every table position through the mirrored DP
+FORCE_MIRROR = False
+
+
+def _mirror_rows(rows):
+    return [[r[0]] + r[13:0:-1] + r[14:] for r in rows]
+
+
+def _mirror_pattern(p):
+    if p[0] == "run":
+        _, c, v, mates = p
+        return ("run", c, 14 - v, tuple(sorted(14 - m for m in mates)))
+    _, v, roles, mates = p
+    return ("group", 14 - v, roles, mates)
+
+
+def _table_dp(F, O, w, fj, oj, jw, patterns):
+    """The exact table DP: (value, runs, groups) as `TableDP.plan` gives them (runs and groups
+    empty when the value is <= 0). The position is solved as given; only when its DP passes
+    STATE_CAP states is the mirrored position tried as well, so answers below the cap are the
+    forward DP's own."""
+    dps = [None, None]
+    cap = STATE_CAP
+    while True:
+        for mirrored in ((True,) if FORCE_MIRROR else (False, True)):
+            dp = dps[mirrored]
+            if dp is None:
+                if mirrored:
+                    dp = TableDP(_mirror_rows(F), _mirror_rows(O), _mirror_rows(w), fj, oj, jw,
+                                 [_mirror_pattern(p) for p in patterns])
+                else:
+                    dp = TableDP(F, O, w, fj, oj, jw, patterns)
+                dps[mirrored] = dp
+            dp.cap = None if FORCE_MIRROR else cap
+            try:
+                val = dp.solve()
+            except StateCap:
+                continue
+            dp.cap = None
+            if val <= 0:
+                return val, [], []
+            runs, groups = dp.plan()
+            if mirrored:
+                runs = [(c, [(kind, 14 - n) for kind, n in reversed(units)]) for c, units in runs]
+                groups = [(14 - n, colours, jk) for n, colours, jk in groups]
+            return val, runs, groups
+        cap *= 4
 
 
 def _extend_with_joker(melds: list[Meld], j: int) -> list[Meld]:
