@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from simkit import cli_options as options
-from simkit.cli_study import compare_command, ladder_command, report_command
+from simkit.cli_study import compare_command, ladder_command, report_command, tournament_command
 from simkit.core.config import describe_fields, parse_set_options
 from simkit.core.errors import ConfigError, RunFolderError, SimkitError
 from simkit.core.lineup import (
@@ -386,6 +386,7 @@ def play(game, players, strategy_names, seat, seed, set_items):
 main.add_command(report_command, "report")
 main.add_command(compare_command, "compare")
 main.add_command(ladder_command, "ladder")
+main.add_command(tournament_command, "tournament")
 
 
 def _environment_names(group: click.Group) -> None:

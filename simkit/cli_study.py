@@ -212,3 +212,71 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
         run_ladder(plan, out_dir, jobs=jobs, progress=progress, resume=resume, on_pair=announce)
     click.echo(ladder_text(analyse_ladder(out_dir)))
     click.echo(f"report: {write_ladder_report(out_dir)}")
+
+
+@click.command("tournament")
+@options.game
+@options.strategies("An agent of the tournament (repeat; at least 2).")
+@options.players
+@click.option("-n", "--games", "n_games", type=int, default=100, show_default=True, callback=_positive,
+              help="Games per pairing (rounded up to whole deals).")
+@click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]), default="round-robin",
+              show_default=True,
+              help="round-robin: every pair; gauntlet: the first agent against each of the others.")
+@options.seed
+@options.jobs
+@options.overrides
+@options.out("Tournament folder (default: a new folder under results/).")
+@options.resume
+@options.decision_timeout(DEFAULT_DECISION_TIMEOUT)
+@options.progress
+@options.quiet
+def tournament_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_items, out, resume,
+                       decision_timeout, progress, quiet):
+    """Play a round robin (or a gauntlet) between strategies and print the crosstable.
+
+    Every pairing is played on the same duplicate deals with seats rotated (A on even seats, B
+    on odd ones), one run folder per pairing, as `simkit ladder` does; the crosstable shows
+    each agent's pairwise score against each other agent and its mean. The folder also holds
+    crosstable.csv; `simkit ladder`'s ratings and report read the same folder layout.
+
+    \b
+    Examples:
+      simkit tournament sixnimmt -p 4 -s heuristic -s lowest -s highest -s random -n 400
+      simkit tournament shipside -s octopus -s greedy -s random --format gauntlet
+    """
+    from simkit.core.ladder import analyse_ladder, plan_ladder, run_ladder
+    from simkit.core.lineup import default_players
+    from simkit.core.runner import stamped_dir
+    from simkit.core.tournament import crosstable, crosstable_text, write_crosstable
+
+    entry = get_game(game)
+    if len(strategy_names) < 2:
+        raise ConfigError(f"a tournament needs at least 2 strategies, got {len(strategy_names)}: give -s "
+                          f"once per agent")
+    n = default_players(entry) if players is None else players
+    if resume and out is None:
+        raise ConfigError("--resume needs --out FOLDER: the tournament folder to finish")
+    seed_given = seed is not None
+    seed = options.recorded_seed(out, resume, seed, "ladder.json")
+    plan = plan_ladder(game, n, list(strategy_names), games_per_pair=n_games, seed=seed, fmt=fmt,
+                       overrides=parse_set_options(set_items), decision_timeout=decision_timeout,
+                       command=options.command_line())
+    out_dir = out if out is not None else stamped_dir(f"tournament-{game}", plan.seed)
+    say = (lambda message: None) if quiet else options.echo_err
+    say(f"{entry.title}: {fmt} of {len(plan.agents)} agents, {len(plan.pairs)} pairings of "
+        f"{plan.games_per_pair} games, {n} players, "
+        f"{options.seed_text(plan.seed, seed_given or seed is not None)} -> {out_dir}")
+
+    def announce(i: int, pair) -> None:
+        say(f"[pairing {i + 1}/{len(plan.pairs)}] {pair.a} vs {pair.b}")
+
+    with options.explained_interrupt(
+            lambda: f"finished pairings are saved in {out_dir}; finish with "
+                    f"{options.resume_hint(out_dir, plan.seed, seed_given)}"):
+        run_ladder(plan, out_dir, jobs=jobs, progress=False if quiet and progress is None else progress,
+                   resume=resume, on_pair=announce)
+    table = crosstable(analyse_ladder(out_dir))
+    write_crosstable(out_dir, table)
+    click.echo(crosstable_text(table))
+    click.echo(f"tournament folder: {out_dir} (crosstable.csv; pairings in pairs/)")
