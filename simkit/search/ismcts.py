@@ -6,6 +6,7 @@ No `from __future__ import annotations` here: the CLI reads the constructor's an
 
 import math
 import time
+from collections.abc import Sequence
 
 from simkit.core.game import Action
 from simkit.core.strategy import Decision
@@ -54,14 +55,20 @@ class ISMCTS(SearchStrategy):
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, decision, sim)
+            self._iterate(root, decision, sim, actions)
             done += 1
         listed = decision.legal_actions is not None
         best = root.most_visited(actions.__contains__ if listed else decision.is_legal)
         return actions[0] if best is None else best.action
 
-    def _iterate(self, root: Node, decision: Decision, sim: Simulator) -> None:
-        """Select and expand on a fresh determinization, roll out, back the reward up."""
+    def _iterate(self, root: Node, decision: Decision, sim: Simulator,
+                 root_actions: Sequence[Action]) -> None:
+        """Select and expand on a fresh determinization, roll out, back the reward up.
+
+        At the root the seat's actions are `root_actions` (what it can do in the real game: they
+        depend only on what it sees, so every determinization offers the same ones); they are
+        not asked again per iteration, which saves a `candidate_actions` call where the game
+        cannot list its moves (Rummikub's solver)."""
         state = decision.sample_state()
         sim.start()
         me, game, rng, c = decision.seat, self.game, decision.rng, self.c
@@ -74,7 +81,8 @@ class ISMCTS(SearchStrategy):
                 state.apply([sim.choose(state, s) for s in seats])
                 steps += 1
                 continue
-            edge = node.select(searchable_actions(game, state, me), c, rng)
+            offered = root_actions if node is root else searchable_actions(game, state, me)
+            edge = node.select(offered, c, rng)
             expanding = edge.visits == 0
             sim.step(state, me, edge.action)
             steps += 1
