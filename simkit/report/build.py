@@ -202,7 +202,15 @@ def signed(x: float, digits: int = 1) -> str:
         return "n/a"
     if math.isinf(v):
         return "+∞" if v > 0 else "-∞"
+    if round(v, digits) == 0:
+        return f"{0:.{digits}f}"
     return f"{v:+.{digits}f}"
+
+
+def p_is(p) -> str:
+    """`p = 0.0123` or `p < 0.0001`."""
+    text = _p(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 #: the bias-adjusted Elo is searched within ±1000 (simkit.stats.sequential): a bound found
@@ -343,13 +351,13 @@ def seat_sentence(a: RunAnalysis) -> str:
     """Is the game fair to seats? The omnibus test, then the seats flagged after correction."""
     i = a.independence
     flagged = a.seat_table[a.seat_table["significant"].fillna(False).astype(bool)]
-    test = f"{_wins_test_name(i)}, p = {_p(i.get('wins_p'))}"
+    test = f"{_wins_test_name(i)}, {p_is(i.get('wins_p'))}"
     p = float(i.get("wins_p", float("nan")))
     if not flagged.empty:
         seats = ", ".join(f"seat {int(r.seat) + 1} wins {_pct(r.win_rate)}"
                           for r in flagged.itertuples())
         text = (f"the seat matters: {seats} against a fair {_pct(flagged['fair_rate'].iloc[0])} "
-                f"(Holm-adjusted p ≤ {_p(flagged['p_adjusted'].max())}; {test})")
+                f"(Holm-adjusted {p_is(flagged['p_adjusted'].max())} or less; {test})")
     elif not math.isnan(p) and p < 0.05:
         text = (f"the seats' win rates differ ({test}), but no single seat is off its fair "
                 f"share after Holm's correction")
@@ -573,10 +581,10 @@ def independence_text(a: RunAnalysis) -> str:
         name = "Friedman" if i["scores_test"] == "friedman" else "Wilcoxon signed-rank"
         parts.append(f"Scores by seat, {name} test ({blocks} as blocks): statistic "
                      f"{_f(i['scores_stat'])}, p = {_p(i['scores_p'])}.")
-    parts.append(f"Small p-values mean the seat matters. Each seat's own p-value tests its "
-                 f"win rate against the fair rate; “off fair?” says yes when the p-value "
-                 f"adjusted by {a.correction} is below 5%, so the chance of any false flag "
-                 f"in this table stays under 5%.")
+    parts.append(f"Small p-values mean the seat matters. Each seat's own p-value (p) tests "
+                 f"its win rate against the fair rate; “off fair?” says yes when that p-value, "
+                 f"adjusted for the {len(a.seat_table)} seats by Holm's method (p (Holm)), is "
+                 f"below 5%, so the chance of any false flag in this table stays under 5%.")
     if a.manifest.get("seating") == "fixed":
         parts.append("Seating is fixed, so seat effects are mixed with strategy effects.")
     return " ".join(parts)

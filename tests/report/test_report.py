@@ -63,13 +63,13 @@ def test_report_of_a_real_sixnimmt_run_holds_every_section_and_decodable_images(
         assert f'id="{section}"' in text, section
     assert 'id="match"' not in text          # four strategies: no two-sided match
     images = IMG.findall(text)
-    assert len(images) == 5
+    assert len(images) == 6                  # 6 nimmt! has rounds: the rounds chart too
     for b64 in images:
         w, h = _png_size(base64.b64decode(b64))
         assert w >= 400 and h >= 150
     assert '<meta name="viewport"' in text
     assert "lower is better" in text         # 6 nimmt! counts bullheads
-    for name in ("win_share", "scores", "seats", "length", "convergence"):
+    for name in ("win_share", "scores", "seats", "length", "convergence", "rounds"):
         png = out / "figures" / "four" / f"{name}.png"
         svg = out / "figures" / "four" / f"{name}.svg"
         _png_size(png.read_bytes())
@@ -86,7 +86,7 @@ def test_report_tables_and_markdown(sixnimmt_runs, tmp_path):
     for name in ("score_quantiles", "seats", "ratings", "head_to_head", "balance"):
         assert (out / "tables" / "four" / f"{name}.csv").exists(), name
     md = (out / "summary.md").read_text()
-    assert "## Run four" in md and "| heuristic |" in md and "### Seat effects" in md
+    assert "## 6 nimmt!: four" in md and "| heuristic |" in md and "### Seat effects" in md
 
 
 def test_duplicate_run_report_shows_match_and_paired_analysis(sixnimmt_runs, tmp_path):
@@ -107,7 +107,7 @@ def test_several_runs_are_compared_side_by_side(sixnimmt_runs, tmp_path):
     comp = pd.read_csv(out / "tables" / "comparison.csv")
     assert comp["run"].tolist() == ["four", "four-hand8"]
     assert comp["variant"].tolist() == ["hand_size=10", "hand_size=8"]
-    assert len(IMG.findall(text)) == 11
+    assert len(IMG.findall(text)) == 13
 
 
 def test_all_text_is_escaped(tmp_path):
@@ -134,3 +134,168 @@ def test_not_a_run_folder_is_a_clear_error(tmp_path):
         build_report([tmp_path], tmp_path / "rep")
     with pytest.raises(RunFolderError, match="no run folder"):
         build_report([], tmp_path / "rep")
+
+
+# ---------------------------------------------------------------------------------------------
+# the headline, the strength figures and the wording of issue 13
+
+
+def _body_before(text, marker):
+    return text[:text.index(marker)]
+
+
+def test_headline_comes_before_any_table_and_answers_who_is_stronger(sixnimmt_runs, tmp_path):
+    text = build_report([sixnimmt_runs / "four"], tmp_path / "rep").read_text()
+    head = _body_before(text, "<table")
+    assert 'id="headline"' in head and "6 nimmt!" in head and "sixnimmt-1" in head
+    assert "heuristic (1 seat), random (1 seat), lowest (1 seat), highest (1 seat)" in head
+    verdict = re.search(r'<p class="headline">(.*?)</p>', head, re.S).group(1)
+    table = pd.read_csv(tmp_path / "rep" / "tables" / "four" / "summary.csv")
+    best = table.loc[(table["win_share"] / table["fair_share"]).idxmax()]
+    assert verdict.startswith(f"{best['player']} wins {100 * best['win_share']:.1f}% of games")
+    assert "against a fair 25.0%" in verdict and "Plackett–Luce" in verdict
+    assert "seat effect" in verdict.lower() or "seat matters" in verdict.lower()
+    # the strength section: win share against fair share first, one rating scale named
+    strength = text[text.index('id="strength"'):text.index('id="summary"')]
+    assert "fair per game" in strength and "÷ fair" in strength
+    assert "Rating scale: <strong>Plackett–Luce</strong>" in strength
+    for word in ("Wilson interval", "Plackett–Luce", "Friedman test", "Steps", "Pairwise Elo",
+                 "Holm correction"):
+        assert f"<dt>{word}</dt>" in text, word
+
+
+def test_config_is_readable_and_seats_are_numbered_from_one(tmp_path):
+    games, seats = synth(200, strengths=(0.8, 0.3, 0.3), n_players=3, seed=3,
+                         labels=["smart", "random", "random"])
+    run = _write_run(tmp_path / "cfg", games, seats, n_players=3,
+                     config={"advanced": False, "max_rounds": None, "public_penalties": True,
+                             "variant": {"enabled": True}})
+    text = build_report([run], tmp_path / "rep").read_text()
+    facts = re.search(r'<dl class="facts">(.*?)</dl>', text, re.S).group(1)
+    assert "advanced: no" in facts and "max rounds: none" in facts
+    assert "public penalties: yes" in facts and "variant enabled: yes" in facts
+    assert "False" not in facts and "None" not in facts and "True" not in facts
+    seat_csv = pd.read_csv(tmp_path / "rep" / "tables" / "cfg" / "seats.csv")
+    assert seat_csv["seat"].tolist() == [1, 2, 3]
+    assert {"p_value", "p_adjusted", "significant", "correction"} <= set(seat_csv.columns)
+
+
+def test_a_strategy_in_several_seats_gets_per_game_and_per_seat_shares(tmp_path):
+    games, seats = synth(400, strengths=(0.3, 0.3, 0.3, 0.3), n_players=4, seed=8,
+                         labels=["smart", "random", "random", "random"])
+    run = _write_run(tmp_path / "multi", games, seats, n_players=4)
+    text = build_report([run], tmp_path / "rep").read_text()
+    table = pd.read_csv(tmp_path / "rep" / "tables" / "multi" / "summary.csv").set_index("player")
+    share = table.loc["random", "win_share"]
+    per_seat = share / 3
+    assert f"<td>{100 * share:.1f}%</td><td>" in text               # per game
+    assert f"<td>{100 * per_seat:.1f}%</td><td>25.0%</td>" in text  # per seat against 1/4
+    assert "holding 3 seats" in text and f"{100 * per_seat:.1f}% per seat" in text
+    assert "random (3 seats)" in text
+
+
+def test_significant_seats_are_flagged_and_the_correction_named(tmp_path):
+    games, seats = synth(2000, strengths=(0.5, 0.5, 0.5), n_players=3, seed=4,
+                         seat_bonus=(3.0, 0.0, 0.0))
+    run = _write_run(tmp_path / "seaty", games, seats, n_players=3)
+    text = build_report([run], tmp_path / "rep").read_text()
+    seats_html = text[text.index('id="seats"'):text.index('id="balance"')]
+    assert "off fair?" in seats_html and "Holm" in seats_html
+    first_row = re.search(r"<tbody><tr>(.*?)</tr>", seats_html).group(1)
+    assert first_row.startswith("<td>1</td>") and "<td>yes</td>" in first_row
+    assert "The seat matters: seat 1 wins 6" in text
+
+
+def test_duplicate_run_names_the_deal_blocked_tests(sixnimmt_runs, tmp_path):
+    text = build_report([sixnimmt_runs / "dup"], tmp_path / "rep").read_text()
+    assert "Hotelling" in text and "deals as units" in text and "chi-square" not in text.split(
+        'id="seats"')[1].split("</section>")[0]
+
+
+def test_match_rows_put_pairwise_elo_first_and_honest_bounds_at_a_perfect_score(tmp_path):
+    games, seats = synth(12, strengths=(9.0, 0.0), spread=0.1, seed=1, labels=["a", "b"])
+    run = _write_run(tmp_path / "perfect", games, seats)
+    text = build_report([run], tmp_path / "rep").read_text()
+    match = text[text.index('id="match"'):text.index('id="summary"')]
+    assert match.index("strength: pairwise Elo") < match.index("game-level Elo")
+    assert "+1199.8 [+" in match and "+∞]" in match and "± 0.0" not in match
+    assert "<td>game-level nElo</td><td>n/a</td>" in match
+
+
+def test_compare_run_shows_the_bias_adjusted_elo(tmp_path):
+    games, seats = synth(400, strengths=(0.8, 0.2), seed=2, labels=["a", "b"], duplicate=True)
+    run = _write_run(tmp_path / "cmp", games, seats, duplicate=True)
+    (run / "compare.json").write_text(json.dumps(
+        {"a": "a", "b": "b", "a_slots": [0], "b_slots": [1],
+         "sprt": {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05, "model": "logistic"}}))
+    text = build_report([run], tmp_path / "rep").read_text()
+    assert "bias-adjusted Elo (after the SPRT)" in text
+    assert "bias-adjusted as the SPRT" in re.search(r'<p class="headline">(.*?)</p>', text,
+                                                    re.S).group(1)
+    assert "[0, 10] pairwise Elo" in text
+
+
+def test_summary_md_embeds_every_chart_it_names(sixnimmt_runs, tmp_path):
+    out = tmp_path / "rep"
+    build_report([sixnimmt_runs / "four", sixnimmt_runs / "four-hand8"], out)
+    md = (out / "summary.md").read_text()
+    links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
+    assert "figures/comparison.png" in links and "figures/four/win_share.png" in links
+    assert len(links) >= 2 * 6 + 1
+    for link in links:
+        assert (out / link).exists(), link
+    assert md.index("Across the cells") < md.index("| cell")   # verdicts before the tables
+    run = md[md.index("## 6 nimmt!: four\n"):]
+    assert run.index("**heuristic") < run.index("| strategy")
+
+
+def test_sweep_cells_keep_their_names_and_compare_by_fair_share(tmp_path):
+    g3, s3 = synth(300, strengths=(0.9, 0.3, 0.3), n_players=3, seed=6,
+                   labels=["smart", "random", "random"])
+    g4, s4 = synth(300, strengths=(0.9, 0.3, 0.3, 0.3), n_players=4, seed=7,
+                   labels=["smart", "random", "random", "random"])
+    sweep = tmp_path / "sweep"
+    a = _write_run(sweep / "p3-rows=3", g3, s3, n_players=3, config={"rows": 3})
+    b = _write_run(sweep / "p4-rows=3", g4, s4, n_players=4, config={"rows": 3})
+    out = tmp_path / "rep"
+    text = build_report([a, b], out).read_text()
+    assert "p3-rows=3" in text and "p4-rows=3" in text and "rows_3" not in text
+    comp = pd.read_csv(out / "tables" / "comparison.csv")
+    assert comp["run"].tolist() == ["p3-rows=3", "p4-rows=3"]
+    assert comp["fair_share[smart]"].round(4).tolist() == [round(1 / 3, 4), 0.25]
+    ratio = comp["win_share[smart]"] / comp["fair_share[smart]"]
+    assert comp["balance[smart]"].tolist() == pytest.approx(ratio.tolist())
+    assert {"first_seat_ratio", "seat_p", "seat_p_holm", "seat_effect"} <= set(comp.columns)
+    section = text[text.index('id="comparison"'):text.index("</section>", text.index('id="comparison"'))]
+    assert "÷ fair" in section and "Holm" in section and "balance across cells chart" in section
+    assert "Across the cells, smart wins" in text
+    assert (out / "figures" / "p3-rows=3" / "win_share.png").exists()
+
+
+def test_every_chart_keeps_its_text_at_10px_on_a_phone(sixnimmt_runs):
+    from simkit.core.runner import load_run
+    from simkit.report import charts
+    from simkit.stats.tables import summary_table
+
+    r = load_run(sixnimmt_runs / "four")
+    table = summary_table(r.seats)
+    figs = [charts.win_shares(table), charts.score_distribution(r.seats, False),
+            charts.seat_chart(r.seats, False), charts.game_length(r.games),
+            charts.convergence(r.seats), charts.rounds_chart(r.games, r.seats, False),
+            charts.balance_grid(["a=1", "a=2"], [table, table])]
+    for fig in figs:
+        assert fig is not None
+        pt = charts.min_font_pt(fig)
+        assert pt >= charts.MIN_FONT_PT
+        assert fig.get_figwidth() == charts.CHART_WIDTH
+        # 380 CSS px: a 400 px screen less the page's padding
+        assert charts.displayed_font_px(pt, fig.get_figwidth(), 380) >= 10
+
+
+def test_rounds_chart_only_for_multi_round_games():
+    from simkit.report import charts
+
+    games, seats = synth(50, seed=1)
+    assert charts.rounds_chart(games.drop(columns="rounds"), seats) is None
+    assert charts.rounds_chart(games.assign(rounds=1), seats) is None
+    assert charts.rounds_chart(games, seats) is not None
