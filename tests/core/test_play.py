@@ -12,22 +12,66 @@ from simkit.core.strategy import GameInfo, Strategy
 from tests.highcard import GAME as HIGHCARD
 from tests.highcard import HighCardConfig, RandomPlay
 
+#: every card value in turn, many times over: each decision takes the first of them in hand
+#: (row picks are not plain numbers, so "1" picks the first row)
+EVERY_CARD = "\n".join(str(v) for _ in range(30) for v in range(1, 105)) + "\n"
+
 
 def test_person_plays_a_single_round_against_bots():
-    answers = "\n".join(["1"] * 40) + "\n"
     out = CliRunner().invoke(main, ["play", "sixnimmt", "-p", "3", "--seed", "4", "--set", "max_rounds=1"],
-                             input=answers)
+                             input=EVERY_CARD)
     assert out.exit_code == 0, out.output
     assert out.output.count("Your choices:") >= 10          # one card per turn, plus row picks
     assert "hand:" in out.output and "Game over" in out.output
     assert ("You win!" in out.output) or ("You finish with rank" in out.output)
 
 
+def test_cards_are_typed_by_value_and_the_bots_last_cards_are_shown():
+    answers = "5\n81\n" + EVERY_CARD
+    out = CliRunner().invoke(main, ["play", "sixnimmt", "-p", "3", "--seed", "4", "--set", "max_rounds=1"],
+                             input=answers)
+    assert out.exit_code == 0, out.output
+    first, second = out.output.split("Since your last move:", 2)[:2]
+    assert "Your choices: 7  11  16  39  45  56  62  64  80  81" in first
+    assert "5 is not one of your choices: type one as shown" in first
+    assert " seat 1 (heuristic) played 6; seat 2 (heuristic) played 66" in second
+    assert "rows:\n  1: 63 66 81\n" in second               # 81, typed by value, was played
+    assert "hand: 7 11 16 39 45 56 62 64 80\n" in second
+
+
 def test_choice_out_of_range_is_asked_again():
-    answers = "99\n" + "\n".join(["1"] * 40) + "\n"
+    answers = "999\n" + EVERY_CARD
     out = CliRunner().invoke(main, ["play", "sixnimmt", "-p", "2", "--seed", "4", "--set", "max_rounds=1"],
                              input=answers)
-    assert out.exit_code == 0 and "99 is not in the range 1<=x<=10" in out.output
+    assert out.exit_code == 0 and "'999' is not one of your choices: type one as shown" in out.output
+
+
+def test_rows_are_picked_by_number_or_as_shown():
+    from simkit.core.interactive import Person
+    from simkit.core.registry import get_game
+    from simkit.games.sixnimmt.actions import TakeRow
+
+    shown: list[str] = []
+    person = Person(get_game("sixnimmt"), ask=lambda p, n: 1, show=shown.append,
+                    ask_text=lambda prompt: "")
+    legal = [TakeRow(r) for r in range(4)]
+    texts = [str(a) for a in legal]
+    assert person._choice("2", legal, texts, False, None) == (TakeRow(1),)
+    assert person._choice("Take Row 4", legal, texts, False, None) == (TakeRow(3),)
+    assert person._choice("row 2", legal, texts, False, None) is None
+    assert "'row 2' is not one of your choices: type one as shown or its number 1-4" in shown[-1]
+    assert person._choice("take row 9", legal, texts, False, None) is None
+    assert shown[-1] == "take row 9 is not one of your choices: type one as shown"
+
+
+def test_an_illegal_meld_says_why():
+    answers = "meld Run[O3' O4 O5]\nmeld Group[K3' O3']\n" + "draw\n" * 80 + "pass\n" * 80
+    out = CliRunner().invoke(main, ["play", "rummikub", "-p", "2", "-s", "simple", "--seed", "2"],
+                             input=answers)
+    assert out.exit_code == 0, out.output
+    assert ("meld Run[O3' O4 O5] is not legal here: R11: the initial meld is worth 12, it must be "
+            "worth at least 30") in out.output
+    assert "R3: a meld needs at least 3 tiles, this one has 2" in out.output
 
 
 def test_bad_seat_is_refused():
