@@ -74,7 +74,7 @@ def plan_compare(game: str, a: str, b: str, n_players: int, max_games: int, sprt
 def interim_text(summary: MatchSummary) -> str:
     """One line of a compare in progress: Elo with its interval, the LLR and its bounds."""
     e = summary.estimate
-    text = f"{summary.games} games: Elo {e.elo:+.1f} ± {e.elo_error:.1f}"
+    text = f"Elo {e.elo:+.0f} ± {e.elo_error:.0f}"
     if summary.sprt is not None and summary.llr is not None:
         text += f", LLR {summary.llr:.2f} [{summary.sprt.lower:.2f}, {summary.sprt.upper:.2f}]"
     if summary.decision is not None:

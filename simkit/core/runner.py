@@ -148,10 +148,23 @@ class _Progress:
         self.bar = None
         self.plain = enabled is not False and not sys.stderr.isatty()
         if enabled is not False and not self.plain:
+            import shutil
+
             import click
-            self.bar = click.progressbar(length=total, label=label, file=sys.stderr,
-                                         show_eta=True, show_percent=True, show_pos=True,
-                                         item_show_func=lambda text: text)
+
+            # the bar, counts, percent and ETA take about this much; the status gets the rest of
+            # the line (a wrapped line would break the bar's redraw)
+            width = 10 if status is not None else 36
+            room = shutil.get_terminal_size().columns - len(label) - width - 2 * len(str(total)) - 19
+
+            def shown(text: str | None) -> str | None:
+                if not text or room < 10:
+                    return None
+                return text if len(text) <= room else text[:room - 1] + "…"
+
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr, width=width,
+                                         show_eta=True, show_percent=status is None, show_pos=True,
+                                         item_show_func=shown)
             self.bar.__enter__()
             self.bar.update(done, self._status())
 

@@ -115,7 +115,8 @@ def test_compare_shows_interim_elo_and_llr_and_prints_the_verdict_once(tmp_path,
     interim = [ln for ln in res.stderr.splitlines() if ln.startswith("games: ")]
     assert len(interim) >= 3
     first = interim[0].split(" | ")[1]
-    assert first.startswith("40 games: Elo ") and ", LLR " in first and "[-2.94, 2.94]" in first
+    assert interim[0].startswith("games: 40/")
+    assert first.startswith("Elo ") and ", LLR " in first and "[-2.94, 2.94]" in first
     assert interim[-1].endswith("H1 accepted")          # the display stops at the decision
     assert res.output.count("H1 accepted: heuristic is stronger than random") == 1
 
