@@ -196,19 +196,22 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
 
     entry = get_game(game)
     n = default_players(entry) if players is None else players
+    seed_given = seed is not None
+    seed = options.recorded_seed(out, resume, seed, "ladder.json")
     plan = plan_ladder(game, n, list(strategy_names) or None, games_per_pair=n_games, seed=seed,
                        fmt=fmt, overrides=parse_set_options(set_items),
                        decision_timeout=decision_timeout, command=options.command_line())
     out_dir = out if out is not None else stamped_dir(f"ladder-{game}", plan.seed)
     click.echo(f"{entry.title}: ladder of {len(plan.agents)} agents, {len(plan.pairs)} pairings of "
-               f"{plan.games_per_pair} games, {n} players, seed {plan.seed} -> {out_dir}", err=True)
+               f"{plan.games_per_pair} games, {n} players, "
+               f"{options.seed_text(plan.seed, seed_given or seed is not None)} -> {out_dir}", err=True)
 
     def announce(i: int, pair) -> None:
         click.echo(f"[{i + 1}/{len(plan.pairs)}] {pair.a} vs {pair.b}", err=True)
 
     with options.explained_interrupt(
-            lambda: f"finished pairings are saved in {out_dir}; finish with the same command plus "
-                    f"--resume --out {out_dir}"):
+            lambda: f"finished pairings are saved in {out_dir}; finish with "
+                    f"{options.resume_hint(out_dir, plan.seed, seed_given)}"):
         run_ladder(plan, out_dir, jobs=jobs, progress=progress, resume=resume, on_pair=announce)
     click.echo(ladder_text(analyse_ladder(out_dir)))
     click.echo(f"report: {write_ladder_report(out_dir)}")

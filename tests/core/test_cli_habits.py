@@ -159,3 +159,26 @@ def test_sweep_progress_names_each_cell_and_the_overall_count(cli, tmp_path, mon
     assert "cell 1/2 p3: 20/20 games (100.0%)" in out.stderr
     assert "cell 2/2 p4: 20/20 games" in out.stderr
     assert "[cell 2/2 done: p4]" in out.stderr
+
+
+def test_sweep_json_and_quiet(cli, tmp_path):
+    out = cli.invoke(main, ["sweep", "sixnimmt", "-p", "3,4", "-n", "6", "--seed", "8", "-j", "1", "-q",
+                            "--json", "--out", str(tmp_path / "s")])
+    assert out.exit_code == 0, out.output
+    assert out.stderr == ""
+    doc = json.loads(out.stdout)
+    assert doc["sweep"]["seed"] == 8 and [c["label"] for c in doc["cells"]] == ["p3", "p4"]
+    assert doc["cells"][1]["run"]["n_players"] == 4 and doc["cells"][1]["summary"][0]["games"] == 6
+
+
+def test_sweep_resume_hint_has_the_drawn_seed(cli, tmp_path, monkeypatch):
+    real = _interrupt_on_third_chunk(monkeypatch)
+    args = ["sweep", "sixnimmt", "-p", "3,4", "-n", "20", "-j", "1", "--out", str(tmp_path / "s")]
+    out = cli.invoke(main, args)
+    assert out.exit_code == 130
+    seed = json.loads((tmp_path / "s" / "sweep.json").read_text())["seed"]
+    assert f"plus --resume --out {tmp_path / 's'} --seed {seed}" in out.stderr
+    monkeypatch.setattr(runner_mod, "write_chunk", real)
+    again = cli.invoke(main, args + ["--resume", "--seed", str(seed)])
+    assert again.exit_code == 0, again.output
+    assert len(pd.read_parquet(tmp_path / "s" / "p4" / "games.parquet")) == 20
