@@ -163,85 +163,6 @@ class TableDP:
             self.suffix[idx] = self.suffix[idx + 1] + O[c][n] * w[c][n]
         # last number with anything to place, for an early finish
         self.last = max([n for c in range(4) for n in range(1, 14) if F[c][n] + O[c][n]] + [0])
-        # groupable[c][n]: a tile of face (c, n) can meet two other colours at n (tiles or jokers)
-        self.groupable = [[False] + [sum(1 for d in range(4) if d != c and F[d][n] + O[d][n]) + self.jtot >= 2
-                                     for n in range(1, 14)] for c in range(4)]
-        self.colour_memo: dict = {}
-        self.bound_memo: dict = {}
-
-    # ------------------------------------------------------------------ the per-colour bound
-    def colour_bound(self, c: int, n: int, runs: tuple, j: int) -> int:
-        """An upper bound on the rack weight of colour c placeable from number n on, given the
-        colour's open runs before n and j jokers: the colour alone, with any tile allowed into a
-        group wherever two other colours (or jokers) exist at its number, every joker available
-        to this colour, marks and flags ignored. A relaxation of the moves of `colour_options`
-        (NEG: the colour's forced tiles or open runs cannot be completed at all)."""
-        key = (c, n, runs, j)
-        got = self.colour_memo.get(key)
-        if got is not None:
-            return got
-        if n == 14:
-            res = 0 if all(L == 3 for L in runs) else NEG
-            self.colour_memo[key] = res
-            return res
-        F, a = self.F[c][n], self.F[c][n] + self.O[c][n]
-        wt = self.w[c][n]
-        grp = self.groupable[c][n]
-        per_run = []
-        for L in runs:
-            acts = []
-            if L == 3:
-                acts.append(0)                  # close
-            if n + (2 - L) <= 13:
-                if a:
-                    acts.append(1)              # a real tile
-                if j:
-                    acts.append(2)              # a joker
-            if not acts:
-                self.colour_memo[key] = NEG
-                return NEG
-            per_run.append(acts)
-        res = NEG
-        seen = set()
-        for acts in product(*per_run):
-            rr = acts.count(1)
-            jr = acts.count(2)
-            if rr > a or jr > j:
-                continue
-            cont = tuple(min(3, L + 1) for L, x in zip(runs, acts) if x)
-            base = len(cont)
-            for sr in range(0, (a - rr if n <= 11 else 0) + 1):
-                for sj in range(0, (j - jr if n <= 11 else 0) + 1):
-                    if base + sr + sj > MAX_RUNS:
-                        break
-                    new = tuple(sorted(cont + (1,) * (sr + sj)))
-                    left = a - rr - sr
-                    placed = rr + sr + (left if grp else 0)
-                    if placed < F or (new, jr + sj, placed) in seen:
-                        continue
-                    seen.add((new, jr + sj, placed))
-                    sub = self.colour_bound(c, n + 1, new, j - jr - sj)
-                    if sub > NEG // 2 and sub + (placed - F) * wt > res:
-                        res = sub + (placed - F) * wt
-        self.colour_memo[key] = res
-        return res
-
-    def bound(self, n: int, c: int, runs: tuple, jleft: int) -> int:
-        """Upper bound on the rack tiles' weight still to place at state (n, c, runs): the sum
-        of the per-colour bounds (colours before c have passed number n). NEG: infeasible."""
-        key = (n, c, runs, jleft)
-        got = self.bound_memo.get(key)
-        if got is not None:
-            return got
-        total = 0
-        for d in range(4):
-            b = self.colour_bound(d, n + 1 if d < c else n, tuple(L for L, _ in runs[d]), jleft)
-            if b <= NEG // 2:
-                total = NEG
-                break
-            total += b
-        self.bound_memo[key] = total
-        return total
 
     # ------------------------------------------------------------------ one colour at one number
     def _mark(self, c: int, n: int, mark: int, real: bool, flags: int, order: int = 0) -> tuple[int, int]:
@@ -470,11 +391,7 @@ class TableDP:
             return hit[0]
         if self.cap is not None and len(self.memo) >= self.cap:
             raise StateCap
-        ub = self.bound(n, c, runs, jleft)
-        if ub <= NEG // 2:
-            self.memo[key] = (NEG, None, True)
-            return NEG
-        ub += self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
+        ub = self.suffix[(n - 1) * 4 + c] + self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
         if ub <= alpha:
             return ub
         if flags and not self._alive(n, c, runs, ju, flags):
@@ -549,11 +466,7 @@ class TableDP:
             return hit[0]
         if self.cap is not None and len(self.memo) >= self.cap:
             raise StateCap
-        ub = self.bound(n, 4, runs, self.jtot - ju)
-        if ub <= NEG // 2:
-            self.memo[key] = (NEG, None, True)
-            return NEG
-        ub += self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
+        ub = self.suffix[n * 4] + self.jw * (self.jtot - (ju if ju > self.fj else self.fj))
         if ub <= alpha:
             return ub
         pats = tuple((bit, roles, mates) for bit, roles, mates in self.group_pats.get(n, ()) if flags & bit)

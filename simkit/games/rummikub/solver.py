@@ -418,7 +418,7 @@ def _solve_table(table, rack, objective, retrieval, joker_points) -> Solution | 
 #: memo states of the table DP before the solver turns to the mirrored position (numbers
 #: n -> 14 - n, an isomorphic problem the DP often finds far easier, or far harder); the two then
 #: take turns with caps growing fourfold, each going on from its own memo
-STATE_CAP = 20000
+STATE_CAP = 5000
 #: tests only: solve every table position through the mirrored DP
 FORCE_MIRROR = False
 
