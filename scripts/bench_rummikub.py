@@ -7,9 +7,11 @@
 - full games per second with greedy_tiles (4 players) and with random (4 players) through the
   public runner (`play_range`);
 - the solver tail grid of issue 12 (`random_positions.tail_grid`: tables of 40-80 tiles, racks of
-  6-24, 0-2 jokers on the table and on the rack, strict rule, both objectives): median, p95, p99
-  and max of the solve time, and the peak memory of the slowest solves (tracemalloc, Python
-  allocations of the solve alone) and of the whole process (ru_maxrss).
+  6-24, 0-2 jokers on the table and on the rack, strict rule, both objectives), with the default
+  solver (forward DP only, answers as before) and with `state_cap=STATE_CAP` (the mirrored DP
+  takes turns past the cap): median, p95, p99 and max of the solve time, and the peak memory of
+  the slowest solves (tracemalloc, Python allocations of the solve alone) and of the whole
+  process (ru_maxrss).
 
 Run: `python scripts/bench_rummikub.py [seconds] [grid seeds]` (grid seeds 0 skips the grid; the
 default 10 gives 1,200 positions, 2,400 solves, a few minutes)."""
@@ -92,7 +94,8 @@ def _games_per_s(strategies, seconds: float) -> float:
         step = min(200, step * 2)
 
 
-def tail_grid_rows(seeds: int = 10, traced: int = 10) -> list[tuple[str, float, str]]:
+def tail_grid_rows(seeds: int = 10, traced: int = 10,
+                   state_cap: int | None = None) -> list[tuple[str, float, str]]:
     """Solve every grid position under both objectives (CPU time each); then solve the `traced`
     slowest again under tracemalloc for their peak memory."""
     from simkit.games.rummikub.random_positions import tail_grid
@@ -103,18 +106,18 @@ def tail_grid_rows(seeds: int = 10, traced: int = 10) -> list[tuple[str, float, 
     for cell, table, rack in grid:
         for objective in ("tiles", "points"):
             t0 = time.process_time()
-            solve(table, rack, objective=objective)
+            solve(table, rack, objective=objective, state_cap=state_cap)
             times.append((time.process_time() - t0, cell, table, rack, objective))
     ms = np.array([t[0] for t in times]) * 1000
     worst = sorted(times, key=lambda t: -t[0])[:traced]
     peak = 0
     for _, _, table, rack, objective in worst:
         tracemalloc.start()
-        solve(table, rack, objective=objective)
+        solve(table, rack, objective=objective, state_cap=state_cap)
         peak = max(peak, tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     slow = worst[0]
-    label = f"rummikub solver tail grid ({len(times)} solves)"
+    label = f"rummikub tail grid ({len(times)} solves), state_cap={state_cap}"
     return [(f"{label} median", float(np.median(ms)), "ms"),
             (f"{label} p95", float(np.percentile(ms, 95)), "ms"),
             (f"{label} p99", float(np.percentile(ms, 99)), "ms"),
@@ -138,7 +141,10 @@ def bench(seconds: float = 3.0, grid_seeds: int = 10) -> list[tuple[str, float, 
     rows.append(("rummikub 4p greedy_tiles", _games_per_s(["greedy_tiles"], seconds), "games/s"))
     rows.append(("rummikub 4p random", _games_per_s(["random"], seconds), "games/s"))
     if grid_seeds:
-        rows += tail_grid_rows(grid_seeds)
+        from simkit.games.rummikub.solver import STATE_CAP
+
+        for cap in (None, STATE_CAP):
+            rows += tail_grid_rows(grid_seeds, state_cap=cap)
     return rows
 
 

@@ -266,9 +266,15 @@ def _build_melds(plan, table_ids, rack_ids, virtual, wild_table, wild_rack) -> l
 
 def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, objective: str = "tiles",
           retrieval: str = "strict", initial_points: int = 30, jokers_in_initial: bool = True,
-          joker_points: int = 30) -> Solution | None:
+          joker_points: int = 30, state_cap: int | None = None) -> Solution | None:
     """The best legal submission for a player with `rack` facing `table`, or None if no legal
-    play exists (then the player must draw or pass). See the module docstring for the method."""
+    play exists (then the player must draw or pass). See the module docstring for the method.
+
+    `state_cap` bounds the tail after the initial meld: once the table DP passes that many
+    states, the mirrored position (numbers n -> 14 - n) is solved too, the two taking turns under
+    fourfold caps (`STATE_CAP` is the measured choice). The value is the same optimum, but where
+    several plays share it the answer may be another of them, so None (the default) keeps the
+    forward DP alone and every answer exactly as before."""
     w, jw = _weights(objective, joker_points)
     rack = list(rack)
     O = [0] * 56
@@ -303,10 +309,10 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
         if rules.check_play((), melds, rack, retrieval=retrieval) is not None:
             raise SolverError(f"the solver built an invalid table from rack {rack}")
         return _finish(Play(tuple(melds)), melds, set(), True)
-    return _solve_table(table, rack, objective, retrieval, joker_points)
+    return _solve_table(table, rack, objective, retrieval, joker_points, state_cap)
 
 
-def _solve_table(table, rack, objective, retrieval, joker_points) -> Solution | None:
+def _solve_table(table, rack, objective, retrieval, joker_points, state_cap=None) -> Solution | None:
     """After the initial meld: the exact table DP (module `dp`) under R12 and R15."""
     w1, jw = _weights(objective, joker_points)
     w = [[0] + [w1[(n - 1) * 4 + c] for n in range(1, 14)] for c in range(4)]
@@ -330,7 +336,8 @@ def _solve_table(table, rack, objective, retrieval, joker_points) -> Solution | 
         for f in keep.values():
             F[f // 13][f % 13 + 1] += 1
         patterns = [starts[j] for j in retrieved] if retrieval == "strict" else []
-        val, runs, groups = _table_dp(F, O, w, len(table_jokers) - len(keep), len(rack_jokers), jw, patterns)
+        val, runs, groups = _table_dp(F, O, w, len(table_jokers) - len(keep), len(rack_jokers), jw, patterns,
+                                      state_cap)
         if val <= 0 or val <= bound:
             return None
         face_ids = {f: list(v) for f, v in ids.items()}
@@ -415,9 +422,10 @@ def _solve_table(table, rack, objective, retrieval, joker_points) -> Solution | 
     return _finish(Play(tuple(fixed)), fixed, table_tiles, False)
 
 
-#: memo states of the table DP before the solver turns to the mirrored position (numbers
-#: n -> 14 - n, an isomorphic problem the DP often finds far easier, or far harder); the two then
-#: take turns with caps growing fourfold, each going on from its own memo
+#: the measured `state_cap` (about 50 ms of DP): memo states of the table DP before the solver
+#: turns to the mirrored position (numbers n -> 14 - n, an isomorphic problem the DP often finds
+#: far easier, or far harder); the two then take turns with caps growing fourfold, each going on
+#: from its own memo
 STATE_CAP = 5000
 #: tests only: solve every table position through the mirrored DP
 FORCE_MIRROR = False
@@ -435,15 +443,15 @@ def _mirror_pattern(p):
     return ("group", 14 - v, roles, mates)
 
 
-def _table_dp(F, O, w, fj, oj, jw, patterns):
+def _table_dp(F, O, w, fj, oj, jw, patterns, state_cap=None):
     """The exact table DP: (value, runs, groups) as `TableDP.plan` gives them (runs and groups
     empty when the value is <= 0). The position is solved as given; only when its DP passes
-    STATE_CAP states is the mirrored position tried as well, so answers below the cap are the
+    `state_cap` states is the mirrored position tried as well, so answers below the cap are the
     forward DP's own."""
     dps = [None, None]
-    cap = STATE_CAP
+    cap = state_cap
     while True:
-        for mirrored in ((True,) if FORCE_MIRROR else (False, True)):
+        for mirrored in ((True,) if FORCE_MIRROR else (False,) if state_cap is None else (False, True)):
             dp = dps[mirrored]
             if dp is None:
                 if mirrored:
@@ -452,7 +460,7 @@ def _table_dp(F, O, w, fj, oj, jw, patterns):
                 else:
                     dp = TableDP(F, O, w, fj, oj, jw, patterns)
                 dps[mirrored] = dp
-            dp.cap = None if FORCE_MIRROR else cap
+            dp.cap = None if FORCE_MIRROR or state_cap is None else cap
             try:
                 val = dp.solve()
             except StateCap:
@@ -465,7 +473,7 @@ def _table_dp(F, O, w, fj, oj, jw, patterns):
                 runs = [(c, [(kind, 14 - n) for kind, n in reversed(units)]) for c, units in runs]
                 groups = [(14 - n, colours, jk) for n, colours, jk in groups]
             return val, runs, groups
-        cap *= 4
+        cap = 4 * max(cap or 0, 1)
 
 
 def _extend_with_joker(melds: list[Meld], j: int) -> list[Meld]:
@@ -531,8 +539,9 @@ def _finish(action, melds, table_tiles, proven) -> Solution:
     return Solution(action, placed, len(placed), points, proven)
 
 
-def solve_observation(obs, config, objective: str = "tiles") -> Solution | None:
+def solve_observation(obs, config, objective: str = "tiles", state_cap: int | None = None) -> Solution | None:
     """`solve` for a seat's Observation under a RummikubConfig."""
     return solve(obs.table, obs.rack, opened=obs.opened[obs.seat], objective=objective,
                  retrieval=config.joker_retrieval, initial_points=config.initial_meld_points,
-                 jokers_in_initial=config.joker_in_initial_meld, joker_points=config.joker_points)
+                 jokers_in_initial=config.joker_in_initial_meld, joker_points=config.joker_points,
+                 state_cap=state_cap)
