@@ -114,13 +114,14 @@ def strategies(game):
 @click.option("--strict", is_flag=True, help="Stop at the first strategy error with its traceback.")
 @options.decision_timeout(None)
 @options.paranoid
+@options.engine
 @options.progress
 @options.quiet
 @options.verbose
 @options.as_json
 def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplicate, set_items,
-        deals_path, chunk_size, backend, scheduler, resume, strict, decision_timeout, paranoid, progress,
-        quiet, verbose, as_json):
+        deals_path, chunk_size, backend, scheduler, resume, strict, decision_timeout, paranoid, engine,
+        progress, quiet, verbose, as_json):
     """Play a batch of seeded games and write a run folder.
 
     Give -s once for all seats, or per seat; with fewer than the players, the last one fills
@@ -151,7 +152,8 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
     spec = RunSpec.create(game, players, lineup, n_games, seed=seed,
                           seating=seating, duplicate=duplicate,
                           overrides=parse_set_options(set_items), command=options.command_line(),
-                          strict=strict, decision_timeout=decision_timeout, paranoid=paranoid)
+                          strict=strict, decision_timeout=decision_timeout, paranoid=paranoid,
+                          engine=engine)
     out_dir = out if out is not None else default_out_dir(spec)
     say = _teller(quiet)
 

@@ -173,6 +173,13 @@ def recorded_seed(out_dir: Path | None, resume: bool, seed: int | None, listing:
     return recorded if isinstance(recorded, int) and not isinstance(recorded, bool) else None
 
 
+engine = click.option(
+    "--engine", type=click.Choice(["scalar", "batch", "auto"]), default="scalar", show_default=True,
+    help="batch: the game's array engine (6 nimmt! basic game, every seat random/lowest/highest; about "
+         "15x faster); auto: batch where it can play the run, else scalar. The batch engine draws "
+         "random choices its own way: its random games differ from the scalar engine's and cannot be "
+         "replayed as logs.")
+
 paranoid = click.option(
     "--paranoid", is_flag=True,
     help="Audit the game state after every step, not only at the end of each game (slower).")

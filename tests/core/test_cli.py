@@ -223,3 +223,13 @@ def test_interrupted_run_says_how_many_games_are_saved(cli, tmp_path, monkeypatc
     assert out.exit_code == 130
     assert (f"interrupted: 20 finished games are saved in {tmp_path / 'r'}; finish with the same "
             f"command plus --resume --out {tmp_path / 'r'}") in out.output
+
+
+def test_engine_batch_is_recorded_and_refused_where_it_cannot_play(cli, tmp_path):
+    ok = cli.invoke(main, ["run", "sixnimmt", "-s", "lowest", "-n", "20", "-j", "1", "--seed", "1",
+                           "--engine", "batch", "--set", "max_rounds=1", "--out", str(tmp_path / "b")])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads((tmp_path / "b" / "manifest.json").read_text())["engine"] == "batch"
+    bad = cli.invoke(main, ["run", "sixnimmt", "-s", "heuristic", "--engine", "batch",
+                            "--out", str(tmp_path / "h")])
+    assert bad.exit_code == 1 and "--engine batch cannot play this run" in bad.output
