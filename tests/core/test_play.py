@@ -35,8 +35,9 @@ def test_cards_are_typed_by_value_and_the_bots_last_cards_are_shown():
     assert "Your choices: 7  11  16  39  45  56  62  64  80  81" in first
     assert "5 is not one of your choices: type one as shown" in first
     assert " seat 1 (heuristic) played 6; seat 2 (heuristic) played 66" in second
-    assert "rows:\n  1: 63 66 81\n" in second               # 81, typed by value, was played
-    assert "hand: 7 11 16 39 45 56 62 64 80\n" in second
+    assert "  row 1: 63 66**** 81 " in second               # 81, typed by value, was played
+    assert "  row 2: 9                                1 bullhead\n" in second
+    assert "your hand: 7 11**** 16 39 45* 56 62 64 80**\n" in second
 
 
 def test_choice_out_of_range_is_asked_again():

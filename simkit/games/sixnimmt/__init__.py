@@ -4,7 +4,7 @@ from simkit.core.game import Game
 from simkit.games.sixnimmt.actions import TakeRow, format_action, parse_action
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.position import format_position, parse_position
-from simkit.games.sixnimmt.render import render_log
+from simkit.games.sixnimmt.render import describe_observation, render_log
 from simkit.games.sixnimmt.rules import max_decision_steps
 from simkit.games.sixnimmt.state import SixNimmtState, new_state
 
@@ -17,6 +17,7 @@ GAME = Game(
     new_state=new_state,
     rules_version="sixnimmt-1",
     render_log=render_log,
+    describe_observation=describe_observation,
     format_action=format_action,
     parse_action=parse_action,
     format_position=format_position,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simkit.games.sixnimmt.rules import BH
+from simkit.games.sixnimmt.rules import BH, ROW_PICK, row_points
 
 
 def _cards(cards) -> str:
@@ -74,3 +74,24 @@ def _per_seat(values) -> str:
 
 def _rows_text(rows: list[list[int]]) -> str:
     return "\n".join(f"  row {i + 1}: {_cards(r)}" for i, r in enumerate(rows))
+
+
+def describe_observation(obs) -> str:
+    """What a person sees at `simkit play`: the rows with their bullheads, the hand, the totals,
+    and at a row pick (N10) what each row would cost."""
+    lines = [f"Round {obs.round}, turn {obs.turn + 1}"]
+    for i, row in enumerate(obs.rows):
+        points = row_points(list(row))
+        lines.append(f"  row {i + 1}: {_cards(row):<32} {points} bullhead{'s' if points != 1 else ''}")
+    if obs.phase == ROW_PICK and obs.revealed:
+        card, seat = obs.revealed[0]
+        who = "you take" if seat == obs.seat else f"seat {seat} takes"
+        lines.append(f"card {card} is lower than every row end: {who} a whole row (N10)")
+        costs = ", ".join(f"row {i + 1} costs {row_points(list(r))}" for i, r in enumerate(obs.rows))
+        lines.append(f"  {costs}")
+    lines.append(f"your hand: {_cards(obs.hand)}")
+    lines.append(f"totals: {_per_seat(obs.totals)}" + (
+        f"; this round: {_per_seat(obs.round_points)}" if obs.round_points is not None else ""))
+    if obs.pool:
+        lines.append(f"draft pool: {_cards(obs.pool)}")
+    return "\n".join(lines)
