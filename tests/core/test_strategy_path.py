@@ -61,6 +61,7 @@ def test_unknown_module_names_the_current_folder(bot_folder):
     assert "current folder" in out.output and "Traceback" not in out.output
 
 
+@pytest.mark.slow
 def test_readme_example_as_printed_in_a_fresh_process(tmp_path):
     (tmp_path / "mybots.py").write_text(README_BOT)
     # -P: the interpreter does not put the current folder on sys.path (as the simkit script)

@@ -87,6 +87,7 @@ def test_interrupted_sweep_says_what_is_saved_and_how_to_resume(tmp_path, monkey
     assert f"--resume --out {tmp_path / 's'}" in out.output
 
 
+@pytest.mark.slow
 def test_report_accepts_a_sweep_folder(tmp_path):
     cli = CliRunner()
     out = cli.invoke(main, ["sweep", "sixnimmt", "-p", "2,3", "-s", "heuristic", "-s", "random",

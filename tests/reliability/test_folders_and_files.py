@@ -113,6 +113,7 @@ def finished_run(tmp_path_factory):
     return out_dir
 
 
+@pytest.mark.slow
 def test_report_out_with_a_report_needs_force(cli, finished_run, tmp_path):
     target = tmp_path / "rep"
     assert cli.invoke(main, ["report", str(finished_run), "--out", str(target)]).exit_code == 0

@@ -31,6 +31,7 @@ def test_a_locked_folder_is_refused_naming_the_owner(tmp_path):
     assert len(result.games) == 10 and (folder / LOCK_NAME).exists()
 
 
+@pytest.mark.slow
 def test_resume_of_a_run_still_going_is_refused(tmp_path):
     out = tmp_path / "run"
     proc = simkit_process(*SLOW, "--out", str(out))
@@ -50,6 +51,7 @@ def test_resume_of_a_run_still_going_is_refused(tmp_path):
     assert manifest(out)["status"] == "interrupted" and not is_locked(out)
 
 
+@pytest.mark.slow
 def test_two_runs_started_together_never_both_write(tmp_path):
     out = tmp_path / "run"
     args = ["run", "sixnimmt", "-p", "3", "-s", "random", "-n", "200", "--set", "max_rounds=1",

@@ -22,6 +22,7 @@ def _chunk_games(run_dir) -> int:
     return sum(1 for _ in (run_dir / "chunks").glob("chunk-*.json")) * 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_sigterm_stops_like_ctrl_c_and_resume_finishes_identically(tmp_path, jobs):
     out = tmp_path / "run"
@@ -77,6 +78,7 @@ def test_sigterm_in_the_library_leaves_an_interrupted_run(tmp_path, monkeypatch)
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL   # the handler is put back
 
 
+@pytest.mark.slow
 def test_no_worker_outlives_a_sigkill_of_the_main_process(tmp_path):
     out = tmp_path / "run"
     proc = simkit_process(*ARGS, "-j", "2", "--out", str(out))

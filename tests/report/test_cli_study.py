@@ -3,6 +3,7 @@
 import json
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from simkit.cli import main
@@ -54,6 +55,7 @@ def test_compare_four_players_alternates_the_sides_and_pairs_games(tmp_path):
     assert record["penta"] is not None and 2 * sum(record["penta"]) == record["games"]
 
 
+@pytest.mark.slow
 def test_compare_run_folder_is_accepted_by_report(tmp_path):
     out = tmp_path / "cmp"
     runner = CliRunner()
@@ -67,6 +69,7 @@ def test_compare_run_folder_is_accepted_by_report(tmp_path):
     assert list(summary["player"]) == ["random#1", "random#2"]
 
 
+@pytest.mark.slow
 def test_report_default_folder_is_inside_the_run(tmp_path):
     out = tmp_path / "cmp"
     runner = CliRunner()

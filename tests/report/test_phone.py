@@ -84,6 +84,7 @@ def reports(tmp_path_factory):
     return (build_report([one], root / "single"), build_report([three, one], root / "sweep"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [400, 1280])
 @pytest.mark.parametrize("which", [0, 1], ids=["single-run", "sweep"])
 def test_no_table_is_cut_off_and_chart_text_is_legible(reports, which, width, tmp_path):

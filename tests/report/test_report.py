@@ -97,6 +97,7 @@ def test_duplicate_run_report_shows_match_and_paired_analysis(sixnimmt_runs, tmp
     assert "estimate.elo" in set(match["figure"])
 
 
+@pytest.mark.slow
 def test_several_runs_are_compared_side_by_side(sixnimmt_runs, tmp_path):
     out = tmp_path / "rep"
     text = build_report([sixnimmt_runs / "four", sixnimmt_runs / "four-hand8"], out).read_text()
@@ -249,6 +250,7 @@ def test_summary_md_embeds_every_chart_it_names(sixnimmt_runs, tmp_path):
     assert run.index("**heuristic") < run.index("| strategy")
 
 
+@pytest.mark.slow
 def test_sweep_cells_keep_their_names_and_compare_by_fair_share(tmp_path):
     g3, s3 = synth(300, strengths=(0.9, 0.3, 0.3), n_players=3, seed=6,
                    labels=["smart", "random", "random"])
