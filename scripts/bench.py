@@ -4,7 +4,7 @@
     python scripts/bench.py                 # every game, ~3 s per figure
     python scripts/bench.py --game sixnimmt --seconds 5
     python scripts/bench.py --save-reference   # record these figures as the new reference
-    python scripts/bench.py --game search      # search agents (minutes; only when asked)
+    python scripts/bench.py --game search      # search: clone/apply/determinize µs, ISMCTS decisions/s
 
 6 nimmt!: rounds/s on one core (4 players, single rounds) with `random` and with `heuristic`,
 and the speed-up of a 2-worker run over a 1-worker run of the same games. Other games add
@@ -123,8 +123,6 @@ def _floor_rate(seconds: float) -> float:
 
 
 SPEEDUP_GAMES = 200_000
-#: benches that take minutes, run only when named with --game
-ON_REQUEST = {"search"}
 
 
 def bench_sixnimmt(seconds: float) -> list[tuple[str, float, str]]:
@@ -177,7 +175,7 @@ def main() -> int:
     results = {}
     print(f"{'case':<70} {'now':>12} {'reference':>12}  unit")
     for name, fn in benches.items():
-        if (args.game and name not in args.game) or (not args.game and name in ON_REQUEST):
+        if args.game and name not in args.game:
             continue
         for label, value, unit in fn(args.seconds):
             ref = reference.get(label)
