@@ -7,6 +7,8 @@ imported inside the commands, so `simkit games` and `--help` start quickly.
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import click
@@ -35,6 +37,9 @@ class SimkitGroup(click.Group):
             return super().invoke(ctx)
         except SimkitError as exc:
             raise click.ClickException(str(exc)) from None
+        except BrokenPipeError:  # `simkit ... | head`: the reader left; stop quietly, as Unix tools do
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
         except OSError as exc:   # the last line of defence: a path the system refused
             where = f"{exc.filename}: " if exc.filename else ""
             raise click.ClickException(f"{where}{exc.strerror or exc}") from None

@@ -233,3 +233,18 @@ def test_engine_batch_is_recorded_and_refused_where_it_cannot_play(cli, tmp_path
     bad = cli.invoke(main, ["run", "sixnimmt", "-s", "heuristic", "--engine", "batch",
                             "--out", str(tmp_path / "h")])
     assert bad.exit_code == 1 and "--engine batch cannot play this run" in bad.output
+
+
+def test_a_reader_that_stops_early_gets_no_error_message():
+    """`simkit strategies sixnimmt | head -1`: the broken pipe ends the command quietly."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "from simkit.cli import main; main()", "strategies",
+                             "sixnimmt"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**__import__("os").environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout.readline().startswith(b"Strategies for sixnimmt")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Error" not in err and "Traceback" not in err
