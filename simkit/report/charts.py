@@ -232,28 +232,30 @@ def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % b
     return fig
 
 
-@styled
-def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
-                    title: str = "Win share by run") -> Figure:
-    """Grouped horizontal bars: the win share (with interval) of each strategy in each run."""
+def _strategy_names(tables: list[pd.DataFrame]) -> list[str]:
+    """Every strategy of the tables, in order of first appearance."""
     names: list[str] = []
     for t in tables:
-        for p in t["player"]:
-            if p not in names:
-                names.append(p)
-    n_runs = len(labels)
-    fig, ax = _figure(max(2.0, 0.45 * n_runs * max(1, len(names)) * 0.6 + 1.2))
+        names += [p for p in t["player"] if p not in names]
+    return names
+
+
+def _grouped_bars(ax: plt.Axes, labels: list[str], tables: list[pd.DataFrame], names: list[str],
+                  scale: Callable[[pd.DataFrame], float]) -> None:
+    """One group of horizontal bars per table (labelled), one bar per strategy: its win share
+    with the Wilson interval, each divided by `scale(row)`."""
     h = 0.8 / max(1, len(names))
-    y0 = np.arange(n_runs)[::-1]
+    y0 = np.arange(len(labels))[::-1]
     for j, name in enumerate(names):
         vals, lo, hi, ys = [], [], [], []
         for yi, t in zip(y0, tables):
             row = t[t["player"] == name]
             if row.empty:
                 continue
-            vals.append(float(row["win_share"].iloc[0]))
-            lo.append(float(row["win_low"].iloc[0]))
-            hi.append(float(row["win_high"].iloc[0]))
+            k = scale(row)
+            vals.append(float(row["win_share"].iloc[0]) / k)
+            lo.append(float(row["win_low"].iloc[0]) / k)
+            hi.append(float(row["win_high"].iloc[0]) / k)
             ys.append(yi + 0.4 - h * (j + 0.5))
         if not vals:
             continue
@@ -262,6 +264,15 @@ def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
         ax.errorbar(v, ys, xerr=np.vstack([v - np.array(lo), np.array(hi) - v]), fmt="none",
                     ecolor="black", capsize=2, linewidth=0.8)
     ax.set_yticks(y0, labels, fontsize=9)
+
+
+@styled
+def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
+                    title: str = "Win share by run") -> Figure:
+    """Grouped horizontal bars: the win share (with interval) of each strategy in each run."""
+    names = _strategy_names(tables)
+    fig, ax = _figure(max(2.0, 0.45 * len(labels) * max(1, len(names)) * 0.6 + 1.2))
+    _grouped_bars(ax, labels, tables, names, lambda row: 1.0)
     top = max((float(t["win_high"].max()) for t in tables if len(t)), default=1.0)
     ax.set_xlim(0, min(1.0, top * 1.08 + 0.01))
     ax.set_xlabel("win share")
@@ -313,34 +324,10 @@ def balance_grid(labels: list[str], tables: list[pd.DataFrame],
     """One chart across the cells of a sweep: each strategy's win share divided by its fair
     share (1 = as good as an equal opponent, whatever the player count), with the Wilson
     interval divided the same way; the dotted line marks 1."""
-    names: list[str] = []
-    for t in tables:
-        for p in t["player"]:
-            if p not in names:
-                names.append(p)
-    n_cells = len(labels)
-    fig, ax = _figure(max(2.2, 0.32 * n_cells * max(1, len(names)) + 1.3))
-    h = 0.8 / max(1, len(names))
-    y0 = np.arange(n_cells)[::-1]
-    for j, name in enumerate(names):
-        vals, lo, hi, ys = [], [], [], []
-        for yi, t in zip(y0, tables):
-            row = t[t["player"] == name]
-            if row.empty:
-                continue
-            fair = float(row["fair_share"].iloc[0])
-            vals.append(float(row["win_share"].iloc[0]) / fair)
-            lo.append(float(row["win_low"].iloc[0]) / fair)
-            hi.append(float(row["win_high"].iloc[0]) / fair)
-            ys.append(yi + 0.4 - h * (j + 0.5))
-        if not vals:
-            continue
-        v = np.array(vals)
-        ax.barh(ys, v, height=h * 0.9, color=_color(j), alpha=0.85, label=name)
-        ax.errorbar(v, ys, xerr=np.vstack([v - np.array(lo), np.array(hi) - v]), fmt="none",
-                    ecolor="black", capsize=2, linewidth=0.8)
+    names = _strategy_names(tables)
+    fig, ax = _figure(max(2.2, 0.32 * len(labels) * max(1, len(names)) + 1.3))
+    _grouped_bars(ax, labels, tables, names, lambda row: float(row["fair_share"].iloc[0]))
     ax.axvline(1.0, color="black", linestyle=":", linewidth=1.3)
-    ax.set_yticks(y0, labels, fontsize=9)
     ax.set_xlabel("win share ÷ fair share (dotted: 1 = fair)")
     ax.set_title(title, fontsize=10.5)
     fig.legend(fontsize=9, loc="outside lower center", ncols=min(3, max(1, len(names))),
