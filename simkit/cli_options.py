@@ -135,6 +135,21 @@ progress = click.option(
     help="Progress display: a bar on a terminal, a plain line with counts and rates every few "
          "seconds otherwise (default: on, off with --quiet). [env: SIMKIT_PROGRESS]")
 
+def positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise click.BadParameter(f"{value} is not allowed: at least 1")
+    return value
+
+
+pair_games = click.option(
+    "-n", "--games", "n_games", type=int, default=100, show_default=True, callback=positive,
+    help="Games per pairing (rounded up to whole deals).")
+
+pairing_format = click.option(
+    "--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]), default="round-robin",
+    show_default=True,
+    help="round-robin: every pair; gauntlet: the first agent against each of the others.")
+
 quiet = click.option(
     "-q", "--quiet", is_flag=True, envvar="SIMKIT_QUIET",
     help="Print only the result: no header, notices or progress. [env: SIMKIT_QUIET]")

@@ -5,6 +5,7 @@ simkit.stats."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -67,12 +68,6 @@ def _parse_sprt(ctx, param, value: str):
         raise click.BadParameter(str(exc)) from None
 
 
-def _positive(ctx, param, value):
-    if value is not None and value < 1:
-        raise click.BadParameter(f"{value} is not allowed: at least 1")
-    return value
-
-
 @click.command("compare")
 @options.game
 @click.argument("a")
@@ -85,9 +80,9 @@ def _positive(ctx, param, value):
               help="H0: A is elo0 stronger, H1: elo1 stronger; alpha, beta: error rates.")
 @click.option("-p", "--players", type=int, default=2, show_default=True,
               help="Players per game (at least 2); seats alternate A, B, A, B, ...")
-@click.option("--max-games", type=int, default=20000, show_default=True, callback=_positive,
+@click.option("--max-games", type=int, default=20000, show_default=True, callback=options.positive,
               help="Stop here if the SPRT has not decided (rounded up to whole deals).")
-@click.option("--batch", type=int, default=None, callback=_positive,
+@click.option("--batch", type=int, default=None, callback=options.positive,
               help="Games between SPRT checks (default about 100, whole deals).")
 @options.seed
 @options.jobs
@@ -156,16 +151,47 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
     click.echo(f"run folder: {out_dir}  (simkit report {out_dir})")
 
 
+def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int | None, n_games: int,
+                   fmt: str, seed: int | None, jobs: int, set_items: tuple[str, ...], out: Path | None,
+                   resume: bool, decision_timeout: float | None, progress: bool | None,
+                   say: Callable[[str], None]) -> Path:
+    """Plan and play the pairings of a ladder or tournament (header, per-pairing lines, resume
+    hint on Ctrl-C); return its folder."""
+    from simkit.core.ladder import plan_ladder, run_ladder
+    from simkit.core.lineup import default_players
+    from simkit.core.runner import stamped_dir
+
+    entry = get_game(game)
+    n = default_players(entry) if players is None else players
+    if resume and out is None:
+        raise ConfigError(f"--resume needs --out FOLDER: the {kind} folder to finish")
+    seed_given = seed is not None
+    seed = options.recorded_seed(out, resume, seed, "ladder.json")
+    plan = plan_ladder(game, n, agents, games_per_pair=n_games, seed=seed, fmt=fmt,
+                       overrides=parse_set_options(set_items), decision_timeout=decision_timeout,
+                       command=options.command_line())
+    out_dir = out if out is not None else stamped_dir(f"{kind}-{game}", plan.seed)
+    say(f"{entry.title}: {kind} ({fmt}) of {len(plan.agents)} agents, {len(plan.pairs)} pairings of "
+        f"{plan.games_per_pair} games, {n} players, "
+        f"{options.seed_text(plan.seed, seed_given or seed is not None)} -> {out_dir}")
+
+    def announce(i: int, pair) -> None:
+        say(f"[pairing {i + 1}/{len(plan.pairs)}] {pair.a} vs {pair.b}")
+
+    with options.explained_interrupt(
+            lambda: f"finished pairings are saved in {out_dir}; finish with "
+                    f"{options.resume_hint(out_dir, plan.seed, seed_given)}"):
+        run_ladder(plan, out_dir, jobs=jobs, progress=progress, resume=resume, on_pair=announce)
+    return out_dir
+
+
 @click.command("ladder")
 @options.game
 @options.strategies("An agent of the ladder (repeat; at least 2). Default: random, each built-in "
                     "heuristic, and ismcts at 10, 100 and 1000 iterations.")
 @options.players
-@click.option("-n", "--games", "n_games", type=int, default=100, show_default=True, callback=_positive,
-              help="Games per pairing (rounded up to whole deals).")
-@click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]), default="round-robin",
-              show_default=True,
-              help="round-robin: every pair; gauntlet: the first agent against each of the others.")
+@options.pair_games
+@options.pairing_format
 @options.seed
 @options.jobs
 @options.overrides
@@ -189,30 +215,11 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
       simkit ladder shipside -s random -s greedy -s octopus -s ismcts:iterations=100 -n 200
       simkit ladder trains -p 2 -s rival -s ismcts:iterations=10 -s ismcts:iterations=100 --format gauntlet
     """
-    from simkit.core.ladder import analyse_ladder, plan_ladder, run_ladder
-    from simkit.core.lineup import default_players
-    from simkit.core.runner import stamped_dir
+    from simkit.core.ladder import analyse_ladder
     from simkit.report.ladder import ladder_text, write_ladder_report
 
-    entry = get_game(game)
-    n = default_players(entry) if players is None else players
-    seed_given = seed is not None
-    seed = options.recorded_seed(out, resume, seed, "ladder.json")
-    plan = plan_ladder(game, n, list(strategy_names) or None, games_per_pair=n_games, seed=seed,
-                       fmt=fmt, overrides=parse_set_options(set_items),
-                       decision_timeout=decision_timeout, command=options.command_line())
-    out_dir = out if out is not None else stamped_dir(f"ladder-{game}", plan.seed)
-    click.echo(f"{entry.title}: ladder of {len(plan.agents)} agents, {len(plan.pairs)} pairings of "
-               f"{plan.games_per_pair} games, {n} players, "
-               f"{options.seed_text(plan.seed, seed_given or seed is not None)} -> {out_dir}", err=True)
-
-    def announce(i: int, pair) -> None:
-        click.echo(f"[{i + 1}/{len(plan.pairs)}] {pair.a} vs {pair.b}", err=True)
-
-    with options.explained_interrupt(
-            lambda: f"finished pairings are saved in {out_dir}; finish with "
-                    f"{options.resume_hint(out_dir, plan.seed, seed_given)}"):
-        run_ladder(plan, out_dir, jobs=jobs, progress=progress, resume=resume, on_pair=announce)
+    out_dir = _play_pairings("ladder", game, list(strategy_names) or None, players, n_games, fmt, seed,
+                             jobs, set_items, out, resume, decision_timeout, progress, options.echo_err)
     click.echo(ladder_text(analyse_ladder(out_dir)))
     click.echo(f"report: {write_ladder_report(out_dir)}")
 
@@ -221,11 +228,8 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
 @options.game
 @options.strategies("An agent of the tournament (repeat; at least 2).")
 @options.players
-@click.option("-n", "--games", "n_games", type=int, default=100, show_default=True, callback=_positive,
-              help="Games per pairing (rounded up to whole deals).")
-@click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]), default="round-robin",
-              show_default=True,
-              help="round-robin: every pair; gauntlet: the first agent against each of the others.")
+@options.pair_games
+@options.pairing_format
 @options.seed
 @options.jobs
 @options.overrides
@@ -248,37 +252,16 @@ def tournament_command(game, strategy_names, players, n_games, fmt, seed, jobs, 
       simkit tournament sixnimmt -p 4 -s heuristic -s lowest -s highest -s random -n 400
       simkit tournament shipside -s octopus -s greedy -s random --format gauntlet
     """
-    from simkit.core.ladder import analyse_ladder, plan_ladder, run_ladder
-    from simkit.core.lineup import default_players
-    from simkit.core.runner import stamped_dir
+    from simkit.core.ladder import analyse_ladder
     from simkit.core.tournament import crosstable, crosstable_text, write_crosstable
 
-    entry = get_game(game)
     if len(strategy_names) < 2:
         raise ConfigError(f"a tournament needs at least 2 strategies, got {len(strategy_names)}: give -s "
                           f"once per agent")
-    n = default_players(entry) if players is None else players
-    if resume and out is None:
-        raise ConfigError("--resume needs --out FOLDER: the tournament folder to finish")
-    seed_given = seed is not None
-    seed = options.recorded_seed(out, resume, seed, "ladder.json")
-    plan = plan_ladder(game, n, list(strategy_names), games_per_pair=n_games, seed=seed, fmt=fmt,
-                       overrides=parse_set_options(set_items), decision_timeout=decision_timeout,
-                       command=options.command_line())
-    out_dir = out if out is not None else stamped_dir(f"tournament-{game}", plan.seed)
     say = (lambda message: None) if quiet else options.echo_err
-    say(f"{entry.title}: {fmt} of {len(plan.agents)} agents, {len(plan.pairs)} pairings of "
-        f"{plan.games_per_pair} games, {n} players, "
-        f"{options.seed_text(plan.seed, seed_given or seed is not None)} -> {out_dir}")
-
-    def announce(i: int, pair) -> None:
-        say(f"[pairing {i + 1}/{len(plan.pairs)}] {pair.a} vs {pair.b}")
-
-    with options.explained_interrupt(
-            lambda: f"finished pairings are saved in {out_dir}; finish with "
-                    f"{options.resume_hint(out_dir, plan.seed, seed_given)}"):
-        run_ladder(plan, out_dir, jobs=jobs, progress=False if quiet and progress is None else progress,
-                   resume=resume, on_pair=announce)
+    out_dir = _play_pairings("tournament", game, list(strategy_names), players, n_games, fmt, seed, jobs,
+                             set_items, out, resume, decision_timeout,
+                             False if quiet and progress is None else progress, say)
     table = crosstable(analyse_ladder(out_dir))
     write_crosstable(out_dir, table)
     click.echo(crosstable_text(table))
