@@ -27,6 +27,7 @@ from simkit.core.runner import RunResult, load_run, run
 from simkit.core.seeding import root_seed
 from simkit.core.spec import RunSpec
 from simkit.core.strategy import builtin_strategies, parse_strategy
+from simkit.search.ismcts import DEFAULT_ITERATIONS
 from simkit.stats.depth import PairResult, SkillDepth, skill_depth
 from simkit.stats.elo import elo_to_score
 from simkit.stats.match import lineup_sides, sides_from_slots
@@ -50,7 +51,7 @@ def search_budget(agent: str) -> int | None:
     if match is None:
         return None
     params = dict(item.partition("=")[::2] for item in (match.group(1) or "").split(",") if item)
-    return int(params.get("iterations", 200))
+    return int(params.get("iterations", DEFAULT_ITERATIONS))
 
 
 def pairings(agents: list[str], fmt: str) -> list[tuple[str, str]]:
