@@ -220,8 +220,9 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
 
     out_dir = _play_pairings("ladder", game, list(strategy_names) or None, players, n_games, fmt, seed,
                              jobs, set_items, out, resume, decision_timeout, progress, options.echo_err)
-    click.echo(ladder_text(analyse_ladder(out_dir)))
-    click.echo(f"report: {write_ladder_report(out_dir)}")
+    result = analyse_ladder(out_dir)
+    click.echo(ladder_text(result))
+    click.echo(f"report: {write_ladder_report(out_dir, result)}")
 
 
 @click.command("tournament")

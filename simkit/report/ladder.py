@@ -102,10 +102,11 @@ RATING_HEADER = ("agent", "rating", "95 % interval", "games")
 PAIR_HEADER = ("pairing (A vs B)", "A pairwise score", "95 % interval", "units")
 
 
-def write_ladder_report(folder: Path | str) -> Path:
-    """Write the ladder's report files into `folder`; return the HTML page."""
+def write_ladder_report(folder: Path | str, result: LadderResult | None = None) -> Path:
+    """Write the ladder's report files into `folder`; return the HTML page. `result` is the
+    folder's analysis when the caller has it already (it is read from the folder otherwise)."""
     folder = Path(folder)
-    result = analyse_ladder(folder)
+    result = result if result is not None else analyse_ladder(folder)
     png, _ = save_figure(budget_chart(result), folder / "ladder")
     result.ratings.to_csv(folder / "ladder_ratings.csv", index=False)
     title = f"Ladder: {result.plan['game']}, {result.plan['n_players']} players"
