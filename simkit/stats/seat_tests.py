@@ -52,25 +52,32 @@ def hotelling_equal_means(rows: np.ndarray) -> tuple[float, int, float]:
     return t2, dims, float(_st.f.sf(f, dims, n_units - dims))
 
 
+def blocked_score_test(blocks: pd.DataFrame) -> dict:
+    """Do the seats' scores differ? `blocks`: one row per block (game or deal), one column per
+    seat. Friedman's test with 3+ seats, the Wilcoxon signed-rank test with 2; scores_test is
+    None (and the figures NaN) where neither applies."""
+    out: dict = {"scores_test": None, "scores_stat": float("nan"), "scores_p": float("nan")}
+    if blocks.shape[1] >= 3 and blocks.shape[0] >= 2:
+        try:
+            stat, p = _st.friedmanchisquare(*[blocks[c].to_numpy() for c in blocks.columns])
+            out.update(scores_test="friedman", scores_stat=float(stat), scores_p=float(p))
+        except ValueError:
+            pass
+    elif blocks.shape[1] == 2 and blocks.shape[0] >= 2:
+        first, second = blocks.iloc[:, 0].to_numpy(), blocks.iloc[:, 1].to_numpy()
+        if np.any(first != second):
+            stat, p = _st.wilcoxon(first, second)
+            out.update(scores_test="wilcoxon", scores_stat=float(stat), scores_p=float(p))
+    return out
+
+
 def blocked_seat_tests(seats: pd.DataFrame) -> dict:
     """The seat tests of `seat_independence` with deals as blocks (see the module docstring)."""
     out: dict = {"blocks": "deals"}
     wins = deal_seat_table(seats, "win", "sum")
     t2, df, p = hotelling_equal_means(wins.to_numpy(dtype=float))
     out.update(wins_test="hotelling", wins_chi2=t2, wins_df=df, wins_p=p, deals=len(wins))
-    scores = deal_seat_table(seats, "score", "mean")
-    out.update(scores_test=None, scores_stat=float("nan"), scores_p=float("nan"))
-    if scores.shape[1] >= 3 and scores.shape[0] >= 2:
-        try:
-            stat, p = _st.friedmanchisquare(*[scores[c].to_numpy() for c in scores.columns])
-            out.update(scores_test="friedman", scores_stat=float(stat), scores_p=float(p))
-        except ValueError:
-            pass
-    elif scores.shape[1] == 2 and scores.shape[0] >= 2:
-        first, second = scores.iloc[:, 0].to_numpy(), scores.iloc[:, 1].to_numpy()
-        if np.any(first != second):
-            stat, p = _st.wilcoxon(first, second)
-            out.update(scores_test="wilcoxon", scores_stat=float(stat), scores_p=float(p))
+    out.update(blocked_score_test(deal_seat_table(seats, "score", "mean")))
     return out
 
 

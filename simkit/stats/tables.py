@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import stats as _st
 
 from simkit.stats.intervals import Z95, mean_ci, mean_ci_from_moments, quantiles, wilson, wilson_arrays
-from simkit.stats.seat_tests import blocked_seat_tests, has_repeated_deals
+from simkit.stats.seat_tests import blocked_score_test, blocked_seat_tests, has_repeated_deals
 
 SEAT_COLUMNS = ("game", "deal", "rotation", "seat", "slot", "strategy", "score", "rank", "win",
                 "forfeit")
@@ -203,21 +203,7 @@ def seat_independence(seats: pd.DataFrame) -> dict:
     else:
         out.update(wins_chi2=float("nan"), wins_df=max(len(wins) - 1, 0), wins_p=float("nan"))
     wide = seats.pivot_table(index="game", columns="seat", values="score", aggfunc="first")
-    wide = wide.dropna()
-    out["scores_test"] = None
-    out["scores_stat"] = float("nan")
-    out["scores_p"] = float("nan")
-    if wide.shape[1] >= 3 and wide.shape[0] >= 2:
-        try:
-            stat, p = _st.friedmanchisquare(*[wide[c].to_numpy() for c in wide.columns])
-            out.update(scores_test="friedman", scores_stat=float(stat), scores_p=float(p))
-        except ValueError:
-            pass
-    elif wide.shape[1] == 2 and wide.shape[0] >= 2:
-        d = wide.iloc[:, 0].to_numpy() - wide.iloc[:, 1].to_numpy()
-        if np.any(d != 0):
-            stat, p = _st.wilcoxon(wide.iloc[:, 0].to_numpy(), wide.iloc[:, 1].to_numpy())
-            out.update(scores_test="wilcoxon", scores_stat=float(stat), scores_p=float(p))
+    out.update(blocked_score_test(wide.dropna()))
     return out
 
 
