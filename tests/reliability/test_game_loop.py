@@ -151,7 +151,10 @@ def test_a_numpy_value_equal_to_a_legal_action_is_that_action():
     assert numpy_rows.seats["score"] == plain_rows.seats["score"]
 
 
-def test_an_engine_exception_is_recorded_and_the_batch_goes_on(monkeypatch):
+@pytest.fixture
+def engine_bug(monkeypatch):
+    """The toy engine raises KeyError at its third trick in the deals whose seat 0 holds an odd
+    lowest card (some games of a batch, not all)."""
     real_apply = HIGHCARD.new_state.apply
 
     def apply(self, actions):
@@ -160,6 +163,9 @@ def test_an_engine_exception_is_recorded_and_the_batch_goes_on(monkeypatch):
         real_apply(self, actions)
 
     monkeypatch.setattr(HIGHCARD.new_state, "apply", apply)
+
+
+def test_an_engine_exception_is_recorded_and_the_batch_goes_on(engine_bug):
     chunk = play_range(_spec("tests.highcard:RandomPlay"), 0, 6)
     errors = chunk.games["error"]
     broken = [i for i, e in enumerate(errors) if e]
@@ -191,18 +197,10 @@ def test_a_game_that_reaches_its_step_cap_is_recorded_not_hung(monkeypatch):
                             "(its hard step cap, Game.max_steps)")
 
 
-def test_games_the_engine_could_not_finish_are_counted_and_left_out_of_the_statistics(tmp_path, monkeypatch):
+def test_games_the_engine_could_not_finish_are_counted_and_left_out_of_the_statistics(tmp_path, engine_bug):
     from simkit.core.runner import load_run, run
     from simkit.report.console import run_summary
 
-    real_apply = HIGHCARD.new_state.apply
-
-    def apply(self, actions):
-        if len(self.tricks) == 2 and self.hands[0][0] % 2:
-            raise KeyError("engine bug")
-        real_apply(self, actions)
-
-    monkeypatch.setattr(HIGHCARD.new_state, "apply", apply)
     result = run(_spec("tests.highcard:RandomPlay"), tmp_path / "r", jobs=1, progress=False)
     broken = int(result.games["error"].str.startswith(ENGINE_ERROR).sum())
     assert broken and result.engine_errors == broken == load_run(tmp_path / "r").engine_errors
