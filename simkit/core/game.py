@@ -16,6 +16,9 @@ from simkit.core.config import GameConfig
 
 Action = Hashable
 
+#: seats.parquet column of games with rounds (`Game.has_rounds`): a list of the seat's points per round
+ROUND_SCORES = "round_scores"
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -25,12 +28,15 @@ class Outcome:
     `Game.higher_is_better`). ranks: 1 is best, tied seats share the best rank of their tie.
     win_shares: per seat, 1/k for each of k co-winners, 0 otherwise; all zero for a draw with no
     winner. extras: game-level columns for games.parquet (e.g. rounds played, turn cap hit).
+round_scores: one tuple of per-seat points per round played (games with rounds only).
     """
 
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     win_shares: tuple[float, ...]
     extras: dict[str, Any] = field(default_factory=dict)
+    #: per round (hand), each seat's points in it, for games with `Game.has_rounds`
+    round_scores: tuple[tuple[float, ...], ...] = ()
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -44,13 +50,14 @@ def ranks_from_scores(scores: Sequence[float], higher_is_better: bool) -> tuple[
 
 
 def outcome_from_scores(scores: Sequence[float], higher_is_better: bool,
-                        extras: dict | None = None) -> Outcome:
+                        extras: dict | None = None,
+                        round_scores: tuple[tuple[float, ...], ...] = ()) -> Outcome:
     """Outcome where every seat tied for the best score is a co-winner."""
     ranks = ranks_from_scores(scores, higher_is_better)
     best = [s for s, r in enumerate(ranks) if r == 1]
     share = 1.0 / len(best)
     wins = tuple(share if r == 1 else 0.0 for r in ranks)
-    return Outcome(tuple(scores), ranks, wins, dict(extras or {}))
+    return Outcome(tuple(scores), ranks, wins, dict(extras or {}), round_scores)
 
 
 class State:
@@ -132,6 +139,9 @@ class Game:
     #: `play_range_batch(spec, start, stop)`), chosen by `--engine batch|auto`; None: scalar only
     batch_engine: str | None = None
     higher_is_better: bool = True
+    #: a game of several scored rounds (hands): its Outcome has round_scores, and seats.parquet
+    #: a `round_scores` column (one list of points per seat row)
+    has_rounds: bool = False
     description: str = ""
     #: upper bound on decision steps of one game, for the conformance checker
     max_steps: Callable[[GameConfig, int], int] = lambda config, n: 100_000

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simkit.core.errors import EngineError, IllegalAction, StrategyError
-from simkit.core.game import Game, State
+from simkit.core.game import ROUND_SCORES, Game, State
 from simkit.core.guard import DecisionGuard
 from simkit.core.registry import get_game
 from simkit.core.seeding import GameStreams, GeneratorPool, batch_stream_words, game_streams
@@ -210,6 +210,8 @@ class GameRecord:
     ranks: Sequence[int]
     wins: Sequence[float]
     extras: dict[str, Any]
+    #: per round, each seat's points (games with `Game.has_rounds`; empty without a result)
+    round_scores: Sequence[Sequence[float]] = ()
 
 
 ENGINE_ERROR = "engine error: "
@@ -299,8 +301,9 @@ def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
         return GameRecord(index, deal, rotation, slots, played.steps, -1, "", False, (), (), (), {}), state
     else:
         out = state.outcome()
-        scores, ranks, wins, extras = out.scores, out.ranks, out.win_shares, out.extras
-        draw = not any(wins)
+        return GameRecord(index, deal, rotation, slots, played.steps, forfeit, played.error,
+                          not any(out.win_shares), out.scores, out.ranks, out.win_shares, out.extras,
+                          out.round_scores), state
     return GameRecord(index, deal, rotation, slots, played.steps, forfeit, played.error, draw,
                       scores, ranks, wins, extras), state
 
@@ -315,6 +318,8 @@ def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
     labels = [s.text for s in spec.strategies]
     g: dict[str, list] = {c: [] for c in GAME_COLUMNS}
     st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
+    if get_game(spec.game).has_rounds:
+        st[ROUND_SCORES] = []
     extra_cols: dict[str, list] = {}
     chunk = Chunk(start, stop, g, st)
     words = batch_stream_words(spec.seed, start, stop, n + 2)
@@ -364,3 +369,11 @@ def _add_rows(g: dict[str, list], st: dict[str, list], extra_cols: dict[str, lis
     st["rank"].extend(rec.ranks)
     st["win"].extend(rec.wins)
     st["forfeit"].extend([s == forfeit for s in seat_range])
+    rounds = st.get(ROUND_SCORES)
+    if rounds is not None:
+        rounds.extend(seat_round_scores(rec.round_scores, n))
+
+
+def seat_round_scores(round_scores: Sequence[Sequence[float]], n: int) -> list[list[float]]:
+    """Per-round points (one tuple per round) as one list per seat, the `round_scores` column."""
+    return [[float(r[s]) for r in round_scores] for s in range(n)]

@@ -30,6 +30,7 @@ from simkit.core.chunk_index import (
 )
 from simkit.core.errors import RunFolderError
 from simkit.core.folder_lock import is_locked
+from simkit.core.game import ROUND_SCORES
 
 MANIFEST = "manifest.json"
 TABLES = ("games.parquet", "seats.parquet")
@@ -92,7 +93,11 @@ def require_fields(manifest: dict, run_dir: Path, keys=REQUIRED) -> None:
 
 
 def _table(columns: dict[str, list]) -> pa.Table:
-    return pa.Table.from_pydict(columns)
+    table = pa.Table.from_pydict(columns)
+    if ROUND_SCORES in columns:     # typed here: a chunk of forfeits only has no float to infer from
+        i = table.schema.get_field_index(ROUND_SCORES)
+        table = table.set_column(i, ROUND_SCORES, table.column(i).cast(pa.list_(pa.float64())))
+    return table
 
 
 def chunk_paths(run_dir: Path, chunk_id: int) -> tuple[Path, Path, Path]:

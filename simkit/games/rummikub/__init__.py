@@ -32,6 +32,7 @@ GAME = Game(
     parse_position=parse_position,
     candidate_actions=candidate_actions,
     higher_is_better=True,
+    has_rounds=True,
     description="tile rummy with table rearrangement and jokers; plays are whole new tables",
     max_steps=_max_steps,
 )

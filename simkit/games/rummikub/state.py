@@ -226,7 +226,8 @@ class RummikubState(State):
         extras = {"hands": len(self.hand_scores), "turns": self.turns, "start_seat": self.first_seat,
                   "hands_went_out": self.hand_ends.count("out"),
                   "hands_exhausted": self.hand_ends.count("exhausted")}
-        return outcome_from_scores(tuple(self.cum), True, extras)
+        return outcome_from_scores(tuple(self.cum), True, extras,
+                                   tuple(tuple(map(float, h)) for h in self.hand_scores))
 
     def observe(self, seat: int) -> Observation:
         return views.observe(self, seat)

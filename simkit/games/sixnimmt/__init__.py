@@ -23,6 +23,7 @@ GAME = Game(
     format_position=format_position,
     parse_position=parse_position,
     higher_is_better=False,
+    has_rounds=True,
     description="Simultaneous card play into 4 rows; the 6th card takes the row. Fewest bullheads wins.",
     max_steps=max_decision_steps,
     batch_engine="simkit.games.sixnimmt.batch",

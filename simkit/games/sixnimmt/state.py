@@ -297,7 +297,14 @@ class SixNimmtState(State):
                                   higher_is_better=False)
         k = ranks.count(1)          # rank 1: the winners of rules.winners
         wins = tuple(1.0 / k if r == 1 else 0.0 for r in ranks)
-        return Outcome(tuple(float(t) for t in totals), ranks, wins, {"rounds": self.round})
+        return Outcome(tuple(float(t) for t in totals), ranks, wins, {"rounds": self.round},
+                       self._round_scores())
+
+    def _round_scores(self) -> tuple[tuple[float, ...], ...]:
+        """Each round's bullheads per seat, from the log; () for a match restored from a
+        position after its first round (its earlier rounds are not in the log)."""
+        rounds = tuple(tuple(map(float, e[2])) for e in self.events if e[0] == "round_end")
+        return rounds if len(rounds) == self.round else ()
 
     def clone(self) -> SixNimmtState:
         other = SixNimmtState.__new__(SixNimmtState)
