@@ -26,6 +26,7 @@ import math
 import numpy as np
 from numpy.random import PCG64, BitGenerator, Generator
 
+from simkit.core.game import ROUND_SCORES
 from simkit.core.play import ENGINE_ERROR, GAME_COLUMNS, SEAT_COLUMNS, Chunk, seat_slots
 from simkit.core.seeding import GameStreams, GeneratorPool, batch_stream_words
 from simkit.core.spec import RunSpec
@@ -84,6 +85,7 @@ def play_range_batch(spec: RunSpec, start: int, stop: int) -> Chunk:
     g: dict[str, list] = {c: [] for c in GAME_COLUMNS}
     g["rounds"] = []
     st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
+    st[ROUND_SCORES] = []
     for lo in range(start, stop, BLOCK):
         hi = min(stop, lo + BLOCK)
         _Block(spec, forms, np.array(slot_group), lo, hi).play().write(g, st, labels, n)
@@ -297,6 +299,7 @@ class _Block:
         self.rounds = np.zeros(size, dtype=np.int64)
         self.steps = np.zeros(size, dtype=np.int64)
         self.failed = np.zeros(size, dtype=bool)
+        self.per_round: list[np.ndarray] = []     # per round, (G, n) points (0 once a game is over)
 
     # ---- the match ------------------------------------------------------------------------
     def play(self) -> _Block:
@@ -312,6 +315,7 @@ class _Block:
             points, steps = self._round(decks[:active.size], active)
             self.totals[active] += points
             self.last[active] = points
+            self._keep_round(active, points)
             self.rounds[active] += 1
             self.steps[active] += steps
             going = ~self._over(active)
@@ -328,6 +332,14 @@ class _Block:
             states = dealer.deal([states[k] for k in keep.tolist()], decks[:active.size], keep=True,
                                  first=False)
         return self
+
+    def _keep_round(self, active: np.ndarray, points: np.ndarray) -> None:
+        if active.size == self.size:
+            self.per_round.append(points)
+        else:
+            full = np.zeros((self.size, self.n), dtype=points.dtype)
+            full[active] = points
+            self.per_round.append(full)
 
     def _over(self, active: np.ndarray) -> np.ndarray:
         """N15/N16 with N17's play_on (rules.match_over, per game)."""
@@ -478,3 +490,16 @@ class _Block:
         st["rank"] += ranks.reshape(-1).tolist()
         st["win"] += wins.reshape(-1).tolist()
         st["forfeit"] += [False] * (size * n)
+        st[ROUND_SCORES] += self._round_scores(rounds)
+
+    def _round_scores(self, rounds: list) -> list[list[float]]:
+        """The `round_scores` column: per seat row, its points in each round the game played
+        (empty for a game without a result)."""
+        n = self.n
+        played = len(self.per_round)
+        lists = np.stack(self.per_round, axis=2).astype(np.float64).reshape(-1, played).tolist()
+        for k, count in enumerate(rounds):
+            if count != played:             # a shorter match, or None (no result)
+                for row in range(k * n, (k + 1) * n):
+                    lists[row] = lists[row][:count or 0]
+        return lists
