@@ -178,7 +178,9 @@ def _pct(x, digits: int = 1) -> str:
 
 
 def _ci_pct(lo, hi) -> str:
-    return f"{_pct(lo)} – {_pct(hi)}"
+    """`64.0–68.2%`: one percent sign, no spaces, so interval columns stay narrow on a phone."""
+    low, high = _pct(lo), _pct(hi)
+    return f"{low.removesuffix('%')}–{high}" if low.endswith("%") else f"{low}–{high}"
 
 
 def _ci(lo, hi, digits: int = 2) -> str:
@@ -209,8 +211,9 @@ def signed(x: float, digits: int = 1) -> str:
 
 def p_is(p) -> str:
     """`p = 0.0123` or `p < 0.0001`."""
-    text = _p(p)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
+    text = _p(p).replace(" ", "\u00a0")
+    # no-break spaces: a line never ends between `p =` and its value
+    return f"p\u00a0{text}" if text.startswith("<") else f"p\u00a0=\u00a0{text}"
 
 
 #: the bias-adjusted Elo is searched within ±1000 (simkit.stats.sequential): a bound found
@@ -393,8 +396,50 @@ def length_sentence(a: RunAnalysis) -> str:
 
 def verdict(a: RunAnalysis) -> str:
     """One paragraph: who is stronger, by how much, is the game fair to seats."""
-    return " ".join(s for s in (strength_sentence(a), rating_sentence(a), seat_sentence(a),
-                                length_sentence(a)) if s)
+    return " ".join(s for _, _, s in headline_answers(a))
+
+
+def _strongest_key(a: RunAnalysis) -> str:
+    t = a.summary.assign(ratio=a.summary["win_share"] / a.summary["fair_share"])
+    best = t.loc[t["ratio"].idxmax()]
+    if not best["win_low"] > best["fair_share"]:
+        return "no clear difference"
+    return f"{best['player']}, {_f(best['ratio'])}× its fair share"
+
+
+def _rating_key(a: RunAnalysis) -> str:
+    m = a.match
+    if m is not None and m.pairwise is not None:
+        elo = m.sequential.elo if m.sequential is not None else m.pairwise.elo
+        return f"{signed(elo, 0)} pairwise Elo"
+    r = a.ratings.sort_values("rating", ascending=False)
+    if len(r) < 2:
+        return ""
+    return f"{float(r['rating'].iloc[0] - r['rating'].iloc[-1]):.0f} Elo from first to last"
+
+
+def _seat_key(a: RunAnalysis) -> str:
+    flagged = a.seat_table[a.seat_table["significant"].fillna(False).astype(bool)]
+    p = float(a.independence.get("wins_p", float("nan")))
+    if not flagged.empty:
+        key = "no: " + ", ".join(f"seat {int(s) + 1}" for s in flagged["seat"]) + " off fair"
+    elif math.isnan(p):
+        key = "not tested"
+    elif p < 0.05:
+        key = "unclear"
+    else:
+        key = "yes, within chance"
+    return key + (" (fixed seating)" if a.manifest.get("seating") == "fixed" else "")
+
+
+def headline_answers(a: RunAnalysis) -> list[tuple[str, str, str]]:
+    """The headline as (question, short answer, sentence): who is stronger, by how much, is the
+    game fair to seats, and how long a game lasts. Questions without an answer are left out."""
+    rows = [("Who is stronger?", _strongest_key(a), strength_sentence(a)),
+            ("By how much?", _rating_key(a), rating_sentence(a)),
+            ("Fair to seats?", _seat_key(a), seat_sentence(a)),
+            ("Game length", "", length_sentence(a))]
+    return [r for r in rows if r[2]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -701,15 +746,18 @@ figure{margin:.6rem 0}figure img{max-width:min(100%,560px);height:auto;display:b
 border:1px solid #eee}
 figcaption{font-size:.8rem;color:#555}.note{font-size:.9rem;color:#333}
 nav{font-size:.9rem;overflow-wrap:anywhere}nav a{margin-right:.6rem}.verdict{font-weight:600}
-.headline{font-size:1.02rem;background:#f6f8fa;border-left:4px solid #2a6;padding:.5rem .7rem;
+.headline{font-size:1rem;background:#f6f8fa;border-left:4px solid #2a6;padding:.5rem .7rem;
 margin:.5rem 0}
+dl.headline{display:grid;grid-template-columns:max-content 1fr;gap:.35rem .9rem}
+dl.headline dt{font-weight:600;color:#2a6b45}dl.headline dd{margin:0;min-width:0}
 details{margin:.4rem 0}summary{cursor:pointer;font-weight:600}
 dl.glossary dt{font-weight:600;margin-top:.4rem}dl.glossary dd{margin:0 0 0 .8rem}
 table.wrap-last td:last-child,table.wrap-last th:last-child{white-space:normal;text-align:left;
 min-width:11rem}table.wrap-last td:first-child{white-space:normal;min-width:6rem}
 @media (max-width:600px){body{font-size:15px;padding:0 .5rem}table{font-size:.75rem}
 th,td{padding:.2rem .3rem}h1{font-size:1.25rem}h2{font-size:1.1rem}
-dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.2rem}
+dl.facts,dl.headline{grid-template-columns:1fr}dl.facts dd{margin-bottom:.2rem}
+dl.headline{gap:0 .9rem;font-size:.95rem}dl.headline dd{margin-bottom:.35rem}
 table.wrap-last td:last-child,table.wrap-last th:last-child{min-width:8.5rem}}
 """
 
@@ -785,6 +833,14 @@ def _note(text: str) -> str:
     return f'<p class="note">{_e(text)}</p>'
 
 
+def _headline_html(a: RunAnalysis) -> str:
+    """The answers as a list a reader scans: the question, its short answer in bold, then the
+    sentence with the figures behind it."""
+    items = "".join(f"<dt>{_e(q)}</dt><dd>" + (f"<strong>{_e(k)}.</strong> " if k else "")
+                    + f"{_e(s)}</dd>" for q, k, s in headline_answers(a))
+    return f'<dl class="headline">{items}</dl>'
+
+
 def _run_html(a: RunAnalysis, idx: int, multi: bool) -> str:
     pid = f"run{idx}-" if multi else ""
     h = "h3" if multi else "h2"
@@ -794,11 +850,12 @@ def _run_html(a: RunAnalysis, idx: int, multi: bool) -> str:
 
     out = [f'<article id="{pid}run">']
     title = game_title(a.manifest)
-    head = f"{_e(title)}: {_e(a.name)}" if multi else "Verdict"
-    out.append(f'<section id="{pid}headline"><h2>{head}</h2>')
+    # a single run's h1 already names it: the verdict follows at once, within the first screen
+    head = f"<h2>{_e(title)}: {_e(a.name)}</h2>" if multi else ""
+    out.append(f'<section id="{pid}headline">{head}')
     out.append(f'<p class="note">Rules {_e(a.manifest.get("rules_version", "?"))}; lineup '
                f"{_e(lineup_text(a))}; {_e(len(a.games))} games.</p>")
-    out.append(f'<p class="headline">{_e(verdict(a))}</p>')
+    out.append(_headline_html(a))
     out.append('<details><summary>Run details and config</summary><dl class="facts">'
                + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in run_facts(a))
                + "</dl></details></section>")
@@ -968,7 +1025,8 @@ def render_markdown(runs: list[RunAnalysis], comparison: pd.DataFrame | None) ->
     for r in runs:
         fig = f"figures/{r.slug}"
         out += [f"## {_md_cell(game_title(r.manifest))}: {_md_cell(r.name)}", ""]
-        out += [f"**{_md_cell(verdict(r))}**", ""]
+        out += [f"- **{_md_cell(q)}** " + (f"{_md_cell(k)}. " if k else "") + _md_cell(t)
+                for q, k, t in headline_answers(r)] + [""]
         out += [f"- **{_md_cell(k)}**: {_md_cell(v)}" for k, v in run_facts(r)] + [""]
         out += ["### Who is stronger: win share against fair share", "",
                 _md_table(*strength_rows(r)), "", _md_img("win share", f"{fig}/win_share.png"),

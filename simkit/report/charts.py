@@ -168,7 +168,6 @@ def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
     a1.set_xticks(x, labels)
     a1.set_xlabel("seat (1 = first player)")
     a1.set_ylabel("win rate")
-    a1.legend(fontsize=9, loc="lower center")
     a1.grid(True, alpha=0.3)
     m = se["mean_score"].to_numpy()
     a2.bar(x, m, color=_color(1), alpha=0.8)
@@ -179,6 +178,7 @@ def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
     a2.set_ylabel("mean score" + ("" if higher_is_better else " (lower better)"))
     a2.grid(True, alpha=0.3)
     fig.suptitle(title, fontsize=10.5)
+    fig.legend(fontsize=9, loc="outside lower center", frameon=False)   # not over the bars
     return fig
 
 

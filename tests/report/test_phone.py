@@ -6,12 +6,17 @@ when Chromium is not installed: `apt-get install chromium`.
 """
 
 import html
+import io
 import json
+import os
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
+import pandas as pd
 import pytest
+from PIL import Image
 
 from simkit.report import build_report
 from simkit.report.charts import MIN_FONT_PT
@@ -23,6 +28,10 @@ CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "goog
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="Chromium is not installed (apt-get install chromium): "
                                        "the phone-width layout cannot be measured")
+
+#: CSS px of a phone's first screen (a 400 x 800 screen less the browser's bars); a 1280 px
+#: laptop shows at least as much
+FIRST_SCREEN = 700
 
 #: the report is shown in an iframe exactly `width` px wide: headless Chromium does not make its
 #: window narrower than 500 px, an iframe can be
@@ -41,6 +50,9 @@ window.addEventListener('load', function () { setTimeout(function () {
       box_right: s.getBoundingClientRect().right, scrolls: ox === 'auto' || ox === 'scroll',
       hint_shown: h.offsetHeight > 0 && win.getComputedStyle(h).display !== 'none'});
   });
+  var hl = doc.querySelector('.headline');
+  if (hl) { var hr = hl.getBoundingClientRect();
+    out.headline = {top: hr.top, bottom: hr.bottom, text: hl.textContent}; }
   doc.querySelectorAll('img').forEach(function (im) {
     var r = im.getBoundingClientRect();
     out.images.push({alt: im.alt, shown: r.width, right: r.right,
@@ -84,11 +96,21 @@ def reports(tmp_path_factory):
     return (build_report([one], root / "single"), build_report([three, one], root / "sweep"))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("width", [400, 1280])
-@pytest.mark.parametrize("which", [0, 1], ids=["single-run", "sweep"])
-def test_no_table_is_cut_off_and_chart_text_is_legible(reports, which, width, tmp_path):
-    m = _measure(reports[which], width, tmp_path)
+def _screenshot(report, width: int, tmp_path, folder) -> bytes:
+    """A PNG (in `folder`) of the first screen (FIRST_SCREEN px high) of `report` at `width`."""
+    page = tmp_path / f"shot-{width}.html"
+    page.write_text(phone_page(report, width, FIRST_SCREEN))
+    png = folder / f"first-screen-{width}.png"
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    f"--window-size={width},{FIRST_SCREEN}", "--virtual-time-budget=5000",
+                    f"--screenshot={png}", page.as_uri()], capture_output=True, timeout=120)
+    assert png.exists(), f"no screenshot at {width} px"
+    return png.read_bytes()
+
+
+def _check_layout(m, width):
+    """Nothing widens the page; a table wider than its box scrolls in it with the hint shown;
+    every chart fits and keeps its smallest text at 10 px or more."""
     assert m["viewport"] == width
     # nothing widens the page itself: a reader never has to scroll the whole page sideways
     assert m["page_width"] <= m["viewport"], m["page_width"]
@@ -106,6 +128,49 @@ def test_no_table_is_cut_off_and_chart_text_is_legible(reports, which, width, tm
         px = im["font_pt"] / 72 * im["shown"] / im["width_in"]
         assert px >= 10, f"{im['alt']}: smallest chart text {px:.1f} px at {width} px"
         assert im["font_pt"] >= MIN_FONT_PT
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [400, 1280])
+@pytest.mark.parametrize("which", [0, 1], ids=["single-run", "sweep"])
+def test_no_table_is_cut_off_and_chart_text_is_legible(reports, which, width, tmp_path):
+    _check_layout(_measure(reports[which], width, tmp_path), width)
+
+
+@pytest.fixture(scope="module")
+def real_report(tmp_path_factory):
+    """The report of a new user's first study: 2,000 games of 6 nimmt!, heuristic against
+    three random seats (`simkit run sixnimmt -p 4 -s heuristic -s random -n 2000`)."""
+    from simkit.core.runner import RunSpec, run
+
+    root = tmp_path_factory.mktemp("real")
+    spec = RunSpec.create(game="sixnimmt", n_players=4, strategies=["heuristic", "random", "random", "random"], n_games=2000, seed=1)
+    run(spec, root / "run", jobs=2, progress=False)
+    return build_report([root / "run"], root / "report")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [400, 1280])
+def test_a_real_report_answers_the_questions_in_its_first_screen(real_report, width, tmp_path):
+    """Who is stronger, by how much, is the game fair to seats: all above the fold, measured
+    in the browser; the screenshot of that first screen is kept in SIMKIT_SCREENSHOTS (a
+    folder outside the repository) when set, else in pytest's temporary folder."""
+    m = _measure(real_report, width, tmp_path)
+    _check_layout(m, width)
+    head = m["headline"]
+    assert 0 <= head["top"] and head["bottom"] <= FIRST_SCREEN, head
+    summary = pd.read_csv(real_report.parent / "tables" / "run" / "summary.csv")
+    best = summary.loc[(summary["win_share"] / summary["fair_share"]).idxmax()]
+    text = " ".join(head["text"].split())
+    for said in ("Who is stronger?", f"{best['player']} wins {100 * best['win_share']:.1f}% of "
+                 "games", "By how much?", "pairwise Elo", "Fair to seats?"):
+        assert said in text, said
+    folder = Path(os.environ.get("SIMKIT_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    with Image.open(io.BytesIO(_screenshot(real_report, width, tmp_path, folder))) as shot:
+        assert shot.size == (width, FIRST_SCREEN)
+        # the page was drawn: text and the headline's colours, not a blank or error screen
+        assert len(shot.convert("RGB").getcolors(maxcolors=1 << 16) or range(1 << 16)) > 50
 
 
 def test_phone_width_needs_the_scroll_hint_somewhere(reports, tmp_path):

@@ -150,12 +150,19 @@ def test_headline_comes_before_any_table_and_answers_who_is_stronger(sixnimmt_ru
     head = _body_before(text, "<table")
     assert 'id="headline"' in head and "6 nimmt!" in head and "sixnimmt-1" in head
     assert "heuristic (1 seat), random (1 seat), lowest (1 seat), highest (1 seat)" in head
-    verdict = re.search(r'<p class="headline">(.*?)</p>', head, re.S).group(1)
+    answers = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>",
+                              re.search(r'<dl class="headline">(.*?)</dl>', head, re.S).group(1)))
+    assert list(answers)[:3] == ["Who is stronger?", "By how much?", "Fair to seats?"]
     table = pd.read_csv(tmp_path / "rep" / "tables" / "four" / "summary.csv")
     best = table.loc[(table["win_share"] / table["fair_share"]).idxmax()]
-    assert verdict.startswith(f"{best['player']} wins {100 * best['win_share']:.1f}% of games")
-    assert "against a fair 25.0%" in verdict and "Plackett–Luce" in verdict
-    assert "seat effect" in verdict.lower() or "seat matters" in verdict.lower()
+    ratio = best["win_share"] / best["fair_share"]
+    assert answers["Who is stronger?"].startswith(
+        f"<strong>{best['player']}, {ratio:.2f}× its fair share.</strong> {best['player']} wins "
+        f"{100 * best['win_share']:.1f}% of games")
+    assert "against a fair 25.0%" in answers["Who is stronger?"]
+    assert "Plackett–Luce" in answers["By how much?"]
+    seat = answers["Fair to seats?"].lower()
+    assert "seat effect" in seat or "seat matters" in seat
     # the strength section: win share against fair share first, one rating scale named
     strength = text[text.index('id="strength"'):text.index('id="summary"')]
     assert "fair per game" in strength and "÷ fair" in strength
@@ -231,7 +238,7 @@ def test_compare_run_shows_the_bias_adjusted_elo(tmp_path):
          "sprt": {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05, "model": "logistic"}}))
     text = build_report([run], tmp_path / "rep").read_text()
     assert "bias-adjusted Elo (after the SPRT)" in text
-    assert "bias-adjusted as the SPRT" in re.search(r'<p class="headline">(.*?)</p>', text,
+    assert "bias-adjusted as the SPRT" in re.search(r'<dl class="headline">(.*?)</dl>', text,
                                                     re.S).group(1)
     assert "[0, 10] pairwise Elo" in text
 
@@ -247,7 +254,7 @@ def test_summary_md_embeds_every_chart_it_names(sixnimmt_runs, tmp_path):
         assert (out / link).exists(), link
     assert md.index("Across the cells") < md.index("| cell")   # verdicts before the tables
     run = md[md.index("## 6 nimmt!: four\n"):]
-    assert run.index("**heuristic") < run.index("| strategy")
+    assert run.index("- **Who is stronger?** heuristic") < run.index("| strategy")
 
 
 @pytest.mark.slow
