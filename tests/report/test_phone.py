@@ -144,7 +144,9 @@ def real_report(tmp_path_factory):
     from simkit.core.runner import RunSpec, run
 
     root = tmp_path_factory.mktemp("real")
-    spec = RunSpec.create(game="sixnimmt", n_players=4, strategies=["heuristic", "random", "random", "random"], n_games=2000, seed=1)
+    spec = RunSpec.create(game="sixnimmt", n_players=4,
+                          strategies=["heuristic", "random", "random", "random"], n_games=2000,
+                          seed=1)
     run(spec, root / "run", jobs=2, progress=False)
     return build_report([root / "run"], root / "report")
 
