@@ -10,10 +10,12 @@ interrupted compare resumes (`resume=True`) and one already finished is read bac
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -54,10 +56,27 @@ class ComparePlan:
         return self.summarize(seats).decision is not None
 
     def record(self, summary: MatchSummary) -> dict:
-        """The content of compare.json: the sides, then the match summary."""
+        """The content of compare.json: the sides, then the match summary (valid JSON: see
+        `json_safe`)."""
         a_slots, b_slots = self.sides
         rest = {k: v for k, v in summary.to_dict().items() if k not in ("a", "b")}
-        return {"a": self.a, "b": self.b, "a_slots": a_slots, "b_slots": b_slots, **rest}
+        return json_safe({"a": self.a, "b": self.b, "a_slots": a_slots, "b_slots": b_slots,
+                          **rest})
+
+
+def json_safe(value: Any) -> Any:
+    """`value` with every number that is not finite (an Elo bound at +inf after a perfect
+    score, an undefined nElo) replaced by None, so it is written as `null`: JSON has no
+    Infinity or NaN. numpy scalars become Python numbers."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def plan_compare(game: str, a: str, b: str, n_players: int, max_games: int, sprt: SPRT, *,
@@ -137,5 +156,5 @@ def _finished(out_dir: Path, spec: RunSpec) -> bool:
 
 def write_compare(out_dir: Path | str, record: dict) -> Path:
     path = Path(out_dir) / COMPARE_FILE
-    write_text_file(path, json.dumps(record, indent=2))
+    write_text_file(path, json.dumps(json_safe(record), indent=2, allow_nan=False))
     return path

@@ -216,22 +216,18 @@ def p_is(p) -> str:
     return f"p\u00a0{text}" if text.startswith("<") else f"p\u00a0=\u00a0{text}"
 
 
-#: the bias-adjusted Elo is searched within ±1000 (simkit.stats.sequential): a bound found
-#: there means "this far or further"
-SEQUENTIAL_REACH = 1000.0
-
-
-def seq_bound(x: float, digits: int = 1) -> str:
-    """A bound of the bias-adjusted interval: `≥ +1000` when the search hit its reach."""
-    v = float(x)
-    if abs(v) >= SEQUENTIAL_REACH - 1e-6:
-        return ("≥ " if v > 0 else "≤ ") + signed(v, 0)
-    return signed(v, digits)
+def seq_bound(x: float, at_reach: bool, digits: int = 1) -> str:
+    """A figure of the bias-adjusted Elo: `≥ +1000` when the search stopped at its reach
+    (simkit.stats.sequential.ELO_REACH) because the figure lies there or beyond."""
+    if at_reach:
+        return ("≥ " if float(x) > 0 else "≤ ") + signed(x, 0)
+    return signed(x, digits)
 
 
 def sequential_text(seq) -> str:
     """`+240.0 [+180.3, ≥ +1000]`: the bias-adjusted Elo after an SPRT and its 95 % bounds."""
-    return f"{signed(seq.elo)} [{seq_bound(seq.low)}, {seq_bound(seq.high)}]"
+    return (f"{seq_bound(seq.elo, seq.elo_at_reach)} [{seq_bound(seq.low, seq.low_at_reach)}, "
+            f"{seq_bound(seq.high, seq.high_at_reach)}]")
 
 
 def elo_text(e: EloEstimate, digits: int = 1) -> str:
@@ -329,8 +325,9 @@ def rating_sentence(a: RunAnalysis) -> str:
         seq = m.sequential
         pw = m.pairwise
         if seq is not None:
-            return (f"On the pairwise Elo scale {m.a} is {signed(seq.elo)} against {m.b} "
-                    f"(95% {seq_bound(seq.low)} to {seq_bound(seq.high)}, bias-adjusted as the "
+            return (f"On the pairwise Elo scale {m.a} is {seq_bound(seq.elo, seq.elo_at_reach)} "
+                    f"against {m.b} (95% {seq_bound(seq.low, seq.low_at_reach)} to "
+                    f"{seq_bound(seq.high, seq.high_at_reach)}, bias-adjusted as the "
                     f"SPRT stopped the run early); {m.verdict()}.")
         return (f"On the pairwise Elo scale {m.a} is {signed(pw.elo)} against {m.b} (95% "
                 f"{signed(pw.elo_low)} to {signed(pw.elo_high)}): a seat of {m.a} finishes "
@@ -410,8 +407,9 @@ def _strongest_key(a: RunAnalysis) -> str:
 def _rating_key(a: RunAnalysis) -> str:
     m = a.match
     if m is not None and m.pairwise is not None:
-        elo = m.sequential.elo if m.sequential is not None else m.pairwise.elo
-        return f"{signed(elo, 0)} pairwise Elo"
+        seq = m.sequential
+        elo = seq_bound(seq.elo, seq.elo_at_reach, 0) if seq else signed(m.pairwise.elo, 0)
+        return f"{elo} pairwise Elo"
     r = a.ratings.sort_values("rating", ascending=False)
     if len(r) < 2:
         return ""

@@ -34,12 +34,18 @@ from scipy import stats as _st
 
 from simkit.stats.elo import NELO_PER_T, SPRT, _pdf, elo_to_score
 
+#: the search for the estimate and its bounds spans ±ELO_REACH Elo (a score of 0.3 % or
+#: 99.7 %); a figure beyond it is reported as the reach with its `*_at_reach` flag set
+ELO_REACH = 1000.0
+
 
 @dataclass(frozen=True)
 class SequentialEstimate:
     """Median-unbiased logistic Elo after a sequential test, its 95 % interval and the LOS,
     all taking the stopping rule into account. `llr` is the (possibly clamped) LLR used and
-    `clamped` says whether the observed LLR was more than 3 % past a bound."""
+    `clamped` says whether the observed LLR was more than 3 % past a bound. `elo_at_reach`,
+    `low_at_reach`, `high_at_reach`: the figure lies at or beyond ±ELO_REACH, where the search
+    stops; the value is then the reach itself, read "≥ +1000" (or "≤ -1000")."""
 
     elo: float
     low: float
@@ -48,6 +54,9 @@ class SequentialEstimate:
     llr: float
     units: float
     clamped: bool
+    elo_at_reach: bool = False
+    low_at_reach: bool = False
+    high_at_reach: bool = False
     method: str = "Brownian approximation of the SPRT (fishtest sprt_elo), median-unbiased"
 
 
@@ -137,17 +146,23 @@ def sequential_estimate(sprt: SPRT, values: Sequence[float], counts: Sequence[fl
 
     middle, step = (sprt.elo0 + sprt.elo1) / 2, max(sprt.elo1 - sprt.elo0, 1.0)
 
-    def solve(target: float) -> float:
+    def solve(target: float) -> tuple[float, bool]:
+        """The Elo where `worse` equals `target` (it falls as the Elo grows), and whether the
+        search had to stop at ±ELO_REACH because the root lies there or beyond."""
         reach = 30.0
         while True:
-            lo, hi = max(middle - reach * step, -1000.0), min(middle + reach * step, 1000.0)
+            lo = max(middle - reach * step, -ELO_REACH)
+            hi = min(middle + reach * step, ELO_REACH)
             f_lo, f_hi = worse(lo) - target, worse(hi) - target
             if f_lo * f_hi <= 0:
-                return float(_opt.brentq(lambda e: worse(e) - target, lo, hi, xtol=1e-6))
-            if lo <= -1000.0 and hi >= 1000.0:
-                return hi if f_lo > 0 else lo
+                root = float(_opt.brentq(lambda e: worse(e) - target, lo, hi, xtol=1e-6))
+                return root, abs(root) >= ELO_REACH
+            if lo <= -ELO_REACH and hi >= ELO_REACH:
+                return (hi, True) if f_lo > 0 else (lo, True)
             reach *= 2
 
     tail = (1 - level) / 2
-    return SequentialEstimate(elo=solve(0.5), low=solve(1 - tail), high=solve(tail),
-                              los=worse(0.0), llr=llr, units=t, clamped=clamped)
+    (elo, elo_r), (low, low_r), (high, high_r) = solve(0.5), solve(1 - tail), solve(tail)
+    return SequentialEstimate(elo=elo, low=low, high=high, los=worse(0.0), llr=llr, units=t,
+                              clamped=clamped, elo_at_reach=elo_r, low_at_reach=low_r,
+                              high_at_reach=high_r)

@@ -5,10 +5,17 @@ import json
 import pandas as pd
 import pytest
 
-from simkit.core.compare import COMPARE_FILE, plan_compare, run_compare
+from simkit.core.compare import COMPARE_FILE, json_safe, plan_compare, run_compare, write_compare
 from simkit.core.errors import ConfigError
 from simkit.stats.elo import SPRT
 from simkit.stats.synthetic import synth
+
+
+def strict_json(text: str):
+    """json.loads that refuses Infinity, -Infinity and NaN, which are not JSON."""
+    def refuse(name):
+        raise ValueError(f"{name} is not valid JSON")
+    return json.loads(text, parse_constant=refuse)
 
 
 def test_plan_alternates_the_sides_on_duplicate_deals_in_whole_deal_chunks():
@@ -43,7 +50,29 @@ def test_run_compare_writes_the_summary_of_the_games_played(tmp_path):
     plan = plan_compare("sixnimmt", "random", "random", 2, 60, SPRT(0, 10), batch=20, seed=4,
                         overrides={"max_rounds": "1"})
     result, summary = run_compare(plan, tmp_path / "c", jobs=1, progress=False)
-    record = json.loads((tmp_path / "c" / COMPARE_FILE).read_text())
+    record = strict_json((tmp_path / "c" / COMPARE_FILE).read_text())
     assert record == json.loads(json.dumps(plan.record(summary)))
     assert record["games"] == len(result.games) == 60 and record["decision"] is None
     pd.testing.assert_frame_equal(result.seats, pd.read_parquet(tmp_path / "c" / "seats.parquet"))
+
+
+def test_a_perfect_score_is_written_as_valid_json_with_null_for_what_is_not_finite(tmp_path):
+    plan = plan_compare("sixnimmt", "heuristic", "random", 2, 600, SPRT(0, 10), seed=1)
+    _, seats = synth(40, strengths=(9.0, 0.0), spread=0.1, seed=1, duplicate=True)
+    summary = plan.summarize(seats)
+    assert summary.wins == summary.games          # every game won: +inf bound, undefined nElo
+    assert summary.estimate.elo_high == float("inf") and summary.estimate.nelo != summary.estimate.nelo
+    with pytest.raises(ValueError):               # the strict parser does refuse Infinity
+        strict_json(json.dumps(summary.to_dict()))
+    record = strict_json((write_compare(tmp_path, plan.record(summary))).read_text())
+    assert record["estimate"]["elo_high"] is None and record["estimate"]["nelo"] is None
+    assert record["estimate"]["elo_low"] == pytest.approx(summary.estimate.elo_low)
+    assert record["wins"] == summary.wins
+
+
+def test_json_safe_recurses_and_converts_numpy_scalars():
+    import numpy as np
+
+    value = {"a": [np.float64("nan"), (1, np.int64(2))], "b": {"c": -float("inf"), "d": "x"}}
+    assert json_safe(value) == {"a": [None, [1, 2]], "b": {"c": None, "d": "x"}}
+    assert type(json_safe(np.int64(2))) is int

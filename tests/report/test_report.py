@@ -308,3 +308,14 @@ def test_rounds_chart_only_for_multi_round_games():
     assert charts.rounds_chart(games.drop(columns="rounds"), seats) is None
     assert charts.rounds_chart(games.assign(rounds=1), seats) is None
     assert charts.rounds_chart(games, seats) is not None
+
+
+def test_a_bias_adjusted_figure_at_the_search_reach_reads_as_a_bound():
+    from simkit.report.build import sequential_text
+    from simkit.stats import SPRT
+    from simkit.stats.sequential import sequential_estimate
+
+    seq = sequential_estimate(SPRT(0, 10), (0, 0.5, 1), [0, 1, 200])
+    assert sequential_text(seq).endswith(", ≥ +1000]") and "≥" not in sequential_text(seq)[:12]
+    seq = sequential_estimate(SPRT(0, 10), (0, 0.5, 1), [40, 10, 60])
+    assert "≥" not in sequential_text(seq) and "≤" not in sequential_text(seq)

@@ -91,3 +91,21 @@ def test_match_summary_carries_the_adjusted_estimate():
 
 def test_no_units_or_no_spread_gives_no_adjusted_estimate():
     assert sequential_estimate(SPRT(0, 10), (0, 0.5, 1), [0, 0, 0]) is None
+
+
+def test_a_figure_beyond_the_search_reach_is_flagged_not_clipped_silently(monkeypatch):
+    import simkit.stats.sequential as sequential
+
+    near_perfect = [0, 1, 200]                 # 200 wins, 1 draw: the truth is far above +1000
+    seq = sequential_estimate(SPRT(0, 10), (0, 0.5, 1), near_perfect)
+    assert seq.high == sequential.ELO_REACH and seq.high_at_reach
+    assert not seq.low_at_reach and seq.low < seq.elo < sequential.ELO_REACH
+    mirrored = sequential_estimate(SPRT(0, 10), (0, 0.5, 1), near_perfect[::-1])
+    assert mirrored.low == -sequential.ELO_REACH and mirrored.low_at_reach
+    ordinary = sequential_estimate(SPRT(0, 10), (0, 0.5, 1), [40, 10, 60])
+    assert not (ordinary.elo_at_reach or ordinary.low_at_reach or ordinary.high_at_reach)
+    # a narrower reach must flag the estimate that now lies beyond it, not return it as found
+    monkeypatch.setattr(sequential, "ELO_REACH", 0.9 * seq.elo)
+    short = sequential_estimate(SPRT(0, 10), (0, 0.5, 1), near_perfect)
+    assert short.elo == pytest.approx(0.9 * seq.elo) and short.elo_at_reach
+    assert short.low == pytest.approx(seq.low, abs=0.1) and not short.low_at_reach
