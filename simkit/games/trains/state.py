@@ -13,6 +13,7 @@ effects 5-7; either way it is never visible between steps.
 from __future__ import annotations
 
 import copy
+import functools
 
 import numpy as np
 
@@ -24,11 +25,11 @@ from simkit.games.trains.rules import (
     KEEP_PHASE,
     N_CARDS,
     OVER,
+    PARAMS,
     PLACE_PHASE,
     REMOVAL_SLOT,
     SETUP_PLACE,
     TURN,
-    apply_order_effect,
     effect_table,
     initial_train,
     is_ascending,
@@ -45,6 +46,30 @@ from simkit.games.trains.views import determinize as _determinize
 from simkit.games.trains.views import observe as _observe
 
 _PLACES = PLACE[1:]
+#: (allow_all_locked_removal, double_lock) -> {display key: the turn's legal actions}
+_TURN_MEMO: dict[tuple[bool, bool], dict[int, tuple[tuple, frozenset]]] = {}
+#: T17-T20: effect e moves the card of slot i to slot i + offset (or swaps those two)
+_REORDER_OFFSET = (0, 1, 2, 2, -2)
+
+
+@functools.cache
+def _moved_slots_table(voiding: str, insertion: bool) -> tuple:
+    """[effect][i] -> the 0-based slots whose card effect 1-4 with parameter i moves (T24)."""
+    return tuple({i: tuple(s - 1 for s in moved_slots(e, i, voiding, insertion)) for i in PARAMS[e]}
+                 if 1 <= e <= 4 else {} for e in range(5))
+
+
+def public_event(event: tuple) -> tuple:
+    """§8: an event as every seat sees it: a drawn card hidden, setup draws and discards counted
+    (an event already in public form is returned as it is)."""
+    kind = event[0]
+    if kind == "draw":
+        return event if event[2] is None else ("draw", event[1], None)
+    if kind == "setup_draw" and type(event[2]) is tuple:
+        return ("setup_draw", event[1], len(event[2]))
+    if kind == "keep" and event[2] is not None:
+        return ("keep", event[1], None, len(event[3]))
+    return event
 
 
 class TrainsState(State):
@@ -80,6 +105,12 @@ class TrainsState(State):
         self._stays = config.used_card_stays
         self._last = config.pair_keep == "last"
         self._voiding = config.lock_voiding
+        self._max_turns = config.max_turns
+        self._alone = tuple((p,) for p in range(n_players))
+        self._clockwise = tuple(seat_order(p, n_players) for p in range(n_players))
+        self._moved = _moved_slots_table(self._voiding, self._insertion)
+        self._turn_memo = _TURN_MEMO.setdefault(
+            (config.allow_all_locked_removal, config.double_lock), {})
         self.discard: list[int] = []
         self.display = [0] * 9
         self.hidden: list[list[int]] = [[] for _ in range(n_players)]
@@ -91,18 +122,21 @@ class TrainsState(State):
         self.capped = False
         self.reshuffles = 0
         self.events: list = []
-        self._log: list = []
-        self._legal = None
+        self._log: list = []        # the public log, caught up with `events` when observed
+        self._turn: tuple[tuple, frozenset] | None = None    # this turn's legal actions
 
     # ------------------------------------------------------------------ log and zones
 
     def _emit(self, event: tuple) -> None:
         self.events.append(event)
-        self._log.append(event)
 
-    def _emit_private(self, full: tuple, public: tuple) -> None:
-        self.events.append(full)
-        self._log.append(public)
+    def public_log(self) -> list:
+        """§8: the event log with the hidden cards left out (see `public_event`)."""
+        log = self._log
+        events = self.events
+        if len(log) < len(events):
+            log.extend(map(public_event, events[len(log):]))
+        return log
 
     def _reshuffle(self) -> None:
         """T13: the discard pile, shuffled face down, becomes the draw pile."""
@@ -118,29 +152,36 @@ class TrainsState(State):
 
     def _draw_card(self) -> int:
         """T9/T13: the top card; a lazy reshuffle first if the draw pile is empty."""
-        if not self.draw:
+        draw = self.draw
+        if not draw:
             self._reshuffle()
-        card = self.draw.pop()
-        if self._eager and not self.draw and self.discard:
+            draw = self.draw
+        card = draw.pop()
+        if not draw and self._eager and self.discard:
             self._reshuffle()
         return card
 
+    def _arrive_one(self, c: int) -> None:
+        """T11 for one card: it pairs with a display card of the same effect, else stays."""
+        e = self.eff[c]
+        display = self.display
+        old = display[e]
+        if old:
+            display[e] = 0
+            pair = (old, c)
+            self.discard += pair
+            self.events.append(("pairs", e, pair))
+        else:
+            display[e] = c
+
     def _arrive(self, cards) -> None:
         """T11: cards enter the display one at a time; same-effect cards leave in pairs."""
-        eff = self.eff
-        display = self.display
         if self._last or len(cards) == 1:
             for c in cards:
-                e = eff[c]
-                old = display[e]
-                if old:
-                    display[e] = 0
-                    self.discard.append(old)
-                    self.discard.append(c)
-                    self._emit(("pairs", e, (old, c)))
-                else:
-                    display[e] = c
+                self._arrive_one(c)
             return
+        eff = self.eff
+        display = self.display
         by_effect: dict[int, list[int]] = {}
         for c in cards:
             by_effect.setdefault(eff[c], []).append(c)
@@ -165,7 +206,7 @@ class TrainsState(State):
         p = self.order[idx]
         k = setup_draw_count(idx)
         hand = [self._draw_card() for _ in range(k)]
-        self._emit_private(("setup_draw", p, tuple(hand)), ("setup_draw", p, k))
+        self._emit(("setup_draw", p, tuple(hand)))
         if k == 1:
             self.kept[p] = hand[0]
         else:
@@ -186,7 +227,7 @@ class TrainsState(State):
         self.kept[p] = card
         self.discard.extend(gone)
         self.hidden[p].extend(gone)
-        self._emit_private(("keep", p, card, gone), ("keep", p, None, len(gone)))
+        self._emit(("keep", p, card, gone))
 
     def _setup_place(self, p: int, slot: int) -> None:
         """T7: the kept card replaces a slot; the replaced card enters the display (T11)."""
@@ -196,7 +237,7 @@ class TrainsState(State):
         old = train[slot - 1]
         train[slot - 1] = card
         self._emit(("place", p, slot, card, old))
-        self._arrive((old,))
+        self._arrive_one(old)
 
     def _start_turns(self) -> None:
         self.phase = TURN
@@ -213,16 +254,34 @@ class TrainsState(State):
             return ()
         phase = self.phase
         if phase == TURN:
-            if self._legal is None:
-                self._legal = self._turn_actions()
-            return self._legal
+            turn = self._turn
+            if turn is None:
+                turn = self._turn = self._turn_actions()
+            return turn[0]
         if phase == PLACE_PHASE or phase == SETUP_PLACE:
             return _PLACES
         if phase == KEEP_PHASE:
             return tuple(KEEP[c] for c in self.hands[seat])
         return ()
 
-    def _turn_actions(self) -> tuple:
+    def _turn_actions(self) -> tuple[tuple, frozenset]:
+        """The turn's actions as a tuple and as a set (for a fast legality check), memoised by
+        the effects shown and those of them that can be used (the listing depends on nothing else)."""
+        d = self.display
+        key = ((d[1] and 1) | (d[2] and 2) | (d[3] and 4) | (d[4] and 8) | (d[5] and 16)
+               | (d[6] and 32) | (d[7] and 64))
+        if d[8]:
+            lk = self.locks[self.cur]
+            key |= 128 | (lk[0] and 256) | (lk[3] and 512) | (lk[6] and 1024)
+        if key & 112 and not self.config.allow_all_locked_removal:
+            key |= sum(2048 << e for e in (5, 6, 7) if not removal_hits(self.locks, e))
+        turn = self._turn_memo.get(key)
+        if turn is None:
+            legal = self._list_turn_actions()
+            turn = self._turn_memo[key] = (legal, frozenset(legal))
+        return turn
+
+    def _list_turn_actions(self) -> tuple:
         """T8/T14: Draw, plus Use(effect, param) for every effect in the display (§5, §7)."""
         d = self.display
         acts = [DRAW]
@@ -268,27 +327,22 @@ class TrainsState(State):
                 f"('use', effect, param)"), "T8"
 
     def apply(self, actions) -> None:
-        phase = self.phase
-        if len(actions) == 1 and (phase == TURN or phase == PLACE_PHASE):   # the hot path
+        if len(actions) == 1:                   # the hot path: a turn's action or its placement
             action = actions[0]
+            phase = self.phase
             if phase == TURN:
-                legal = self._legal
-                if legal is None:
-                    legal = self._turn_actions()
-                if action in legal:
-                    self._legal = None
+                turn = self._turn
+                if turn is None:
+                    turn = self._turn_actions()
+                if action in turn[1]:
+                    self._turn = None
                     if action is DRAW or action == DRAW:
-                        card = self._draw_card()
-                        self.drawn = card
-                        self.phase = PLACE_PHASE
-                        cur = self.cur
-                        self.events.append(("draw", cur, card))
-                        self._log.append(("draw", cur, None))
+                        self._draw_to_place()
                     else:
                         self._use(action[1], action[2])
                         self._end_action()
                     return
-            elif action in _PLACES:
+            elif phase == PLACE_PHASE and action in _PLACES:
                 self._place_drawn(action[1])
                 self._end_action()
                 return
@@ -306,15 +360,12 @@ class TrainsState(State):
             if action not in self.legal_actions(seat):
                 msg, rule = self._why_illegal(seat, action)
                 raise IllegalAction(msg, seat=seat, rule=rule)
-        self._legal = None
+        self._turn = None
         phase = self.phase
         if phase == TURN:
             action = actions[0]
             if action is DRAW or action == DRAW:
-                card = self._draw_card()
-                self.drawn = card
-                self.phase = PLACE_PHASE
-                self._emit_private(("draw", self.cur, card), ("draw", self.cur, None))
+                self._draw_to_place()
             else:
                 self._use(action[1], action[2])
                 self._end_action()
@@ -338,6 +389,12 @@ class TrainsState(State):
 
     # ------------------------------------------------------------------ actions
 
+    def _draw_to_place(self) -> None:
+        """T9: draw the top card; placing it is the next decision."""
+        card = self.drawn = self._draw_card()
+        self.phase = PLACE_PHASE
+        self.events.append(("draw", self.cur, card))
+
     def _place_drawn(self, slot: int) -> None:
         """T9: the drawn card replaces a slot (voiding a lock there, T24); the replaced card
         enters the display (T11); then T25."""
@@ -345,12 +402,13 @@ class TrainsState(State):
         card = self.drawn
         self.drawn = 0
         train = self.trains[p]
-        old = train[slot - 1]
-        train[slot - 1] = card
-        self._emit(("place", p, slot, card, old))
-        if self.locks[p][slot - 1]:
+        k = slot - 1
+        old = train[k]
+        train[k] = card
+        self.events.append(("place", p, slot, card, old))
+        if self.locks[p][k]:
             self._void(p, slot)
-        self._arrive((old,))
+        self._arrive_one(old)
         if is_ascending(train):
             self._win(p)
 
@@ -358,23 +416,12 @@ class TrainsState(State):
         """T10: the display card leaves at once, resolves, then is discarded (8: becomes a lock);
         with used_card_stays it waits in the display during effects 5-7 (T11 may pair it)."""
         p = self.cur
-        card = self.display[e]
-        self.display[e] = 0
-        self._emit(("use", p, e, param, card))
+        display = self.display
+        card = display[e]
+        display[e] = 0
+        self.events.append(("use", p, e, param, card))
         if e <= 4:
-            if not self._after:
-                self.discard.append(card)
-            locks = self.locks[p]
-            for s in moved_slots(e, param, self._voiding, self._insertion):
-                if locks[s - 1]:
-                    self._void(p, s)
-            train = apply_order_effect(self.trains[p], e, param, self._insertion)
-            self.trains[p] = train
-            self._emit(("train", p, tuple(train)))
-            if self._after:
-                self.discard.append(card)
-            if is_ascending(train):
-                self._win(p)
+            self._reorder(p, e, param, card)
         elif e <= 7:
             if self._stays:
                 self._remove_and_refill_staying(p, e, card)
@@ -393,6 +440,28 @@ class TrainsState(State):
                 locks[param - 1] = card
                 self._emit(("lock", p, param, card))
 
+    def _reorder(self, p: int, e: int, i: int, card: int) -> None:
+        """T17-T20 on p's own train, in place (as rules.apply_order_effect); the locks of the
+        moved cards are voided first (T24)."""
+        if not self._after:
+            self.discard.append(card)
+        locks = self.locks[p]
+        for k in self._moved[e][i]:
+            if locks[k]:
+                self._void(p, k + 1)
+        train = self.trains[p]
+        a = i - 1
+        b = a + _REORDER_OFFSET[e]
+        if e >= 3 and self._insertion:
+            train.insert(b, train.pop(a))
+        else:
+            train[a], train[b] = train[b], train[a]
+        self.events.append(("train", p, tuple(train)))
+        if self._after:
+            self.discard.append(card)
+        if is_ascending(train):
+            self._win(p)
+
     def _remove_and_refill_staying(self, actor: int, e: int, card: int) -> None:
         """T10/T11 with used_card_stays: the used card waits in the display while effect e
         resolves, so a removed card of effect e pairs with it (both discarded at once, T11);
@@ -408,27 +477,31 @@ class TrainsState(State):
         (T11 on the batch), then the holes are refilled clockwise from the actor; T25 after
         each refill (stop at once, or finish all refills with refill_stop='complete')."""
         k = slot - 1
-        n = self.n
+        trains = self.trains
+        locks = self.locks
+        emit = self.events.append
         holes = []
         removed = []
-        for j in range(n):
-            q = (actor + j) % n
-            if self.locks[q][k]:
-                self._emit(("protected", q, slot))
+        for q in self._clockwise[actor]:
+            if locks[q][k]:
+                emit(("protected", q, slot))
                 continue
-            c = self.trains[q][k]
-            self.trains[q][k] = 0
+            train = trains[q]
+            c = train[k]
+            train[k] = 0
             removed.append(c)
             holes.append(q)
-            self._emit(("remove", q, slot, c))
+            emit(("remove", q, slot, c))
         if removed:
             self._arrive(removed)
         first = -1
+        draw_card = self._draw_card
         for q in holes:
-            c = self._draw_card()
-            self.trains[q][k] = c
-            self._emit(("refill", q, slot, c))
-            if first < 0 and is_ascending(self.trains[q]):
+            c = draw_card()
+            train = trains[q]
+            train[k] = c
+            emit(("refill", q, slot, c))
+            if first < 0 and is_ascending(train):
                 first = q
                 if self._immediate:
                     break
@@ -442,19 +515,22 @@ class TrainsState(State):
 
     def _end_action(self) -> None:
         """T8/T15: one action done; the game ends on a win or at the turn cap (a draw)."""
-        self.turns += 1
+        turns = self.turns = self.turns + 1
         if self.winner >= 0:
             self.phase = OVER
             self.acting = ()
-        elif self.turns >= self.config.max_turns:
+        elif turns >= self._max_turns:
             self.phase = OVER
             self.capped = True
             self.acting = ()
-            self._emit(("cap", self.turns))
+            self._emit(("cap", turns))
         else:
-            self.cur = (self.cur + 1) % self.n
+            cur = self.cur + 1
+            if cur == self.n:
+                cur = 0
+            self.cur = cur
             self.phase = TURN
-            self.acting = (self.cur,)
+            self.acting = self._alone[cur]
 
     # ------------------------------------------------------------------ results
 
@@ -494,7 +570,7 @@ class TrainsState(State):
         c.kept = self.kept[:]
         c.events = self.events[:]
         c._log = self._log[:]
-        c._legal = None
+        c._turn = None
         return c
 
     def observe(self, seat: int) -> Observation:

@@ -64,7 +64,7 @@ def observe(state, seat: int) -> Observation:
         hand=tuple(state.hands[seat]), kept=state.kept[seat],
         drawn=state.drawn if state.cur == seat else 0,
         own_setup_discards=tuple(state.hidden[seat]), effects=state.eff,
-        log=tuple(state._log), unseen=unseen)
+        log=tuple(state.public_log()), unseen=unseen)
 
 
 def determinize(state, seat: int, rng: np.random.Generator):
@@ -74,7 +74,8 @@ def determinize(state, seat: int, rng: np.random.Generator):
     future chance events use `rng`, and its event log is the public one."""
     det = state.clone()
     det.rng = rng
-    det.events = state._log[:]
+    det.events = state.public_log()[:]
+    det._log = det.events[:]
     pool = unknown_to(state, seat)
     if not pool:
         return det
