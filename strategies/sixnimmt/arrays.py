@@ -5,18 +5,21 @@ has an *array form*: an `ArrayStrategy` that decides for many games in one call.
 
 How to write one
 ----------------
-1. Subclass `ArrayStrategy` and implement two methods; both receive read-only NumPy arrays that
-   describe the same seat in G games at once, and return one int per game:
+1. Subclass `ArrayStrategy` and implement two methods; each receives a view of K decisions at
+   once (one seat in each of K games: the same seat everywhere, or several seats of the same
+   game, in any mix) and returns one int per decision, a (K,) array:
 
-   - `choose_cards(view: CardView) -> positions`: for each game, the *position* in
-     `view.hand[g, :]` (0 <= position < view.hand.shape[1]) of the card to play (N5). The hand's
+   - `choose_cards(view: CardView) -> positions`: for each decision, the *position* in
+     `view.hand[k, :]` (0 <= position < view.cards_left) of the card to play (N5). The hand's
      order is arbitrary: do not read meaning into it.
-   - `choose_rows(view: RowView) -> rows`: for each game, the row to take (N10), 0 <= row < R.
+   - `choose_rows(view: RowView) -> rows`: for each decision, the row to take (N10), 0 <= row < R.
 
-   An array strategy is a pure function of its view: it keeps no per-game state between calls
-   (the games in a view change from call to call). Randomness comes only from `view.random()`,
-   a fresh uniform draw in [0, 1) per game each call (a counter-based hash of the game's own seed
-   streams, so a game's draws do not depend on which other games share the batch).
+   A view's arrays are read-only and computed on first access, so a strategy pays only for what
+   it reads (`random` reads none). An array strategy is a pure function of its view: it keeps
+   no per-game state between calls (the decisions in a view change from call to call).
+   Randomness comes only from `view.random()`, a fresh uniform draw in [0, 1) per decision each
+   call (a counter-based hash of the run's seed and the game's index, so a game's draws do not
+   depend on which other games share the batch).
 2. Give your scalar `Strategy` class the attribute `array_form = "package.module:Class"`; the
    batch engine builds that class with the same keyword parameters as the scalar strategy
    (`-s mybots:Cautious:margin=2` builds `CautiousArrays(margin=2)`). The built-in baselines are
@@ -33,39 +36,81 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from simkit.core.strategy import StrategySpec, load_class
 
 
-@dataclass(frozen=True)
-class CardView:
-    """One seat choosing a card (N5) in G games. Rows are (G, R) arrays, seats (G, n)."""
+class _View:
+    """K decisions at once; every array is computed on first access by `fetch(name)`."""
 
-    seat: int
-    hand: np.ndarray          # (G, m) the seat's remaining cards, m = cards left, any order
-    ends: np.ndarray          # (G, R) last card of each row
-    counts: np.ndarray        # (G, R) cards in each row
-    points: np.ndarray        # (G, R) bullheads in each row (what taking it costs)
-    totals: np.ndarray        # (G, n) bullheads of finished rounds
-    round_points: np.ndarray  # (G, n) bullheads taken this round
-    random: Callable[[], np.ndarray]   # () -> (G,) uniforms in [0, 1), fresh each call
+    def __init__(self, fetch: Callable[[str], np.ndarray], random: Callable[[], np.ndarray]):
+        self._fetch = fetch
+        #: () -> (K,) uniforms in [0, 1), fresh each call
+        self.random = random
+
+    @cached_property
+    def seat(self) -> np.ndarray:
+        """(K,) the seat deciding, in its game"""
+        return self._fetch("seat")
+
+    @cached_property
+    def ends(self) -> np.ndarray:
+        """(K, R) last card of each row"""
+        return self._fetch("ends")
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """(K, R) cards in each row"""
+        return self._fetch("counts")
+
+    @cached_property
+    def points(self) -> np.ndarray:
+        """(K, R) bullheads in each row (what taking it costs)"""
+        return self._fetch("points")
+
+    @cached_property
+    def totals(self) -> np.ndarray:
+        """(K, n) bullheads of finished rounds, per seat of the game"""
+        return self._fetch("totals")
+
+    @cached_property
+    def round_points(self) -> np.ndarray:
+        """(K, n) bullheads taken this round, per seat of the game"""
+        return self._fetch("round_points")
 
 
-@dataclass(frozen=True)
-class RowView:
-    """One seat whose card is below every row end (N10) in G games: it picks a row to take."""
+class CardView(_View):
+    """K seats choosing a card (N5), each with `cards_left` cards."""
 
-    seat: np.ndarray          # (G,) the seat choosing, in each game
-    card: np.ndarray          # (G,) its card, which will start the taken row
-    ends: np.ndarray
-    counts: np.ndarray
-    points: np.ndarray
-    totals: np.ndarray
-    round_points: np.ndarray
-    random: Callable[[], np.ndarray]
+    def __init__(self, cards_left: int, fetch: Callable[[str], np.ndarray],
+                 random: Callable[[], np.ndarray]):
+        super().__init__(fetch, random)
+        self.cards_left = cards_left
+
+    @cached_property
+    def hand(self) -> np.ndarray:
+        """(K, cards_left) the seat's remaining cards, in any order"""
+        return self._fetch("hand")
+
+
+class RowView(_View):
+    """K seats whose card is below every row end (N10): each picks a row to take."""
+
+    @cached_property
+    def card(self) -> np.ndarray:
+        """(K,) the seat's card, which will start the taken row"""
+        return self._fetch("card")
+
+
+def cheapest_rows(points: np.ndarray) -> np.ndarray:
+    """`points.argmin(axis=1)` for (K, R) bullheads below 2**27, R <= 16, several times faster
+    for small R: the minimum over the rows of bullheads * 16 + row."""
+    rows = points.shape[1]
+    tagged = (points.T << 4) | np.arange(rows, dtype=points.dtype)[:, None]
+    return (tagged.min(axis=0) & 15).astype(np.intp)
 
 
 class ArrayStrategy:
@@ -76,7 +121,7 @@ class ArrayStrategy:
 
     def choose_rows(self, view: RowView) -> np.ndarray:
         """N10 default: the cheapest row, the lowest index on ties (the baselines' choice)."""
-        return view.points.argmin(axis=1)
+        return cheapest_rows(view.points)
 
 
 class RandomArrays(ArrayStrategy):
@@ -88,12 +133,11 @@ class RandomArrays(ArrayStrategy):
         self.uniform_rows = row == "uniform"
 
     def choose_cards(self, view: CardView) -> np.ndarray:
-        m = view.hand.shape[1]
-        return (view.random() * m).astype(np.intp)
+        return (view.random() * view.cards_left).astype(np.intp)
 
     def choose_rows(self, view: RowView) -> np.ndarray:
         if self.uniform_rows:
-            return (view.random() * view.ends.shape[1]).astype(np.intp)
+            return (view.random() * view.points.shape[1]).astype(np.intp)
         return super().choose_rows(view)
 
 

@@ -5,26 +5,28 @@
 array form (strategies/sixnimmt/arrays.py); `batch_supported(spec)` says why a run cannot use it.
 
 What is the same as the scalar engine, game by game: the seating, and every deal. Game i shuffles
-the 104 cards with its own chance stream (simkit.core.seeding), one `Generator.shuffle` per round,
-exactly as `SixNimmtState` does, so with deterministic strategies (`lowest`, `highest`) each
-game's rows equal the scalar engine's. What differs: a random strategy's draws come from a
-counter-based hash of the game's own seat stream (a function of the seed, the game, the seat, the
-round, the turn), not from the seat's `Generator`, so random games have the same distributions,
-not the same individual results. Rows and results depend only on the seed and the game's index,
-never on the chunking.
+the 104 cards with its own chance stream (simkit.core.seeding), one shuffle per round with
+NumPy's own Fisher-Yates, exactly as `SixNimmtState` does, so with deterministic strategies
+(`lowest`, `highest`) each game's rows equal the scalar engine's. What differs: a random
+strategy's draws come from a counter-based hash (SplitMix64) of the run's seed, the game's index,
+the seat, the round and the turn, not from the seat's `Generator`, so random games
+have the same distributions, not the same individual results. Rows and results depend only on
+the seed and the game's index, never on the chunking.
 
-The state of a block of G games is a handful of arrays: the hands (one (G, h) array per seat,
-played cards swapped out to the end), and per row its end card, card count and bullheads. Rows
-never need their cards: N8 reads the ends, N9 the counts, N13 the bullheads.
+The state of a block of G games is two int32 arrays of card keys (see `_KEYS`): the hands,
+(n, h, G) with played cards swapped out to the end, and the rows, (R, G), one key per row that
+holds its end card, card count and bullheads (N8 reads the ends, N9 the counts, N13 the
+bullheads; rows never need their other cards).
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
+from collections.abc import Callable
 
 import numpy as np
-from numpy.random import PCG64, BitGenerator, Generator
+from numpy.random import PCG64, BitGenerator, Generator, RandomState
 
 from simkit.core.game import ROUND_SCORES
 from simkit.core.play import ENGINE_ERROR, GAME_COLUMNS, SEAT_COLUMNS, Chunk, seat_slots
@@ -38,11 +40,23 @@ from strategies.sixnimmt.arrays import ArrayStrategy, CardView, RowView, build_a
 #: small enough to stay in cache)
 BLOCK = 4096
 
-_BH = np.array(BH, dtype=np.int64)
-_DECK = np.arange(1, DECK_SIZE + 1, dtype=np.int64)
+# A card's key: card << 20 | count << 12 | bullheads << 4 | id, where id is the seat holding it
+# (in a hand) or the row's index (on the table), and count and bullheads are those of the row it
+# ends (a card in a hand: the row it would start, 1 card). Keys order as cards, so a row's key is
+# below a played card's key exactly when its end is (N7), the highest row key below the card is
+# its N8 row with that row's count and bullheads, and adding a card to a row is one addition.
+_END, _COUNT, _POINTS = 20, 12, 4
+_ID = 15
+_LOW = (1 << _END) - 1                      # a row key's count, bullheads and row
+_COUNT_BITS = 0xFF << _COUNT
+_KEYS = np.array([0] + [(c << _END) | (1 << _COUNT) | (BH[c] << _POINTS)
+                        for c in range(1, DECK_SIZE + 1)], dtype=np.int32)
+_DECK = np.arange(1, DECK_SIZE + 1, dtype=np.uint8)
+
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 _GOLDEN = 0x9E3779B97F4A7C15
+_MASK64 = (1 << 64) - 1
 
 
 def batch_supported(spec: RunSpec) -> str | None:
@@ -72,7 +86,6 @@ def play_range_batch(spec: RunSpec, start: int, stop: int) -> Chunk:
     reason = batch_supported(spec)
     if reason is not None:
         raise ValueError(f"the batch engine cannot play this run: {reason}")
-    n = spec.n_players
     groups: dict = {}
     forms: list[ArrayStrategy] = []
     slot_group = []
@@ -86,12 +99,14 @@ def play_range_batch(spec: RunSpec, start: int, stop: int) -> Chunk:
     g["rounds"] = []
     st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
     st[ROUND_SCORES] = []
+    dealer = _Dealer()
     for lo in range(start, stop, BLOCK):
         hi = min(stop, lo + BLOCK)
-        _Block(spec, forms, np.array(slot_group), lo, hi).play().write(g, st, labels, n)
+        _Block(spec, forms, np.array(slot_group), lo, hi).play(dealer).write(g, st, labels)
     return Chunk(start, stop, g, st)
 
 
+# ---- random draws of the array strategies ------------------------------------------------------
 def _mix(z: np.ndarray) -> np.ndarray:
     """SplitMix64's finaliser (a bijection of uint64 with full avalanche)."""
     z = z ^ (z >> np.uint64(30))
@@ -99,9 +114,6 @@ def _mix(z: np.ndarray) -> np.ndarray:
     z = z ^ (z >> np.uint64(27))
     z = z * np.uint64(_M2)
     return z ^ (z >> np.uint64(31))
-
-
-_SCALE = 2.0 ** -53
 
 
 def _mix_int(x: int) -> int:
@@ -112,12 +124,13 @@ def _mix_int(x: int) -> int:
     return x ^ (x >> 31)
 
 
-_MASK64 = (1 << 64) - 1
-
-
 def _unit(z: np.ndarray) -> np.ndarray:
     """uint64 -> float64 uniform in [0, 1) (the top 53 bits)."""
-    return (z >> np.uint64(11)).astype(np.float64) * _SCALE
+    return (z >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+
+
+#: decision kinds in a draw's counter
+_CARD, _ROW, _CARD_PAIR = 0, 1, 2
 
 
 def _counter(round_no: int, turn: int, kind: int, call: int) -> np.uint64:
@@ -125,9 +138,62 @@ def _counter(round_no: int, turn: int, kind: int, call: int) -> np.uint64:
     return np.uint64(_mix_int(((round_no << 20) + (turn << 8) + (kind << 6) + call) * _GOLDEN))
 
 
+def _seat_keys(seed: int, lo: int, hi: int, n: int) -> np.ndarray:
+    """(n, G) the 64-bit draw key of each seat in games lo..hi-1: SplitMix64 hashes of the run's
+    seed, the game's index and the seat."""
+    run = _mix_int(_mix_int(seed & _MASK64) ^ (seed >> 64) ^ _mix_int(n))
+    with np.errstate(over="ignore"):
+        games = _mix(np.arange(lo, hi, dtype=np.uint64) * np.uint64(_GOLDEN) + np.uint64(run))
+        seats = np.arange(1, n + 1, dtype=np.uint64)[:, None] * np.uint64(_GOLDEN)
+        return _mix(games + seats)
+
+
+class _Draws:
+    """The uniform draws of the array strategies in one round of a block. keys: (n, G), one
+    64-bit key per seat and game. The first card draw of turns 2p and 2p + 1 are the low and
+    high 32 bits of `_mix(key ^ _counter(round, p, _CARD_PAIR, 0))` (the common case, `random`,
+    computed for every seat and game at once); any other draw (call c of a decision of kind k in
+    turn t) is `_unit(_mix(key ^ _counter(round, t, k, c)))`. Each is a function of the seed and
+    the game's index, never of the other games in the block."""
+
+    def __init__(self, keys: np.ndarray, round_no: int):
+        self.keys = keys.reshape(-1)
+        self.round_no = round_no
+        self._turn = -1
+        self._first = self._bits = np.empty(0)
+
+    def first_cards(self, turn: int) -> np.ndarray:
+        """The first card draw of every seat and game in `turn`, flat (n * G,) seat-major."""
+        if turn != self._turn:
+            if turn % 2 == 0 or self._turn != turn - 1:
+                with np.errstate(over="ignore"):
+                    self._bits = _mix(self.keys ^ _counter(self.round_no, turn // 2, _CARD_PAIR, 0))
+            bits = self._bits >> np.uint64(32) if turn % 2 else self._bits & np.uint64(0xFFFFFFFF)
+            self._first = bits * 2.0 ** -32
+            self._turn = turn
+        return self._first
+
+    def source(self, pairs: np.ndarray | None, turn: int, kind: int) -> Callable[[], np.ndarray]:
+        """The `random()` of a view of the decisions `pairs` (flat seat * G + game; None: all)."""
+        calls = [0]
+
+        def random() -> np.ndarray:
+            call = calls[0]
+            calls[0] += 1
+            if kind == _CARD and call == 0:
+                first = self.first_cards(turn)
+                return first if pairs is None else first[pairs]
+            keys = self.keys if pairs is None else self.keys[pairs]
+            with np.errstate(over="ignore"):
+                return _unit(_mix(keys ^ _counter(self.round_no, turn, kind, call)))
+
+        return random
+
+
+# ---- the deal ----------------------------------------------------------------------------------
 class _StateWords:
     """Direct access to a PCG64's 128-bit state through NumPy's documented ctypes interface
-    (`BitGenerator.ctypes.state_address`): setting a state this way costs ~0.2 µs instead of
+    (`BitGenerator.ctypes.state_address`): setting a state this way costs ~0.1 µs instead of
     ~1.3 µs for `bit_generator.state = {...}`. The struct layout is NumPy's, not a public
     promise, so `check()` verifies it against the official state property and the dealer falls
     back to the property if it differs."""
@@ -165,29 +231,58 @@ class _StateWords:
         return w[1], w[0], self.has32.value, self.low32.value
 
 
+def _legacy_shuffle_agrees(bits: BitGenerator, legacy: Callable[[np.ndarray], None]) -> bool:
+    """Whether `RandomState.shuffle` of a uint8 deck swaps as `Generator.permutation` (what the
+    scalar state deals with) from the same PCG64 states, including one with a buffered 32-bit
+    half, and leaves the same state behind."""
+    gen = Generator(bits)
+    for seed, has32 in ((1, 0), (2, 1), (3, 0)):
+        bits.state = {"bit_generator": "PCG64", "state": PCG64(seed).state["state"],
+                      "has_uint32": has32, "uinteger": 12345}
+        start = bits.state
+        want, after = gen.permutation(_DECK.astype(np.int64)), bits.state
+        bits.state = start
+        deck = _DECK.copy()
+        legacy(deck)
+        if not np.array_equal(deck, want) or bits.state != after:
+            return False
+    return True
+
+
 class _Dealer:
-    """Shuffles each game's deck with that game's own chance stream, as `SixNimmtState` does
-    (`rng.permutation` of 1..104 is the same sequence of swaps as `shuffle` of a copy)."""
+    """Shuffles each game's deck with that game's own chance stream, as `SixNimmtState` does.
+    `RandomState.shuffle` of a uint8 deck runs NumPy's Fisher-Yates about 1.5x faster than
+    `Generator.shuffle` of int64 (less overhead per call, one-byte swaps); start-up checks that
+    it draws and swaps the same (else `Generator.shuffle` deals)."""
 
     def __init__(self) -> None:
-        self.gen = Generator(PCG64(0))
-        self.bits = self.gen.bit_generator
+        bits = self.bits = PCG64(0)
+        legacy = RandomState(bits).shuffle
+        self.shuffle = legacy if _legacy_shuffle_agrees(bits, legacy) else Generator(bits).shuffle
         # the chance stream's increment, as the scalar engine sets it
         self.inc = GeneratorPool().get(0, [0, 0], 0).bit_generator.state["state"]["inc"]
-        fast = _StateWords(self.bits)
+        fast = _StateWords(bits)
         self.fast = fast if fast.check() else None
-        self.bits.state = {"bit_generator": "PCG64", "state": {"state": 0, "inc": self.inc},
-                           "has_uint32": 0, "uinteger": 0}
+        bits.state = {"bit_generator": "PCG64", "state": {"state": 0, "inc": self.inc},
+                      "has_uint32": 0, "uinteger": 0}
 
     def deal(self, seeds: list, decks: np.ndarray, keep: bool, first: bool) -> list | None:
-        """One round's deck per game into `decks`, each from its chance stream's state
-        (hi, lo, has_uint32, uinteger), or with `first` from its seed words [hi, lo, ...]; the
-        states after the shuffle if `keep`."""
+        """One round's deck per game into the uint8 rows of `decks`, each from its chance
+        stream's state (hi, lo, has_uint32, uinteger), or with `first` from its seed words
+        [hi, lo, ...]; the states after the shuffle if `keep`."""
         decks[:] = _DECK
         rows = list(decks)
-        shuffle = self.gen.shuffle
+        shuffle = self.shuffle
         after: list | None = [] if keep else None
         fast = self.fast
+        if fast is not None and first and not keep:      # the common case: single rounds
+            words, has32 = fast.words, fast.has32
+            for seed, row in zip(seeds, rows):
+                words[0] = seed[1]
+                words[1] = seed[0]
+                has32.value = 0
+                shuffle(row)
+            return None
         if fast is not None:
             put, get = fast.set, fast.get
             for seed, row in zip(seeds, rows):
@@ -216,71 +311,224 @@ class _Dealer:
         return after
 
 
-def _ints(values) -> np.ndarray:
-    return np.asarray(values, dtype=np.int64)
+# ---- one round of a block (N1-N14) -------------------------------------------------------------
+def sorting_network(n: int) -> list[tuple[int, int]]:
+    """Comparators (i, j), i < j, of Batcher's odd-even merge sort of n items: applying each in
+    order (the smaller to i) sorts any n values."""
+    size = 1
+    while size < n:
+        size *= 2
+    pairs = []
+    p = 1
+    while p < size:
+        k = p
+        while k >= 1:
+            for j in range(k % p, size - k, 2 * k):
+                for i in range(min(k, size - j - k)):
+                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
+                        pairs.append((i + j, i + j + k))
+            k //= 2
+        p *= 2
+    return [(i, j) for i, j in pairs if j < n]      # padding above n never moves
 
 
-class _Draws:
-    """The uniform draws of the array strategies in one round of a block: draw `call` of a
-    decision of kind `kind` (0 card, 1 row) in turn `turn` by seat s of game g is
-    `_unit(_mix(key[g, s] ^ _counter(round, turn, kind, call)))`: a function of the game's own
-    seed streams, never of the other games in the block. The first card draw of every seat and
-    turn is computed for the whole round at once (the common case, `random`)."""
-
-    def __init__(self, keys: np.ndarray, round_no: int, turns: int):
-        self.keys = keys
-        self.round_no = round_no
-        self.turns = turns
-        self._first: np.ndarray | None = None
-
-    def first_cards(self) -> np.ndarray:
-        if self._first is None:
-            counters = np.array([_counter(self.round_no, t, 0, 0) for t in range(self.turns)],
-                                dtype=np.uint64)
-            with np.errstate(over="ignore"):
-                self._first = _unit(_mix(self.keys[:, :, None] ^ counters))
-        return self._first
-
-    def source(self, games: np.ndarray | None, seats: np.ndarray, turn: int, kind: int):
-        """The `random()` of a view: games (None: all) with these seats, one decision."""
-        calls = [0]
-
-        def random() -> np.ndarray:
-            call = calls[0]
-            calls[0] += 1
-            if kind == 0 and call == 0:
-                first = self.first_cards()
-                seat = int(seats[0])
-                return first[:, seat, turn] if games is None else first[games, seat, turn]
-            keys = self.keys[:, int(seats[0])] if games is None else self.keys[games, seats]
-            with np.errstate(over="ignore"):
-                return _unit(_mix(keys ^ _counter(self.round_no, turn, kind, call)))
-
-        return random
+def _sort(values: list[np.ndarray], network: list[tuple[int, int]]) -> list[np.ndarray]:
+    """Elementwise sort of equal-shaped arrays: out[0] <= out[1] <= ... at every position."""
+    out = list(values)
+    for i, j in network:
+        a, b = out[i], out[j]
+        out[i], out[j] = np.minimum(a, b), np.maximum(a, b)
+    return out
 
 
+class _Round:
+    """One round of the active games of a block, all in lockstep."""
+
+    def __init__(self, block: _Block, decks: np.ndarray, active: np.ndarray, round_no: int):
+        config = block.config
+        n, h, rows = block.n, config.hand_size, config.rows
+        size = self.size = active.size
+        self.n, self.h, self.forms, self.config = n, h, block.forms, config
+        self.totals = block.totals[active]
+        self.draws = _Draws(block.keys[:, active], round_no)
+        self.pairs = _form_pairs(block.group[active], len(block.forms))
+        self.network = sorting_network(n)
+        dealt = n * h
+        keys = _KEYS.take(decks[:, :dealt + rows].T)                      # N1-N2
+        self.hands = keys[:dealt].reshape(n, h, size)
+        self.hands += np.arange(n, dtype=np.int32)[:, None, None]
+        self.rows = keys[dealt:]
+        self.rows += np.arange(rows, dtype=np.int32)[:, None]
+        self.penalty = np.zeros((size, n), dtype=np.int32)
+        self.steps = np.full(size, h, dtype=np.int64)
+        self.hand_at = (np.arange(n)[:, None] * (h * size) + np.arange(size)).astype(np.intp)
+        self.seat_at = np.arange(size, dtype=np.intp) * n
+        self.full_at = (config.row_capacity << _COUNT) - 1
+        self.scratch = np.empty_like(self.rows)
+        self.games = np.arange(size, dtype=np.intp)
+
+    def play(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every turn; each game's points per seat (size, n) and decision steps."""
+        for turn in range(self.h):
+            self._turn(turn)
+        return self.penalty, self.steps
+
+    def _turn(self, turn: int) -> None:
+        m = self.h - turn
+        at = self._positions(turn, m) * self.size
+        at += self.hand_at
+        hands = self.hands.reshape(-1)
+        plays = hands.take(at)                                              # N5
+        hands[at] = self.hands[:, m - 1]                  # swap the played cards out
+        order = _sort(list(plays), self.network)                            # N6
+        taken = [self._place(key, turn, k == 0) for k, key in enumerate(order)]
+        seats = np.stack(order) & _ID
+        at = seats + self.seat_at
+        penalty = self.penalty.reshape(-1)
+        penalty[at] += np.stack(taken)                                      # N11
+
+    def _place(self, key: np.ndarray, turn: int, lowest: bool) -> np.ndarray:
+        """N7-N12 for one card per game (`key`); the bullheads its seat takes."""
+        rows, scratch = self.rows, self.scratch
+        np.subtract(rows, key, out=scratch)
+        np.right_shift(scratch, 31, out=scratch)        # -1 where the end is below the card
+        np.bitwise_and(scratch, rows, out=scratch)
+        best = scratch.max(axis=0)                      # N8 (0: every end is above, N10)
+        take = (self.full_at - (best & _COUNT_BITS)) >> 31                 # N9: -1 if full
+        if lowest:      # N10: only the turn's lowest card can be below every row end
+            self._below_every_end(key, best, take, turn)
+        keep = _LOW ^ (take & (_LOW ^ _ID))             # a taken row keeps only its index
+        at = (best & _ID) * self.size
+        at += self.games
+        rows.reshape(-1)[at] = (key & ~_ID) + (best & keep)
+        return (best >> _POINTS) & 0xFF & take
+
+    def _below_every_end(self, key: np.ndarray, best: np.ndarray, take: np.ndarray,
+                         turn: int) -> None:
+        """N10: in the games where `key` is below every row end, its seat picks the row it
+        takes (an extra decision step)."""
+        low = best == 0
+        games = np.flatnonzero(low)
+        if not games.size:
+            return
+        held = key.take(games)
+        pairs = (held & _ID) * self.size + games
+        cards = held >> _END
+        if len(self.pairs) == 1:
+            chosen = self._ask_rows(self.pairs[0][0], pairs, cards, turn)
+        else:
+            group = self.forms_at(pairs)
+            chosen = np.empty(games.size, dtype=np.intp)
+            for gid in np.unique(group).tolist():
+                part = np.flatnonzero(group == gid)
+                chosen[part] = self._ask_rows(gid, pairs[part], cards[part], turn)
+        chosen *= self.size
+        chosen += games
+        best[games] = self.rows.reshape(-1).take(chosen)
+        take[games] = -1
+        self.steps += low
+
+    def forms_at(self, pairs: np.ndarray) -> np.ndarray:
+        """The array form deciding at each of `pairs`."""
+        which = np.empty(self.n * self.size, dtype=np.int64)
+        for gid, at in self.pairs:
+            which[at] = gid
+        return which[pairs]
+
+    def _positions(self, turn: int, m: int) -> np.ndarray:
+        """N5: each seat's card (a position in its hand) in every game, (n, size)."""
+        if len(self.pairs) == 1:
+            return self._ask_cards(self.pairs[0][0], None, turn, m).reshape(self.n, self.size)
+        out = np.empty(self.n * self.size, dtype=np.intp)
+        for gid, at in self.pairs:
+            out[at] = self._ask_cards(gid, at, turn, m)
+        return out.reshape(self.n, self.size)
+
+    def _ask_cards(self, gid: int, pairs: np.ndarray | None, turn: int, m: int) -> np.ndarray:
+        form = self.forms[gid]
+        view = CardView(m, self._fetcher(pairs, m, None), self.draws.source(pairs, turn, _CARD))
+        return _checked(form.choose_cards(view), self.n * self.size if pairs is None else pairs.size,
+                        m, f"{type(form).__name__}.choose_cards returned positions outside 0..{m - 1}")
+
+    def _ask_rows(self, gid: int, pairs: np.ndarray, cards: np.ndarray, turn: int) -> np.ndarray:
+        form = self.forms[gid]
+        view = RowView(self._fetcher(pairs, 0, cards), self.draws.source(pairs, turn, _ROW))
+        rows = self.config.rows
+        return _checked(form.choose_rows(view), pairs.size, rows,
+                        f"{type(form).__name__}.choose_rows picked a row outside 0..{rows - 1}")
+
+    def _fetcher(self, pairs: np.ndarray | None, m: int,
+                 cards: np.ndarray | None) -> Callable[[str], np.ndarray]:
+        """A view's `fetch(name)` for the decisions `pairs` (flat seat * size + game; None: all
+        n * size, seat-major)."""
+        size = self.size
+
+        def fetch(name: str) -> np.ndarray:
+            if pairs is None:
+                seats, games = np.divmod(np.arange(self.n * size), size)
+            else:
+                seats, games = np.divmod(pairs, size)
+            if name == "seat":
+                return seats
+            if name == "hand":
+                return (self.hands[:, :m] >> _END)[seats, :, games]             # (K, m)
+            if name == "card":
+                assert cards is not None
+                return cards
+            if name == "totals":
+                return self.totals.take(games, axis=0)
+            if name == "round_points":
+                return self.penalty.take(games, axis=0)
+            shift = {"ends": _END, "counts": _COUNT, "points": _POINTS}[name]
+            return ((self.rows.take(games, axis=1) >> shift) & 0xFF).T     # (K, R)
+
+        return fetch
+
+
+def _checked(answer, count: int, limit: int, message: str) -> np.ndarray:
+    """An array form's answer as (count,) intp, each in 0..limit-1 (else ValueError)."""
+    out = np.asarray(answer)
+    if out.shape != (count,) or out.dtype.kind not in "iu":
+        raise ValueError(f"{message} (it must return {count} ints, got shape {out.shape} "
+                         f"of {out.dtype})")
+    if count and (out.min() < 0 or out.max() >= limit):
+        raise ValueError(message)
+    return out.astype(np.intp, copy=False)
+
+
+def _form_pairs(group: np.ndarray, n_forms: int) -> list[tuple[int, np.ndarray | None]]:
+    """(form, decisions) for each array form seated in the games of `group` (size, n): the flat
+    seat * size + game indices where it decides, None when it sits everywhere."""
+    flat = group.T.reshape(-1)
+    used = np.unique(flat).tolist()
+    if len(used) == 1:
+        return [(used[0], None)]
+    return [(gid, np.flatnonzero(flat == gid)) for gid in used]
+
+
+# ---- a block of games: the match (N15-N17) and its rows -----------------------------------------
 class _Block:
     """Games lo..hi-1 played together."""
 
     def __init__(self, spec: RunSpec, forms: list[ArrayStrategy], slot_group: np.ndarray,
                  lo: int, hi: int):
-        self.spec = spec
         self.config: SixNimmtConfig = spec.config     # type: ignore[assignment]
         self.forms = forms
         n = self.n = spec.n_players
         size = self.size = hi - lo
-        self.index = np.arange(lo, hi, dtype=np.int64)
+        self.lo, self.hi = lo, hi
         seating, duplicate = spec.seating, spec.duplicate
-        words = batch_stream_words(spec.seed, lo, hi, n + 2 if seating == "random" else 2)
+        words = batch_stream_words(spec.seed, lo, hi, n + 2 if seating == "random" else 1)
+        index = np.arange(lo, hi, dtype=np.int64)
         if duplicate:
             first_deal = lo // n
             deal_words = batch_stream_words(spec.seed, first_deal, (hi - 1) // n + 1, 1)
             self.chance = [deal_words[i // n - first_deal] for i in range(lo, hi)]
-            self.deal, self.rotation = np.divmod(self.index, n)
+            self.deal, self.rotation = np.divmod(index, n)
         else:
             self.chance = words
-            self.deal = self.index.copy()
-            self.rotation = self.index % n if seating == "rotate" else np.zeros(size, dtype=np.int64)
+            self.deal = None                          # the game's index
+            self.rotation = index % n if seating == "rotate" else np.zeros(size, dtype=np.int64)
         seats = np.arange(n)
         if duplicate or seating == "rotate":
             self.slots = (seats[None, :] + self.rotation[:, None]) % n
@@ -290,10 +538,7 @@ class _Block:
             self.slots = np.array([seat_slots(seating, False, i, n, GameStreams(None, [], w))[0]  # type: ignore[arg-type]
                                    for i, w in zip(range(lo, hi), words)], dtype=np.int64)
         self.group = slot_group[self.slots]            # (G, n) which array form sits where
-        seat_words = np.array(words, dtype=np.uint64)       # stream 1: seat 0's stream
-        with np.errstate(over="ignore"):
-            game_key = _mix(_mix(seat_words[:, 2]) ^ seat_words[:, 3])
-            self.keys = _mix(game_key[:, None] + np.uint64(_GOLDEN) * (seats.astype(np.uint64) + 1))
+        self.keys = _seat_keys(spec.seed, lo, hi, n)
         self.totals = np.zeros((size, n), dtype=np.int64)
         self.last = np.zeros((size, n), dtype=np.int64)
         self.rounds = np.zeros(size, dtype=np.int64)
@@ -301,18 +546,17 @@ class _Block:
         self.failed = np.zeros(size, dtype=bool)
         self.per_round: list[np.ndarray] = []     # per round, (G, n) points (0 once a game is over)
 
-    # ---- the match ------------------------------------------------------------------------
-    def play(self) -> _Block:
+    def play(self, dealer: _Dealer) -> _Block:
         """N15-N16: rounds until each game's match is over."""
         config = self.config
         single = config.max_rounds == 1
         cap = max_decision_steps(config, self.n)
-        dealer = _Dealer()
         active = np.arange(self.size)
-        decks = np.empty((self.size, DECK_SIZE), dtype=np.int64)
+        decks = np.empty((self.size, DECK_SIZE), dtype=np.uint8)
         states = dealer.deal(self.chance, decks, keep=not single, first=True)
         while active.size:
-            points, steps = self._round(decks[:active.size], active)
+            points, steps = _Round(self, decks[:active.size], active,
+                                   int(self.rounds[active[0]]) + 1).play()
             self.totals[active] += points
             self.last[active] = points
             self._keep_round(active, points)
@@ -356,107 +600,16 @@ class _Block:
             reached &= unique_min
         return over | reached
 
-    # ---- one round (N1-N14) ---------------------------------------------------------------
-    def _round(self, decks: np.ndarray, active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        config = self.config
-        n, h, n_rows, capacity = self.n, config.hand_size, config.rows, config.row_capacity
-        size = active.size
-        dealt = n * h
-        hands = [decks[:, s * h:(s + 1) * h].copy() for s in range(n)]      # N1
-        ends = decks[:, dealt:dealt + n_rows].copy()                          # N2
-        counts = np.ones((size, n_rows), dtype=np.int64)
-        points = _BH[ends]
-        penalty = np.zeros((size, n), dtype=np.int64)
-        steps = np.full(size, h, dtype=np.int64)
-        games = np.arange(size)
-        base = games * n_rows
-        flat_ends, flat_counts, flat_points = ends.reshape(-1), counts.reshape(-1), points.reshape(-1)
-        group = self.group[active]
-        keys = self.keys[active]
-        totals = self.totals[active]
-        round_no = int(self.rounds[active[0]]) + 1      # every game of a block plays in lockstep
-        draws = _Draws(keys, round_no, h)
-        plays = np.empty((size, n), dtype=np.int64)
-        for turn in range(h):
-            m = h - turn
-            for s in range(n):                                              # N5
-                hand = hands[s]
-                pos = self._cards(s, group[:, s], draws, turn, hand[:, :m], ends, counts, points,
-                                  totals, penalty)
-                if not ((pos >= 0) & (pos < m)).all():
-                    raise ValueError(f"an array strategy in seat {s} returned positions outside 0..{m - 1}")
-                plays[:, s] = hand[games, pos]
-                hand[games, pos] = hand[:, m - 1]                           # swap the card out
-            order = plays.argsort(axis=1)                                   # N6
-            cards = np.take_along_axis(plays, order, axis=1)
-            for k in range(n):
-                card = cards[:, k]
-                seat = order[:, k]
-                below = np.where(ends < card[:, None], ends, 0)             # N7
-                best = below.argmax(axis=1)                                 # N8
-                if k == 0:   # N10: only the turn's lowest card can be below every row end
-                    low = below[games, best] == 0
-                    if low.any():
-                        best[low] = self._rows(np.flatnonzero(low), card, seat, group, draws, turn,
-                                               ends, counts, points, totals, penalty)
-                        steps += low
-                    flat = base + best
-                    take = low | (flat_counts[flat] >= capacity)
-                else:
-                    flat = base + best
-                    take = flat_counts[flat] >= capacity                    # N9
-                row_points = flat_points[flat]
-                penalty[games, seat] += np.where(take, row_points, 0)       # N11
-                flat_counts[flat] = np.where(take, 1, flat_counts[flat] + 1)
-                flat_points[flat] = np.where(take, 0, row_points) + _BH[card]
-                flat_ends[flat] = card
-        return penalty, steps
-
-    def _cards(self, seat, group, draws, turn, hand, ends, counts, points, totals, penalty) -> np.ndarray:
-        """N5 for `seat` in every game, asked of each array form seated there."""
-        forms = self.forms
-        if len(forms) == 1:
-            return _ints(forms[0].choose_cards(CardView(
-                seat, hand, ends, counts, points, totals, penalty,
-                draws.source(None, np.full(1, seat), turn, 0))))
-        out = np.empty(group.size, dtype=np.int64)
-        for gid in np.unique(group).tolist():
-            sel = np.flatnonzero(group == gid)
-            out[sel] = _ints(forms[gid].choose_cards(CardView(
-                seat, hand[sel], ends[sel], counts[sel], points[sel], totals[sel], penalty[sel],
-                draws.source(sel, np.full(sel.size, seat), turn, 0))))
-        return out
-
-    def _rows(self, sel, card, seat, group, draws, turn, ends, counts, points, totals, penalty) -> np.ndarray:
-        """N10: in games `sel`, the seat whose card is below every row end picks the row it takes."""
-        seats = seat[sel]
-        groups = group[sel, seats]
-        out = np.empty(sel.size, dtype=np.int64)
-        for gid in np.unique(groups).tolist():
-            part = np.flatnonzero(groups == gid) if len(self.forms) > 1 else np.arange(sel.size)
-            games = sel[part]
-            out[part] = _ints(self.forms[gid].choose_rows(RowView(
-                seats[part], card[games], ends[games], counts[games], points[games], totals[games],
-                penalty[games], draws.source(games, seats[part], turn, 1))))
-        rows = self.config.rows
-        if not ((out >= 0) & (out < rows)).all():
-            raise ValueError(f"an array strategy picked a row outside 0..{rows - 1}")
-        return out
-
     # ---- results (N17) ---------------------------------------------------------------------
-    def write(self, g: dict[str, list], st: dict[str, list], labels: list[str], n: int) -> None:
+    def write(self, g: dict[str, list], st: dict[str, list], labels: list[str]) -> None:
         """Append the block's rows to the chunk's column lists, as play_range writes them."""
-        config = self.config
-        totals = self.totals
-        if config.tie_break == "last_round":
-            keys = totals * 1_000_000 + self.last
-        else:
-            keys = totals
-        ranks = 1 + (keys[:, None, :] < keys[:, :, None]).sum(axis=2)
+        config, n, size = self.config, self.n, self.size
+        totals = self.totals.T                                              # (n, G)
+        keys = totals * 1_000_000 + self.last.T if config.tie_break == "last_round" else totals
+        ranks = 1 + (keys[None, :, :] < keys[:, None, :]).sum(axis=1)
         first = ranks == 1
-        wins = first / first.sum(axis=1, keepdims=True)
+        wins = first / first.sum(axis=0)
         scores = totals.astype(np.float64)
-        size = self.size
         error = [""] * size
         rounds: list = self.rounds.tolist()
         if self.failed.any():
@@ -466,10 +619,12 @@ class _Block:
             for k in np.flatnonzero(self.failed).tolist():
                 error[k] = text
                 rounds[k] = None
-            scores[self.failed] = math.nan
-            wins[self.failed] = math.nan
-            ranks[self.failed] = n
-        index, deal, rotation = self.index.tolist(), self.deal.tolist(), self.rotation.tolist()
+            scores[:, self.failed] = math.nan
+            wins[:, self.failed] = math.nan
+            ranks[:, self.failed] = n
+        index = list(range(self.lo, self.hi))
+        deal = index if self.deal is None else self.deal.tolist()
+        rotation = self.rotation.tolist()
         g["game"] += index
         g["deal"] += deal
         g["rotation"] += rotation
@@ -477,18 +632,19 @@ class _Block:
         g["steps"] += self.steps.tolist()
         g["forfeit_seat"] += [-1] * size
         g["error"] += error
-        g["draw"] += (~first.any(axis=1) & ~self.failed).tolist()
+        g["draw"] += (~first.any(axis=0) & ~self.failed).tolist()
         g["rounds"] += rounds
-        st["game"] += np.repeat(self.index, n).tolist()
-        st["deal"] += np.repeat(self.deal, n).tolist()
-        st["rotation"] += np.repeat(self.rotation, n).tolist()
-        st["seat"] += np.tile(np.arange(n), size).tolist()
+        st["game"] += _each(index, n)
+        st["deal"] += _each(deal, n)
+        st["rotation"] += _each(rotation, n)
+        st["seat"] += list(range(n)) * size
         slots = self.slots.reshape(-1).tolist()
         st["slot"] += slots
-        st["strategy"] += [labels[k] for k in slots]
-        st["score"] += scores.reshape(-1).tolist()
-        st["rank"] += ranks.reshape(-1).tolist()
-        st["win"] += wins.reshape(-1).tolist()
+        st["strategy"] += [labels[0]] * len(slots) if len(set(labels)) == 1 else \
+            [labels[k] for k in slots]
+        st["score"] += scores.T.reshape(-1).tolist()
+        st["rank"] += ranks.T.reshape(-1).tolist()
+        st["win"] += wins.T.reshape(-1).tolist()
         st["forfeit"] += [False] * (size * n)
         st[ROUND_SCORES] += self._round_scores(rounds)
 
@@ -498,8 +654,16 @@ class _Block:
         n = self.n
         played = len(self.per_round)
         lists = np.stack(self.per_round, axis=2).astype(np.float64).reshape(-1, played).tolist()
-        for k, count in enumerate(rounds):
-            if count != played:             # a shorter match, or None (no result)
-                for row in range(k * n, (k + 1) * n):
-                    lists[row] = lists[row][:count or 0]
+        for k in np.flatnonzero((self.rounds != played) | self.failed).tolist():
+            count = rounds[k] or 0          # a shorter match, or None (no result)
+            for row in range(k * n, (k + 1) * n):
+                lists[row] = lists[row][:count]
         return lists
+
+
+def _each(values: list, n: int) -> list:
+    """Each value n times in a row (a game's value on each of its n seat rows)."""
+    out: list = [None] * (len(values) * n)
+    for s in range(n):
+        out[s::n] = values
+    return out
