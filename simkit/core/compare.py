@@ -28,6 +28,7 @@ from simkit.core.runner import RunResult, load_run, run
 from simkit.core.spec import RunSpec
 from simkit.stats.elo import SPRT
 from simkit.stats.match import MatchSummary, lineup_sides, match_summary, sides_from_slots
+from simkit.stats.wording import elo_text
 
 COMPARE_FILE = "compare.json"
 
@@ -91,9 +92,10 @@ def plan_compare(game: str, a: str, b: str, n_players: int, max_games: int, sprt
 
 
 def interim_text(summary: MatchSummary) -> str:
-    """One line of a compare in progress: Elo with its interval, the LLR and its bounds."""
-    e = summary.estimate
-    text = f"Elo {e.elo:+.0f} ± {e.elo_error:.0f}"
+    """One line of a compare in progress: the pairwise Elo (the scale of the SPRT) with its
+    interval, the LLR and its bounds."""
+    e = summary.pairwise if summary.pairwise is not None else summary.estimate
+    text = f"pairwise Elo {elo_text(e, 0)}"
     if summary.sprt is not None and summary.llr is not None:
         text += f", LLR {summary.llr:.2f} [{summary.sprt.lower:.2f}, {summary.sprt.upper:.2f}]"
     if summary.decision is not None:

@@ -31,7 +31,7 @@ import pandas as pd
 
 from simkit.core.errors import RunFolderError
 from simkit.report import charts
-from simkit.stats.elo import SPRT, EloEstimate
+from simkit.stats.elo import SPRT
 from simkit.stats.match import MatchSummary, match_summary, sides_from_slots
 from simkit.stats.multiple import flag_significant, seat_effect_flags
 from simkit.stats.ratings import plackett_luce
@@ -45,6 +45,17 @@ from simkit.stats.tables import (
     seat_independence,
     summary_table,
 )
+from simkit.stats.wording import ci as _ci
+from simkit.stats.wording import ci_pct as _ci_pct
+from simkit.stats.wording import (
+    elo_text,
+    nelo_text,
+    seq_bound,
+    sequential_text,
+    signed,
+)
+from simkit.stats.wording import number as _f
+from simkit.stats.wording import pct as _pct
 
 SECTIONS = ("headline", "strength", "summary", "scores", "ratings", "head-to-head", "seats",
             "balance", "convergence")
@@ -153,40 +164,6 @@ def game_title(manifest: dict) -> str:
 # ---------------------------------------------------------------------------------------------
 # formatting helpers
 
-def _f(x, digits: int = 2) -> str:
-    if x is None:
-        return "n/a"
-    if isinstance(x, (int,)) and not isinstance(x, bool):
-        return str(x)
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(v):
-        return "n/a"
-    if math.isinf(v):
-        return "∞" if v > 0 else "-∞"
-    return f"{v:.{digits}f}"
-
-
-def _pct(x, digits: int = 1) -> str:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return "n/a"
-    return "n/a" if math.isnan(v) else f"{100 * v:.{digits}f}%"
-
-
-def _ci_pct(lo, hi) -> str:
-    """`64.0–68.2%`: one percent sign, no spaces, so interval columns stay narrow on a phone."""
-    low, high = _pct(lo), _pct(hi)
-    return f"{low.removesuffix('%')}–{high}" if low.endswith("%") else f"{low}–{high}"
-
-
-def _ci(lo, hi, digits: int = 2) -> str:
-    return f"{_f(lo, digits)} to {_f(hi, digits)}"
-
-
 def _p(p) -> str:
     try:
         v = float(p)
@@ -197,53 +174,11 @@ def _p(p) -> str:
     return "< 0.0001" if v < 1e-4 else f"{v:.4f}"
 
 
-def signed(x: float, digits: int = 1) -> str:
-    """+12.3, -4.0, +∞, -∞ or n/a (NaN)."""
-    v = float(x)
-    if math.isnan(v):
-        return "n/a"
-    if math.isinf(v):
-        return "+∞" if v > 0 else "-∞"
-    if round(v, digits) == 0:
-        return f"{0:.{digits}f}"
-    return f"{v:+.{digits}f}"
-
-
 def p_is(p) -> str:
     """`p = 0.0123` or `p < 0.0001`."""
     text = _p(p).replace(" ", "\u00a0")
     # no-break spaces: a line never ends between `p =` and its value
     return f"p\u00a0{text}" if text.startswith("<") else f"p\u00a0=\u00a0{text}"
-
-
-def seq_bound(x: float, at_reach: bool, digits: int = 1) -> str:
-    """A figure of the bias-adjusted Elo: `≥ +1000` when the search stopped at its reach
-    (simkit.stats.sequential.ELO_REACH) because the figure lies there or beyond."""
-    if at_reach:
-        return ("≥ " if float(x) > 0 else "≤ ") + signed(x, 0)
-    return signed(x, digits)
-
-
-def sequential_text(seq) -> str:
-    """`+240.0 [+180.3, ≥ +1000]`: the bias-adjusted Elo after an SPRT and its 95 % bounds."""
-    return (f"{seq_bound(seq.elo, seq.elo_at_reach)} [{seq_bound(seq.low, seq.low_at_reach)}, "
-            f"{seq_bound(seq.high, seq.high_at_reach)}]")
-
-
-def elo_text(e: EloEstimate, digits: int = 1) -> str:
-    """An Elo estimate with its 95 % interval: `+242.6 ± 48.6` where the normal interval holds,
-    the honest asymmetric bounds `+1199.8 [+166.2, +∞]` where it does not (`interval ==
-    "wilson"`: a score near 0 % or 100 %, or no spread in the results)."""
-    if e.interval == "wilson":
-        return f"{signed(e.elo, digits)} [{signed(e.elo_low, digits)}, {signed(e.elo_high, digits)}]"
-    return f"{signed(e.elo, digits)} ± {_f(e.elo_error, digits)}"
-
-
-def nelo_text(e: EloEstimate, digits: int = 1) -> str:
-    """nElo ± its 95 % half-width, or `n/a` when the results have no spread (nElo undefined)."""
-    if math.isnan(float(e.nelo)):
-        return "n/a"
-    return f"{signed(e.nelo, digits)} ± {_f(e.nelo_error, digits)}"
 
 
 def value_text(v) -> str:

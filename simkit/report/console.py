@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from simkit.core.game import Game
 from simkit.core.runner import RunResult
-from simkit.stats.match import MatchSummary, format_paired
+from simkit.stats.match import MatchSummary, format_paired, match_lines
 from simkit.stats.tables import format_summary, summary_table
+from simkit.stats.wording import sequential_text
 
 
 def run_summary(result: RunResult, game: Game) -> str:
@@ -42,17 +43,10 @@ def cell_summary(label: str, result: RunResult) -> str:
 
 
 def win_share_note(table) -> str:
-    """What the win share column means, and the per-seat share of strategies with several seats
-    (the per-game share of `random` in three seats adds them up: 34 % is 11 % per seat)."""
-    note = ("win share: per game (a strategy's seats added up; a win shared by k co-winners "
-            "counts 1/k); fair: its seats / players")
-    multi = [r for r in table.itertuples() if r.seats_per_game > 1]
-    if multi:
-        note += "; per seat: " + ", ".join(
-            f"{r.player} {100 * r.win_share / r.seats_per_game:.1f}% "
-            f"(fair {100 * r.fair_share / r.seats_per_game:.1f}%, {r.seats_per_game:g} seats)"
-            for r in multi)
-    return note
+    """What the columns mean, in the report's words (the per-seat lines of a strategy in
+    several seats are part of the table's text)."""
+    return ("win share per game: games won with any of a strategy's seats (a win shared by "
+            "k co-winners counts 1/k); fair share: its seats / players; ÷ fair: 1 is fair")
 
 
 def match_text(m: MatchSummary, stopped_early: bool) -> str:
@@ -61,24 +55,15 @@ def match_text(m: MatchSummary, stopped_early: bool) -> str:
 
     Intervals are 95 %: `± x` where the normal interval holds, `[low, high]` (the honest
     Wilson-type bounds) near a score of 0 % or 100 %; a nElo without spread is `n/a`."""
-    from simkit.report.build import elo_text, nelo_text, sequential_text
-
-    e = m.estimate
     unit = "pairwise Elo" if m.sprt is None or m.sprt.model == "logistic" else "pairwise nElo"
-    lines = [f"games {m.games}: {m.a} W {m.wins} / D {m.draws} / L {m.losses}"
-             + (f", pentanomial {m.penta} (LL, LD, WL+DD, WD, WW)" if m.penta else "")]
-    if m.pairwise is not None and m.units is not None:
-        p = m.pairwise
-        lines.append(f"strength: pairwise Elo {elo_text(p)} (95%, every {m.a} seat against "
-                     f"every {m.b} seat of a game, {m.units.n} {m.units.unit}s as units), "
-                     f"LOS {100 * p.los:.2f}%")
+    strength, game_level = match_lines(m)[:-1], match_lines(m)[-1]
+    lines = [f"games {m.games}: {m.a} (A) against {m.b} (B)"] + strength
     seq = m.sequential
     if seq is not None:
         lines.append(f"bias-adjusted for the SPRT stop: pairwise Elo {sequential_text(seq)} "
                      f"(95%), LOS {100 * seq.los:.2f}%"
                      + ("  <- quote this one" if stopped_early else ""))
-    lines.append(f"game level: Elo {elo_text(e)} (95%), nElo {nelo_text(e)}, LOS "
-                 f"{100 * e.los:.2f}%  [{e.model}]")
+    lines.append(game_level)
     if m.sprt is not None:
         lines.append(f"LLR {m.llr:.2f} (bounds {m.sprt.lower:.2f}, {m.sprt.upper:.2f}), "
                      f"SPRT [{m.sprt.elo0:g}, {m.sprt.elo1:g}] {unit}")

@@ -19,6 +19,7 @@ from simkit.stats.elo import SPRT, EloEstimate, elo_pentanomial, elo_wdl
 from simkit.stats.pairwise import PairwiseUnits, pairwise_elo, pairwise_units
 from simkit.stats.sequential import SequentialEstimate, sequential_estimate
 from simkit.stats.tables import game_results, pentanomial, trinomial
+from simkit.stats.wording import ci, ci_pct, elo_text, nelo_text, number, pct
 
 
 @dataclass(frozen=True)
@@ -118,34 +119,41 @@ def sides_from_slots(seats: pd.DataFrame, a_slots: Iterable[int], b_slots: Itera
 
 
 def format_paired(seats: pd.DataFrame) -> str | None:
-    """Terminal text of the paired analysis of a duplicate run (None for other runs): the
-    deal-averaged win share and score per strategy, and for two strategies the match figures
-    (Elo, nElo, LOS) from the pentanomial counts of the seat-swapped game pairs."""
-    from simkit.stats.tables import paired_table, player_key, players
+    """Terminal text of the paired analysis of a duplicate run (None for other runs), in the
+    report's words: the deal-averaged win share per game and score per strategy, and for two
+    strategies the match: the strength as pairwise Elo (the report's one rating scale), then
+    the game-level W/D/L figures, labelled as such."""
+    from simkit.stats.tables import aligned, paired_table, player_key, players
 
     table = paired_table(seats)
     if table is None:
         return None
-    width = max(8, *(len(str(p)) for p in table["player"]))
-    lines = ["paired by deal (each deal played in every seat rotation):",
-             f"{'strategy':<{width}}  {'deals':>6}  {'win share':>9}  {'95% CI':>13}  "
-             f"{'mean score':>10}  {'95% CI':>17}"]
-    for r in table.to_dict("records"):
-        lines.append(f"{str(r['player']):<{width}}  {r['deals']:>6}  {100 * r['win_share']:>8.1f}%  "
-                     f"{100 * r['win_low']:>5.1f}-{100 * r['win_high']:.1f}%  {r['mean_score']:>10.2f}  "
-                     f"{r['score_low']:>7.2f} to {r['score_high']:.2f}")
+    headers = ["strategy", "deals", "win share per game", "95% CI", "mean score", "95% CI"]
+    body = [[str(r.player), f"{r.deals}", pct(r.win_share), ci_pct(r.win_low, r.win_high),
+             number(r.mean_score), ci(r.score_low, r.score_high)] for r in table.itertuples()]
+    lines = ["paired by deal (each deal played in every seat rotation; deals as units):"]
+    lines += aligned(headers, body)
     names = players(seats)
     if len(names) == 2:
         key = player_key(seats)
         m = match_summary(seats, (key == names[0]).to_numpy(), (key == names[1]).to_numpy(),
                           names[0], names[1])
-        e = m.estimate
-        lines.append(f"{m.a} against {m.b}: W {m.wins} / D {m.draws} / L {m.losses}"
-                     + (f", pentanomial {m.penta}" if m.penta else "")
-                     + f"; Elo {e.elo:+.1f} ± {e.elo_error:.1f}, nElo {e.nelo:+.1f} ± "
-                       f"{e.nelo_error:.1f}, LOS {100 * e.los:.2f}%")
-        if m.pairwise is not None and m.units is not None and len(set(seats["seat"])) > 2:
-            p = m.pairwise
-            lines.append(f"pairwise Elo (seat comparisons, {m.units.unit}s as units) "
-                         f"{p.elo:+.1f}, 95% {p.elo_low:+.1f} to {p.elo_high:+.1f}")
+        lines += match_lines(m)
     return "\n".join(lines)
+
+
+def match_lines(m: MatchSummary) -> list[str]:
+    """The strength line (pairwise Elo, its interval, units and LOS) and the game-level line
+    (W/D/L, pentanomial, Elo, nElo, LOS) of a match, as the terminal prints them."""
+    lines = []
+    if m.pairwise is not None and m.units is not None:
+        p = m.pairwise
+        lines.append(f"strength: pairwise Elo {elo_text(p)} (95%, {m.a} against {m.b}: every "
+                     f"{m.a} seat against every {m.b} seat of a game, {m.units.n} "
+                     f"{m.units.unit}s as units), LOS {pct(p.los, 2)}")
+    e = m.estimate
+    lines.append(f"game level: {m.a} W {m.wins} / D {m.draws} / L {m.losses}"
+                 + (f", pentanomial {m.penta} (LL, LD, WL+DD, WD, WW)" if m.penta else "")
+                 + f"; Elo {elo_text(e)} (95%), nElo {nelo_text(e)}, LOS {pct(e.los, 2)}"
+                   f"  [{e.model}]")
+    return lines

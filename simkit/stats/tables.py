@@ -27,6 +27,7 @@ from scipy import stats as _st
 
 from simkit.stats.intervals import Z95, mean_ci, mean_ci_from_moments, quantiles, wilson, wilson_arrays
 from simkit.stats.seat_tests import blocked_score_test, blocked_seat_tests, has_repeated_deals
+from simkit.stats.wording import ci, ci_pct, number, pct
 
 SEAT_COLUMNS = ("game", "deal", "rotation", "seat", "slot", "strategy", "score", "rank", "win",
                 "forfeit")
@@ -99,37 +100,36 @@ def summary_table(seats: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
 
 
 def format_summary(table: pd.DataFrame, title: str | None = None) -> str:
-    """The summary table as aligned plain text for the terminal."""
-    headers = ["strategy", "games", "win share", "95% CI", "fair", "mean score", "95% CI",
-               "forfeits"]
-    body = []
-    for _, r in table.iterrows():
-        body.append([
-            str(r["player"]), f"{int(r['games'])}", f"{100 * r['win_share']:.1f}%",
-            f"{100 * r['win_low']:.1f}-{100 * r['win_high']:.1f}%",
-            f"{100 * r['fair_share']:.1f}%", _num(r["mean_score"]),
-            f"{_num(r['score_low'])} to {_num(r['score_high'])}", f"{int(r['forfeits'])}",
-        ])
-    widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h)
-              for i, h in enumerate(headers)]
-    lines = []
-    if title:
-        lines.append(title)
-    lines.append("  ".join(h.ljust(w) if i == 0 else h.rjust(w)
-                           for i, (h, w) in enumerate(zip(headers, widths))))
-    lines.append("  ".join("-" * w for w in widths))
-    for row in body:
-        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                               for i, (c, w) in enumerate(zip(row, widths))))
+    """The summary table as aligned plain text for the terminal, in the report's words: win
+    share per game with its Wilson interval against the fair share and their ratio (÷ fair),
+    then the mean score. A strategy holding several seats gets a line under the table with its
+    win share per seat against the fair share per seat."""
+    headers = ["strategy", "seats", "games", "win share per game", "95% CI", "fair share",
+               "÷ fair", "mean score", "95% CI", "forfeits"]
+    rows = table.to_dict("records")
+    body = [[str(r["player"]), f"{r['seats_per_game']:g}", f"{int(r['games'])}",
+             pct(r["win_share"]), ci_pct(r["win_low"], r["win_high"]), pct(r["fair_share"]),
+             number(r["win_share"] / r["fair_share"]), number(r["mean_score"]),
+             ci(r["score_low"], r["score_high"]), f"{int(r['forfeits'])}"] for r in rows]
+    lines = [title] if title else []
+    lines += aligned(headers, body)
+    lines += [f"per seat: {r['player']}, holding {r['seats_per_game']:g} seats, wins "
+              f"{pct(r['win_share'] / r['seats_per_game'])} per seat against a fair "
+              f"{pct(r['fair_share'] / r['seats_per_game'])}"
+              for r in rows if r["seats_per_game"] > 1]
     return "\n".join(lines)
 
 
-def _num(x: float) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return f"{x:.2f}"
+def aligned(headers: list[str], body: list[list[str]]) -> list[str]:
+    """Lines of a plain-text table: the first column left-aligned, the others right-aligned,
+    a rule of dashes under the header."""
+    widths = [max([len(h)] + [len(row[i]) for row in body]) for i, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return [line(headers), "  ".join("-" * w for w in widths)] + [line(row) for row in body]
 
 
 def score_quantiles(seats: pd.DataFrame, probs: Sequence[float] = (0.05, 0.25, 0.5, 0.75, 0.95)

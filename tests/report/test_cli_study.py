@@ -119,7 +119,7 @@ def test_compare_shows_interim_elo_and_llr_and_prints_the_verdict_once(tmp_path,
     assert len(interim) >= 3
     first = interim[0].split(" | ")[1]
     assert interim[0].startswith("games: 40/")
-    assert first.startswith("Elo ") and ", LLR " in first and "[-2.94, 2.94]" in first
+    assert first.startswith("pairwise Elo ") and ", LLR " in first and "[-2.94, 2.94]" in first
     assert interim[-1].endswith("H1 accepted")          # the display stops at the decision
     assert res.output.count("H1 accepted: heuristic is stronger than random") == 1
 

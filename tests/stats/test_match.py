@@ -49,4 +49,10 @@ def test_format_paired_only_for_duplicate_runs():
     games, seats = synth(400, seed=35, duplicate=True, labels=["heuristic", "random"])
     text = format_paired(seats)
     assert "paired by deal" in text and "heuristic" in text and "pentanomial" in text
+    lines = text.splitlines()
+    assert lines[1].split()[:6] == ["strategy", "deals", "win", "share", "per", "game"]
+    # the report's words: the strength as pairwise Elo first, the W/D/L labelled game level
+    strength = next(i for i, line in enumerate(lines) if line.startswith("strength: pairwise Elo"))
+    game = next(i for i, line in enumerate(lines) if line.startswith("game level: heuristic W "))
+    assert strength < game and "deals as units" in lines[strength]
     assert format_paired(synth(100, seed=36)[1]) is None

@@ -83,9 +83,27 @@ def test_format_summary_lists_every_strategy_with_percentages():
     text = format_summary(summary_table(_tiny()), title="sixnimmt, 2 games")
     lines = text.splitlines()
     assert lines[0] == "sixnimmt, 2 games"
-    assert "win share" in lines[1] and "95% CI" in lines[1]
+    assert lines[1].split() == ["strategy", "seats", "games", "win", "share", "per", "game",
+                                "95%", "CI", "fair", "share", "÷", "fair", "mean", "score", "95%",
+                                "CI", "forfeits"]
     assert lines[3].startswith("A ") and "75.0%" in lines[3]
     assert lines[4].startswith("B ") and "25.0%" in lines[4]
+    assert len(lines) == 5                        # one seat each: no per-seat line
+
+
+def test_format_summary_labels_the_per_seat_share_of_a_strategy_in_several_seats():
+    _, seats = synth(400, strengths=(0.8, 0.3, 0.3, 0.3), n_players=4, seed=8,
+                     labels=["smart", "random", "random", "random"])
+    table = summary_table(seats).set_index("player")
+    lines = format_summary(table.reset_index()).splitlines()
+    random = table.loc["random"]
+    row = next(line for line in lines if line.startswith("random "))
+    share = f"{100 * random['win_share']:.1f}%"
+    assert row.split()[1:4] == ["3", "400", share] and "75.0%" in row.split()
+    assert f"{random['win_share'] / random['fair_share']:.2f}" in row.split()
+    assert lines[-1] == (f"per seat: random, holding 3 seats, wins "
+                         f"{100 * random['win_share'] / 3:.1f}% per seat against a fair 25.0%")
+    assert not any(line.startswith("per seat: smart") for line in lines)
 
 
 def test_summary_table_is_fast_enough_for_the_run_command():
