@@ -22,6 +22,7 @@ bullheads; rows never need their other cards).
 from __future__ import annotations
 
 import ctypes
+import gc
 import math
 from collections.abc import Callable
 
@@ -38,7 +39,7 @@ from strategies.sixnimmt.arrays import ArrayStrategy, CardView, RowView, build_a
 
 #: games played together as one set of arrays (large enough to amortise NumPy's per-call cost,
 #: small enough to stay in cache)
-BLOCK = 4096
+BLOCK = 16384
 
 # A card's key: card << 20 | count << 12 | bullheads << 4 | id, where id is the seat holding it
 # (in a hand) or the row's index (on the table), and count and bullheads are those of the row it
@@ -100,9 +101,15 @@ def play_range_batch(spec: RunSpec, start: int, stop: int) -> Chunk:
     st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
     st[ROUND_SCORES] = []
     dealer = _Dealer()
-    for lo in range(start, stop, BLOCK):
-        hi = min(stop, lo + BLOCK)
-        _Block(spec, forms, np.array(slot_group), lo, hi).play(dealer).write(g, st, labels)
+    collecting = gc.isenabled()
+    gc.disable()    # the rows are millions of acyclic lists and floats: collecting would rescan them
+    try:
+        for lo in range(start, stop, BLOCK):
+            hi = min(stop, lo + BLOCK)
+            _Block(spec, forms, np.array(slot_group), lo, hi).play(dealer).write(g, st, labels)
+    finally:
+        if collecting:
+            gc.enable()
     return Chunk(start, stop, g, st)
 
 
@@ -365,6 +372,7 @@ class _Round:
         self.seat_at = np.arange(size, dtype=np.intp) * n
         self.full_at = (config.row_capacity << _COUNT) - 1
         self.scratch = np.empty_like(self.rows)
+        self.taken = np.empty((n, size), dtype=np.int32)
         self.games = np.arange(size, dtype=np.intp)
 
     def play(self) -> tuple[np.ndarray, np.ndarray]:
@@ -380,15 +388,17 @@ class _Round:
         hands = self.hands.reshape(-1)
         plays = hands.take(at)                                              # N5
         hands[at] = self.hands[:, m - 1]                  # swap the played cards out
-        order = _sort(list(plays), self.network)                            # N6
-        taken = [self._place(key, turn, k == 0) for k, key in enumerate(order)]
-        seats = np.stack(order) & _ID
-        at = seats + self.seat_at
-        penalty = self.penalty.reshape(-1)
-        penalty[at] += np.stack(taken)                                      # N11
+        order = np.stack(_sort(list(plays), self.network))                  # N6
+        cards = order & ~_ID
+        taken = self.taken
+        for k in range(self.n):
+            taken[k] = self._place(order[k], cards[k], turn, k == 0)
+        at = (order & _ID) + self.seat_at
+        self.penalty.reshape(-1)[at] += (taken >> _POINTS) & 0xFF          # N11
 
-    def _place(self, key: np.ndarray, turn: int, lowest: bool) -> np.ndarray:
-        """N7-N12 for one card per game (`key`); the bullheads its seat takes."""
+    def _place(self, key: np.ndarray, card: np.ndarray, turn: int, lowest: bool) -> np.ndarray:
+        """N7-N12 for one card per game (`key`, `card` its key without the seat); the key of
+        the row its seat takes, 0 if none."""
         rows, scratch = self.rows, self.scratch
         np.subtract(rows, key, out=scratch)
         np.right_shift(scratch, 31, out=scratch)        # -1 where the end is below the card
@@ -400,8 +410,8 @@ class _Round:
         keep = _LOW ^ (take & (_LOW ^ _ID))             # a taken row keeps only its index
         at = (best & _ID) * self.size
         at += self.games
-        rows.reshape(-1)[at] = (key & ~_ID) + (best & keep)
-        return (best >> _POINTS) & 0xFF & take
+        rows.reshape(-1)[at] = card + (best & keep)
+        return best & take
 
     def _below_every_end(self, key: np.ndarray, best: np.ndarray, take: np.ndarray,
                          turn: int) -> None:
@@ -606,7 +616,9 @@ class _Block:
         config, n, size = self.config, self.n, self.size
         totals = self.totals.T                                              # (n, G)
         keys = totals * 1_000_000 + self.last.T if config.tie_break == "last_round" else totals
-        ranks = 1 + (keys[None, :, :] < keys[:, None, :]).sum(axis=1)
+        ranks = np.ones((n, size), dtype=np.int64)
+        for other in keys:
+            ranks += other < keys
         first = ranks == 1
         wins = first / first.sum(axis=0)
         scores = totals.astype(np.float64)
