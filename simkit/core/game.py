@@ -138,6 +138,10 @@ class Game:
     #: module of an array engine playing many games at once (`batch_supported(spec)`,
     #: `play_range_batch(spec, start, stop)`), chosen by `--engine batch|auto`; None: scalar only
     batch_engine: str | None = None
+    #: config -> (seconds, late action) when the config sets a per-decision time budget, else
+    #: None: runs then wrap every seat in `simkit.core.timed.Timed`, which submits the late
+    #: action for a decision that took longer (Rummikub R18)
+    decision_budget: Callable[[GameConfig], tuple[float, Action] | None] | None = None
     higher_is_better: bool = True
     #: a game of several scored rounds (hands): its Outcome has round_scores, and seats.parquet
     #: a `round_scores` column (one list of points per seat row)

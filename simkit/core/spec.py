@@ -14,6 +14,7 @@ from simkit.core.errors import ConfigError
 from simkit.core.registry import all_games, get_game
 from simkit.core.seeding import root_seed
 from simkit.core.strategy import StrategySpec, load_class, parse_strategy
+from simkit.core.timed import timed_specs
 
 SEATINGS = ("rotate", "random", "fixed")
 ENGINES = ("scalar", "batch", "auto")
@@ -107,6 +108,7 @@ class RunSpec:
         base = config if config is not None else entry.config_cls()
         cfg = with_overrides(base, overrides or {})
         cfg.check_players(n_players)
+        specs = timed_specs(entry, cfg, specs)
         if duplicate:
             n_games = math.ceil(n_games / n_players) * n_players
             check_game_count(n_games)

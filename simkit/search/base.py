@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -10,6 +11,7 @@ from simkit.core.errors import SimkitError
 from simkit.core.game import Action, Game, State
 from simkit.core.registry import get_game
 from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec, parse_strategy
+from simkit.core.timed import budget_of
 from simkit.search.rewards import REWARDS
 from simkit.search.simulator import Simulator
 
@@ -45,19 +47,50 @@ def check_rollout_params(reward: str, max_rollout_steps: int | None) -> None:
         raise ValueError(f"max_rollout_steps={max_rollout_steps} is not allowed: 1 or more")
 
 
+#: share of the game's per-decision time budget a search plans to use (the rest is margin)
+BUDGET_SHARE = 0.5
+
+
+class Budget:
+    """A search's own time limit for one decision, started when the decision starts: `more()`,
+    asked before each step (iteration, rollout), is False once another step as long as the
+    longest so far could pass the limit."""
+
+    def __init__(self, seconds: float):
+        self.deadline = time.perf_counter() + seconds
+        self.last: float | None = None
+        self.longest = 0.0
+
+    def more(self) -> bool:
+        now = time.perf_counter()
+        if self.last is not None:
+            self.longest = max(self.longest, now - self.last)
+        self.last = now
+        return now + self.longest < self.deadline
+
+
 class SearchStrategy(Strategy):
-    """Base of the search strategies: resolves the game and the rollout policy once per game."""
+    """Base of the search strategies: resolves the game and the rollout policy once per game,
+    and the game's per-decision time budget (`Game.decision_budget`), if its config sets one."""
 
     rollout: str
     reward: str
     max_rollout_steps: int | None
     game: Game
     rollout_spec: StrategySpec
+    budget_s: float | None = None
 
     def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
         super().setup(info, seat, rng)
         self.game = get_game(info.game)
         self.rollout_spec = parse_strategy(self.rollout, info.game)
+        budget = budget_of(self.game, info.config)
+        self.budget_s = None if budget is None else budget[0] * BUDGET_SHARE
+
+    def budget(self) -> Budget | None:
+        """This decision's time limit under the game's budget (None without one); ask it first
+        thing in `act`, so the root actions' cost counts too."""
+        return None if self.budget_s is None else Budget(self.budget_s)
 
     def simulator(self, rng: np.random.Generator) -> Simulator:
         """Rollout bots for one decision, their generators drawn from `rng`."""

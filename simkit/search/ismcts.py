@@ -24,7 +24,9 @@ class ISMCTS(SearchStrategy):
         "resampled from this seat's view); a tree over this seat's own actions with availability "
         "UCB (c on rewards in [0,1]); other seats and rollouts play the `rollout` strategy. Budget: "
         "iterations (200 when neither is given) and/or time_ms per decision; iteration budgets are "
-        "reproducible from the seed, time budgets are not (they depend on machine load). "
+        "reproducible from the seed, time budgets are not (they depend on machine load). Under a "
+        "game's per-decision time budget (Rummikub time_budget_s) it also stops in time for it "
+        "(half the budget, the rest margin), so its answers then depend on the machine too. "
         "reward=win (win share) or rank (share of seats beaten, ties half).")
 
     def __init__(self, iterations: int | None = None, time_ms: float | None = None,
@@ -45,6 +47,7 @@ class ISMCTS(SearchStrategy):
         self.max_rollout_steps = max_rollout_steps
 
     def act(self, decision: Decision) -> Action:
+        budget = self.budget()
         actions = self.root_actions(decision)
         if len(actions) == 1:
             return actions[0]
@@ -54,6 +57,8 @@ class ISMCTS(SearchStrategy):
         done = 0
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            if budget is not None and not budget.more():
                 break
             self._iterate(root, decision, sim, actions)
             done += 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from simkit.core.strategy import Strategy
@@ -68,3 +70,16 @@ class DrawOrPass(Strategy):
 
     def act(self, decision):
         return DRAW if decision.observation.pool_size else PASS
+
+
+class SlowDraw(DrawOrPass):
+    """Draws or passes after `sleep_s` seconds (for the R18 time budget)."""
+
+    name = "slow_draw"
+
+    def __init__(self, sleep_s: float = 0.0):
+        self.sleep_s = sleep_s
+
+    def act(self, decision):
+        time.sleep(self.sleep_s)
+        return super().act(decision)

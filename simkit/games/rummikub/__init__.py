@@ -1,7 +1,7 @@
 """Rummikub (spec ../shared/rules/rummikub.md): 106 tiles, table rearrangement, jokers, an exact solver."""
 
 from simkit.core.game import Game
-from simkit.games.rummikub.actions import format_action, parse_action
+from simkit.games.rummikub.actions import LATE, format_action, parse_action
 from simkit.games.rummikub.candidates import candidate_actions
 from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.position import format_position, parse_position
@@ -14,6 +14,11 @@ RULES_VERSION = "rummikub-1"
 def _max_steps(config: RummikubConfig, n: int) -> int:
     # per hand: at most 106 draws, 106 plays and n passes, plus penalty turns
     return config.hands_per_match * (4 * 106 + 4 * n)
+
+
+def _decision_budget(config: RummikubConfig):
+    """R18's optional per-decision budget: a late seat's turn is a failed rearrangement."""
+    return (config.time_budget_s, LATE) if config.time_budget_s > 0 else None
 
 
 GAME = Game(
@@ -31,6 +36,7 @@ GAME = Game(
     format_position=format_position,
     parse_position=parse_position,
     candidate_actions=candidate_actions,
+    decision_budget=_decision_budget,
     higher_is_better=True,
     has_rounds=True,
     description="tile rummy with table rearrangement and jokers; plays are whole new tables",

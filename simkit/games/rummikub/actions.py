@@ -4,6 +4,8 @@
 - `Pass()` — with an empty pool, a player who does not play passes (R10).
 - `InitialMeld(melds)` — the first play: new melds from the rack only, worth >= 30 (R11).
 - `Play(table)` — any later play: the whole end-of-turn table (R12).
+- `Late()` — no submission within `time_budget_s` (R18): a failed rearrangement, put in by the
+  timer of `simkit.core.timed`, never chosen by a strategy.
 """
 
 from __future__ import annotations
@@ -41,8 +43,15 @@ class Play:
         return "play " + " ".join(str(m) for m in self.table)
 
 
+@dataclass(frozen=True, slots=True)
+class Late:
+    def __str__(self) -> str:
+        return "late"
+
+
 DRAW = Draw()
 PASS = Pass()
+LATE = Late()
 
 
 def format_action(action) -> str:
@@ -62,12 +71,14 @@ def _split_melds(body: str) -> tuple[Meld, ...]:
 
 
 def parse_action(text: str):
-    """Inverse of `str(action)`: "draw", "pass", "meld Run[...] ...", "play Run[...] ..."."""
+    """Inverse of `str(action)`: "draw", "pass", "late", "meld Run[...] ...", "play Run[...] ..."."""
     t = text.strip()
     if t == "draw":
         return DRAW
     if t == "pass":
         return PASS
+    if t == "late":
+        return LATE
     head, _, body = t.partition(" ")
     if head == "meld":
         return InitialMeld(_split_melds(body))

@@ -22,6 +22,10 @@ class RummikubConfig(GameConfig):
         "'draw1' (an ordinary draw) or 'raise' (IllegalAction)", choices=("penalty", "draw1", "raise"))
     penalty_tiles: int = setting(3, "tiles drawn for an invalid submission under on_illegal=penalty (R18)",
                                  min=0, max=10)
+    time_budget_s: float = setting(
+        0.0, "R18: seconds a strategy may take per decision; over it, its turn is a failed "
+        "rearrangement (the on_illegal consequence). 0 = no budget. Results with a budget depend "
+        "on the machine's speed and load", min=0, max=3600)
     joker_points: int = setting(30, "rack value of a joker at the end of a hand (R17, R20)", min=0, max=100)
     joker_penalty_when_exhausted: bool = setting(
         True, "R20: jokers count joker_points in the pool-exhausted settlement (R21) too")

@@ -9,7 +9,7 @@ import numpy as np
 from simkit.core.errors import IllegalAction
 from simkit.core.game import Outcome, State, outcome_from_scores
 from simkit.games.rummikub import rules, views
-from simkit.games.rummikub.actions import Draw, InitialMeld, Pass, Play
+from simkit.games.rummikub.actions import Draw, InitialMeld, Late, Pass, Play
 from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.rules import OVER, PLAY
 from simkit.games.rummikub.tiles import N_TILES, Meld, sorted_tiles, tile_text
@@ -116,6 +116,10 @@ class RummikubState(State):
             if self.pool:
                 return rules.Violation("R8", None, "the pool is not empty: draw instead")
             return None
+        if isinstance(action, Late):
+            budget = self.config.time_budget_s
+            return rules.Violation("R18", None, f"no submission within the time budget of {budget:g} s"
+                                   if budget else "no submission in time")
         if isinstance(action, InitialMeld):
             if self.opened[seat]:
                 return rules.Violation("R11", None,
@@ -130,7 +134,7 @@ class RummikubState(State):
             return rules.check_play(self.table, action.table, self.racks[seat],
                                     retrieval=self.config.joker_retrieval)
         return rules.Violation("R8", None, f"{action!r} is not a Rummikub action "
-                                           f"(Draw, Pass, InitialMeld or Play)")
+                                           f"(Draw, Pass, InitialMeld, Play or Late)")
 
     def is_legal(self, seat: int, action) -> bool:
         return self.violation(seat, action) is None
@@ -143,9 +147,9 @@ class RummikubState(State):
                                 seat=self.seat)
         action = actions[0]
         seat = self.seat
-        if not isinstance(action, (Draw, Pass, InitialMeld, Play)):
-            raise IllegalAction(f"{action!r} is not a Rummikub action (Draw, Pass, InitialMeld or Play)",
-                                seat=seat, rule="R8")
+        if not isinstance(action, (Draw, Pass, InitialMeld, Play, Late)):
+            raise IllegalAction(f"{action!r} is not a Rummikub action "
+                                f"(Draw, Pass, InitialMeld, Play or Late)", seat=seat, rule="R8")
         bad = self.violation(seat, action)
         if bad is not None and (isinstance(action, (Draw, Pass)) or self.config.on_illegal == "raise"):
             raise IllegalAction(str(bad), seat=seat, rule=bad.rule)

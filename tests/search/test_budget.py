@@ -1,0 +1,49 @@
+"""Search strategies under a game's per-decision time budget (Rummikub `time_budget_s`, R18):
+they stop in time however many iterations or samples they were given."""
+
+import time
+
+import numpy as np
+import pytest
+
+from simkit.core.play import play_out
+from simkit.core.registry import get_game
+from simkit.core.spec import RunSpec
+from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.games.rummikub.config import RummikubConfig
+
+BUDGET_S = 0.4
+UNBOUNDED = ["ismcts:iterations=100000", "mc:samples=100000"]
+
+
+def _timed_decision(bot: str, config: RummikubConfig, seed: int = 0):
+    state = get_game("rummikub").new_state(config, 2, np.random.default_rng(seed))
+    strategy = parse_strategy(bot, "rummikub").build()
+    rng = np.random.default_rng(seed)
+    seat = state.to_act()[0]
+    strategy.setup(GameInfo("rummikub", config, 2), seat, rng)
+    start = time.perf_counter()
+    action = strategy.act(Decision(state, seat, rng))
+    return action, time.perf_counter() - start, state, seat
+
+
+@pytest.mark.parametrize("bot", UNBOUNDED)
+def test_search_answers_within_the_game_budget(bot):
+    action, seconds, state, seat = _timed_decision(bot, RummikubConfig(time_budget_s=BUDGET_S))
+    assert seconds < BUDGET_S and state.is_legal(seat, action)
+
+
+@pytest.mark.parametrize("bot", ["ismcts:iterations=20", "mc:samples=3"])
+def test_a_budget_that_does_not_bind_changes_no_answer(bot):
+    for seed in range(3):
+        free, _, _, _ = _timed_decision(bot, RummikubConfig(), seed)
+        roomy, _, _, _ = _timed_decision(bot, RummikubConfig(time_budget_s=3600), seed)
+        assert roomy == free
+
+
+def test_search_seats_are_never_late_in_a_run():
+    spec = RunSpec.create("rummikub", 2, UNBOUNDED, 1, seed=5, overrides={"time_budget_s": str(BUDGET_S)})
+    state = get_game("rummikub").new_state(spec.config, 2, np.random.default_rng(5))
+    play_out(state, spec.strategies, GameInfo("rummikub", spec.config, 2),
+             [np.random.default_rng(s) for s in range(2)], forfeit_on_error=False, max_steps=6)
+    assert state.turns == 6 and not [ev for ev in state.events if ev[0] == "illegal"]
