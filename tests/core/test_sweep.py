@@ -1,6 +1,7 @@
 """simkit sweep: a grid of player counts and variants, one run folder per cell."""
 
 import json
+import re
 from datetime import datetime
 
 import pandas as pd
@@ -98,3 +99,45 @@ def test_report_accepts_a_sweep_folder(tmp_path):
     assert out.exit_code == 0, out.output
     html = (tmp_path / "s" / "report" / "report.html").read_text()
     assert "p2" in html and "p3" in html
+
+
+_SWEEP_LINE = re.compile(r"^sweep: (\d+)/(\d+) cells, ([\d,]+)/([\d,]+) games \(([\d.]+)%\), "
+                         r"([\d,]+) games/s, (ETA .+|done in .+)$")
+
+
+def test_off_a_terminal_the_sweep_prints_plain_lines_with_counts_rate_and_eta(tmp_path, capsys,
+                                                                              monkeypatch):
+    import simkit.core.runner as runner_mod
+
+    monkeypatch.setattr(runner_mod._Progress, "INTERVAL", 0.0)   # a line at every chunk
+    planned = plan("sixnimmt", [2, 3], ["heuristic", "random"], 40, 3, {}, {"max_rounds": "1"})
+    run_sweep(planned, tmp_path / "s", jobs=1, progress=None)
+    err = capsys.readouterr().err.splitlines()
+    lines = [_SWEEP_LINE.match(line) for line in err if line.startswith("sweep: ")]
+    assert len(lines) == 2 and all(lines), err
+    done = [int(m.group(3).replace(",", "")) for m in lines]
+    assert done == [40, 80] and {m.group(4) for m in lines} == {"80"}
+    assert [m.group(1) for m in lines] == ["1", "2"] and lines[0].group(7).startswith("ETA ")
+    assert lines[1].group(5) == "100.0" and lines[1].group(7).startswith("done in ")
+    assert int(lines[1].group(6).replace(",", "")) > 0
+    # each cell's own lines carry the figure across all the cells
+    inside = [line for line in err if line.startswith("cell 2/2 p3: ")]
+    assert inside and all(" | all cells " in line and "/80 games" in line for line in inside)
+    assert any("(80/80 games" in line for line in inside)
+
+
+def test_sweep_progress_counts_saved_games_as_done_but_not_in_the_rate(tmp_path):
+    from simkit.core.sweep import SweepProgress
+
+    planned = plan("sixnimmt", [2], ["heuristic", "random"], 30, 3, {}, {"max_rounds": "1"})
+    run_sweep(planned, tmp_path / "s", jobs=1, progress=False)
+    now = [100.0]
+    overall = SweepProgress([30, 60], clock=lambda: now[0])
+    overall.start_cell(tmp_path / "s" / "p2", 30)      # a finished cell found on --resume
+    now[0] += 5
+    assert overall.status() == "all cells 33.3%, ETA ? (30/90 games, 0 games/s)"
+    overall.end_cell(30)
+    overall.start_cell(tmp_path / "s" / "p3", 60)      # not started: nothing saved
+    overall.end_cell(60)
+    now[0] += 5                                        # 60 new games in 10 s
+    assert overall.cell_line() == "sweep: 2/2 cells, 90/90 games (100.0%), 6 games/s, done in 10 s"
