@@ -23,6 +23,7 @@ ConfigError naming `setup.crew_start`; `place` turns a checked layout into ship 
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from simkit.core.errors import ConfigError
@@ -83,6 +84,7 @@ def _ref(text: str, value: str, defenses: tuple[int, ...]) -> tuple[str, int]:
     return ("def", d)
 
 
+@functools.lru_cache(maxsize=256)
 def parse(value: str, defenses: tuple[int, ...], tokens: tuple[str, ...], max_per_ship: int) -> Layout:
     """Check `setup.crew_start` against the ships and crew tokens; ConfigError names the problem."""
     if not isinstance(value, str) or not value.strip():

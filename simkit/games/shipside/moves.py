@@ -2,66 +2,84 @@
 
 Functions take the state as `st`; ShipsideState binds them as methods.
 
-Listing is the hot spot of random play, so its pieces are memoised per config (`_Memo`): the
-crew's possible moves per (ship row, crew count per ship), and the Play/Octopus actions per list
-of places they can go to. A listing then joins memoised tuples; the actions are shared values.
+Listing is the hot spot of random play, so its pieces are memoised per config (`_Memo`): every
+Play and Octopus action exists once, in rows indexed by place id (see `_Memo`), and a listing
+gathers the open places of each row with one `itemgetter` call; the crew's possible moves are
+memoised per (ship row, crew count per ship).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from operator import itemgetter
 
 from simkit.games.shipside import rules
 from simkit.games.shipside.actions import PASS, Octopus, Play, Rum
 
 _new = tuple.__new__
 _DIRS = {(False, False): (), (True, False): ("L",), (False, True): ("R",), (True, True): ("L", "R")}
+#: place id offset of a crew direction (0: nobody moves or the side's owner chooses)
+_DIR_OF = (None, "L", "R")
+_DIR_OFFSETS = {("L",): (1,), ("R",): (2,), ("L", "R"): (1, 2)}
 #: entries a memo table may hold before it is emptied (bounds memory over long runs)
 _MEMO_CAP = 20_000
 
 
-class _Places:
-    """One list of places (ship defense, side, crew direction or None) and the actions that put
-    a card of some kind there, memoised."""
-
-    __slots__ = ("places", "plays", "octopi")
-
-    def __init__(self, places: tuple):
-        self.places = places
-        self.plays: dict = {}
-        self.octopi: dict = {}
-
-    def play(self, kind: tuple[int, bool]) -> tuple:
-        """S19-S25: play a card of `kind` to each place."""
-        acts = self.plays.get(kind)
-        if acts is None:
-            value, sym = kind
-            acts = self.plays[kind] = tuple([_new(Play, (value, sym, d, a, dr, "play"))
-                                             for d, a, dr in self.places])
-        return acts
-
-    def octopus(self, kind: tuple[int, bool], d1: int, a1: int) -> tuple:
-        """S40-S46: move a card of `kind` from ship d1, side a1 to each other place."""
-        key = (kind, d1, a1)
-        acts = self.octopi.get(key)
-        if acts is None:
-            value, sym = kind
-            acts = self.octopi[key] = tuple([_new(Octopus, (value, sym, d1, a1, d, a, dr, "octopus"))
-                                             for d, a, dr in self.places if d != d1 or a != a1])
-        return acts
+def _getter(ids: list[int]) -> Callable[[tuple], tuple]:
+    """row -> the tuple of row[i] for i in ids (itemgetter returns a bare item for one id)."""
+    if len(ids) > 1:
+        return itemgetter(*ids)
+    if ids:
+        i = ids[0]
+        return lambda row: (row[i],)
+    return lambda row: ()
 
 
 class _Memo:
-    """Memo tables of one config (every key below determines its value under that config)."""
+    """Memo tables of one config. A place is a ship, a side and a crew direction: its id is
+    3 * (2 * ship + side) + _DIR_CODE[direction]; a row holds one action per place id."""
 
-    def __init__(self):
+    def __init__(self, defense: tuple[int, ...]):
+        self.defense = defense
+        self.places = [(defense[i // 6], i // 3 & 1, _DIR_OF[i % 3]) for i in range(6 * len(defense))]
+        self.plays: dict = {}    # card kind -> row of Play actions
+        self.octopi: dict = {}   # (card kind, 2 * source ship + side) -> row of Octopus actions
+        self.getters: dict = {}  # (place ids, source or -1) -> getter of those places but the source
         self.crew: dict = {}     # (row, crew counts) -> (frozen, {ship with crew: directions})
-        self.plain: dict = {}    # open places (2*ship + side) -> _Places without directions
-        self.moving: dict = {}   # (open places, directions per place) -> _Places
 
-    @staticmethod
-    def bounded(table: dict) -> dict:
-        if len(table) > _MEMO_CAP:
-            table.clear()
-        return table
+    def play_row(self, kind: tuple[int, bool]) -> tuple:
+        """S19-S25: play a card of `kind` to each place."""
+        row = self.plays.get(kind)
+        if row is None:
+            value, sym = kind
+            row = self.plays[kind] = tuple([_new(Play, (value, sym, d, a, dr, "play"))
+                                            for d, a, dr in self.places])
+        return row
+
+    def octopus_row(self, kind: tuple[int, bool], source: int) -> tuple:
+        """S40-S46: move a card of `kind` from `source` (2 * ship + side) to each place."""
+        key = (kind, source)
+        row = self.octopi.get(key)
+        if row is None:
+            value, sym = kind
+            d1, a1 = self.defense[source >> 1], source & 1
+            row = self.octopi[key] = tuple([_new(Octopus, (value, sym, d1, a1, d, a, dr, "octopus"))
+                                            for d, a, dr in self.places])
+        return row
+
+    def gather(self, ids: tuple[int, ...], source: int = -1) -> Callable[[tuple], tuple]:
+        """The getter of the places `ids` of a row, leaving out those on `source` (S46)."""
+        key = (ids, source)
+        get = self.getters.get(key)
+        if get is None:
+            get = _bounded(self.getters)[key] = _getter([i for i in ids if i // 3 != source])
+        return get
+
+
+def _bounded(table: dict) -> dict:
+    if len(table) > _MEMO_CAP:
+        table.clear()
+    return table
 
 
 _MEMOS: dict[int, tuple[object, _Memo]] = {}
@@ -73,7 +91,7 @@ def _memo(st) -> _Memo:
         return hit[1]
     if len(_MEMOS) > 256:
         _MEMOS.clear()
-    memo = _Memo()
+    memo = _Memo(st.T.defense)
     _MEMOS[id(st.config)] = (st.config, memo)
     return memo
 
@@ -87,7 +105,7 @@ def crew_moves(st) -> tuple[bool, dict[int, tuple[str, ...]]]:
     table = _memo(st).crew
     hit = table.get(key)
     if hit is None:
-        hit = _Memo.bounded(table)[key] = (frozen(st), {s: dirs(st, s, False, False) for s in row
+        hit = _bounded(table)[key] = (frozen(st), {s: dirs(st, s, False, False) for s in row
                                                          if crew[s]})
     return hit
 
@@ -123,38 +141,23 @@ def frozen(st) -> bool:
                         st.config.movement.freeze_when_full)
 
 
-def _plain_places(st, open_ids: tuple[int, ...]) -> _Places:
-    """S19, S20: the open places (2*ship + side, in row order), no crew direction."""
-    table = _memo(st).plain
-    places = table.get(open_ids)
-    if places is None:
-        defense = st.T.defense
-        places = _Memo.bounded(table)[open_ids] = _Places(
-            tuple([(defense[i >> 1], i & 1, None) for i in open_ids]))
-    return places
-
-
-def _symbol_places(st, p: int, open_ids: tuple[int, ...]) -> _Places:
-    """S23-S25: the open places, each once per direction its crew may move when `p` plays a
-    symbol card there (once with None where nobody moves or the side's owner chooses)."""
+def _symbol_places(st, p: int, plain: tuple[int, ...]) -> tuple[int, ...]:
+    """S23-S25: the open places (ids without direction), each once per direction its crew may
+    move when `p` plays a symbol card there (kept without one where nobody moves or where the
+    side's owner chooses)."""
     still, by_ship = crew_moves(st)
+    if still:
+        return plain
     player_chooses = st.config.movement.chooser == "player"
-    crew = st.crew
-    turns = tuple([by_ship[i >> 1] if crew[i >> 1] and not still and (player_chooses or i & 1 == p)
-                   else () for i in open_ids])
-    key = (open_ids, turns)
-    table = _memo(st).moving
-    places = table.get(key)
-    if places is None:
-        defense = st.T.defense
-        opts: list = []
-        for i, ds in zip(open_ids, turns):
-            if ds:
-                opts.extend((defense[i >> 1], i & 1, d) for d in ds)
-            else:
-                opts.append((defense[i >> 1], i & 1, None))
-        places = _Memo.bounded(table)[key] = _Places(tuple(opts))
-    return places
+    ids: list[int] = []
+    for i in plain:
+        ds = by_ship.get(i // 6)
+        if ds and (player_chooses or i // 3 & 1 == p):
+            for offset in _DIR_OFFSETS[ds]:
+                ids.append(i + offset)
+        else:
+            ids.append(i)
+    return tuple(ids)
 
 
 def main_actions(st, p: int) -> list:
@@ -164,39 +167,43 @@ def main_actions(st, p: int) -> list:
     sides_allowed = (0, 1) if cfg.rules.play_on_any_side else (p,)
     sides = st.sides
     kind = T.kind
-    defense = T.defense
+    memo = _memo(st)
     out: list = []
-    open_ids = tuple([2 * s + a for s in st.row for a in sides_allowed if len(sides[s][a]) < maxc])
-    plain = _plain_places(st, open_ids)
-    moving = None           # places with the crew directions a symbol card offers (S23-S25)
+    plain = tuple([6 * s + 3 * a for s in st.row for a in sides_allowed if len(sides[s][a]) < maxc])
+    moving = None           # the places with the crew directions a symbol card offers (S23-S25)
+    get_plain = get_moving = None
     for k in dict.fromkeys([kind[c] for c in st.hands[p]]):  # S19, S20
         if k[1]:
-            if moving is None:
-                moving = _symbol_places(st, p, open_ids)
-            out += moving.play(k)
+            if get_moving is None:
+                moving = _symbol_places(st, p, plain)
+                get_moving = memo.gather(moving)
+            out += get_moving(memo.play_row(k))
         else:
-            out += plain.play(k)
+            if get_plain is None:
+                get_plain = memo.gather(plain)
+            out += get_plain(memo.play_row(k))
     if st._octopus_ready(p):  # S40-S46
         as_place = cfg.octopus.as_placement
         octo_on = st.octo_on
         mine = st.octo_at[p] if cfg.octopus.reuse == "free" else -2   # free: own card unprotected
         for s1 in st.row:
-            d1 = defense[s1]
             for a1 in (0, 1):
                 cards = sides[s1][a1]
                 if not cards:
                     continue
+                source = 2 * s1 + a1
                 for k in dict.fromkeys([kind[c] for c in cards if octo_on[c] < 0 or c == mine]):
                     if k[1] and as_place:
                         if moving is None:
-                            moving = _symbol_places(st, p, open_ids)
-                        out += moving.octopus(k, d1, a1)
+                            moving = _symbol_places(st, p, plain)
+                        places = moving
                     else:
-                        out += plain.octopus(k, d1, a1)
+                        places = plain
+                    out += memo.gather(places, source)(memo.octopus_row(k, source))
     if not out:
         out.append(PASS)  # S18
     if st.rum_left[p] > 0 and not st.rum_turn:  # S17, S47
-        out.extend(Rum(defense[s], "before") for s in st._rum_ships())
+        out.extend(Rum(T.defense[s], "before") for s in st._rum_ships())
     return out
 
 

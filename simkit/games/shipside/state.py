@@ -374,43 +374,45 @@ class ShipsideState(State):
         p, s, side, card, origin, is_play, d, stage = st
         placement = is_play or cfg.octopus.as_placement
         before = cfg.movement.before_scoring
-        while True:
-            if stage == 0 or stage == 2:
-                if placement and (before == (stage == 0)) and self.T.sym[card] and s in self.row \
-                        and self.phase != OVER:
-                    dirs = self._dirs(s)
-                    if dirs:
-                        chooser = p if cfg.movement.chooser == "player" else side
-                        if d is None:
-                            if chooser == p:
-                                raise AssertionError("direction missing")  # validated before
-                            st[7] = stage
-                            self.pending = (chooser, dirs, st)
-                            self.phase, self.acting = DIR, ALONE[chooser]
-                            return
-                        self._move_crew(s, d, chooser)
-                    elif self.crew[s]:
-                        self.events.append(("stay", self.T.defense[s]))
-                stage += 1
-            elif stage == 1:
-                if placement and s in self.row and self.phase != OVER:
-                    self._check_ship(s, p)                                          # S31-S34
-                stage = 2
-            elif stage == 3:
-                if (placement and origin >= 0 and origin != s and cfg.octopus.check_origin
-                        and origin in self.row and self.phase != OVER):
-                    self._check_ship(origin, p)                                     # S45
-                stage = 4
-            else:
-                if self.phase != OVER and (is_play or cfg.octopus.draw):
-                    pile = self.piles[self.pile_of[p]]                              # S22, S41
-                    if pile:
-                        c = pile.pop()
-                        self.hands[p].append(c)
-                        self.events.append(("draw", p, c))
-                if self.phase != OVER:
-                    self._end_action(p)
+        if stage == 0:
+            if placement and before and self._crew_waits(st, 0):
                 return
+            if placement and s in self.row and self.phase != OVER:
+                self._check_ship(s, p)                                              # S31-S34
+        if placement and not before and self._crew_waits(st, 2):                    # S30
+            return
+        if (placement and origin >= 0 and origin != s and cfg.octopus.check_origin
+                and origin in self.row and self.phase != OVER):
+            self._check_ship(origin, p)                                             # S45
+        if self.phase != OVER and (is_play or cfg.octopus.draw):
+            pile = self.piles[self.pile_of[p]]                                      # S22, S41
+            if pile:
+                c = pile.pop()
+                self.hands[p].append(c)
+                self.events.append(("draw", p, c))
+        if self.phase != OVER:
+            self._end_action(p)
+
+    def _crew_waits(self, st: list, stage: int) -> bool:
+        """S23-S25: the crew on the ship a symbol card came to moves (or stays where it cannot);
+        True when the side's owner must choose the direction first (resolution waits at `stage`)."""
+        p, s, side, card, _, _, d, _ = st
+        if not self.T.sym[card] or s not in self.row or self.phase == OVER:
+            return False
+        dirs = self._dirs(s)
+        if dirs:
+            chooser = p if self.config.movement.chooser == "player" else side
+            if d is None:
+                if chooser == p:
+                    raise AssertionError("direction missing")  # validated before
+                st[7] = stage
+                self.pending = (chooser, dirs, st)
+                self.phase, self.acting = DIR, ALONE[chooser]
+                return True
+            self._move_crew(s, d, chooser)
+        elif self.crew[s]:
+            self.events.append(("stay", self.T.defense[s]))
+        return False
 
     def _move_crew(self, s: int, d: str, chooser: int) -> None:
         """S23, S26-S28: the (first) token on ship `s` moves in direction `d`."""
