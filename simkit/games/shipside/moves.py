@@ -45,7 +45,8 @@ class _Memo:
         self.plays: dict = {}    # card kind -> row of Play actions
         self.octopi: dict = {}   # (card kind, 2 * source ship + side) -> row of Octopus actions
         self.getters: dict = {}  # (place ids, source or -1) -> getter of those places but the source
-        self.crew: dict = {}     # (row, crew counts) -> (frozen, {ship with crew: directions})
+        self.crew: dict = {}     # (row, crew counts) -> _Crew
+        self.rum = {when: tuple(Rum(d, when) for d in defense) for when in ("before", "after")}
 
     def play_row(self, kind: tuple[int, bool]) -> tuple:
         """S19-S25: play a card of `kind` to each place."""
@@ -82,31 +83,44 @@ def _bounded(table: dict) -> dict:
     return table
 
 
+class _Crew:
+    """S23-S29 for one ship row and crew count per ship: whether the crew is frozen, the
+    directions the crew of each ship in play can move, and the symbol places memoised on them."""
+
+    __slots__ = ("frozen", "by_ship", "symbol_places")
+
+    def __init__(self, st):
+        self.frozen = frozen(st)
+        self.by_ship = {s: dirs(st, s, False, False) for s in st.row if st.crew[s]}
+        self.symbol_places: dict = {}   # (open place ids, seat) -> place ids with directions
+
+
 _MEMOS: dict[int, tuple[object, _Memo]] = {}
+_LAST: list = [None, None]              # the last config asked for and its memo
 
 
 def _memo(st) -> _Memo:
-    hit = _MEMOS.get(id(st.config))
-    if hit is not None and hit[0] is st.config:
-        return hit[1]
-    if len(_MEMOS) > 256:
-        _MEMOS.clear()
-    memo = _Memo(st.T.defense)
-    _MEMOS[id(st.config)] = (st.config, memo)
-    return memo
+    config = st.config
+    if config is _LAST[0]:
+        return _LAST[1]
+    hit = _MEMOS.get(id(config))
+    if hit is None or hit[0] is not config:
+        if len(_MEMOS) > 256:
+            _MEMOS.clear()
+        hit = _MEMOS[id(config)] = (config, _Memo(st.T.defense))
+    _LAST[:] = hit
+    return hit[1]
 
 
-def crew_moves(st) -> tuple[bool, dict[int, tuple[str, ...]]]:
-    """S23-S29 for the whole row: (frozen, ship -> directions its crew can move) for every ship
-    in play carrying crew, memoised by the row and the number of tokens on each ship."""
+def crew_moves(st) -> _Crew:
+    """The crew's possible moves, memoised by the row and the number of tokens on each ship."""
     row = st.row
     crew = st.crew
     key = (tuple(row), tuple([len(crew[s]) for s in row]))
     table = _memo(st).crew
     hit = table.get(key)
     if hit is None:
-        hit = _bounded(table)[key] = (frozen(st), {s: dirs(st, s, False, False) for s in row
-                                                         if crew[s]})
+        hit = _bounded(table)[key] = _Crew(st)
     return hit
 
 
@@ -122,8 +136,8 @@ def dirs(st, ship: int, check_frozen: bool = True, memo: bool = True) -> tuple[s
     if not crew[ship]:
         return ()  # S24
     if memo:
-        still, by_ship = crew_moves(st)
-        return () if check_frozen and still else by_ship[ship]
+        moves = crew_moves(st)
+        return () if check_frozen and moves.frozen else moves.by_ship[ship]
     m = st.config.movement
     row = st.row
     if check_frozen and st._frozen():  # S29
@@ -145,9 +159,17 @@ def _symbol_places(st, p: int, plain: tuple[int, ...]) -> tuple[int, ...]:
     """S23-S25: the open places (ids without direction), each once per direction its crew may
     move when `p` plays a symbol card there (kept without one where nobody moves or where the
     side's owner chooses)."""
-    still, by_ship = crew_moves(st)
-    if still:
+    moves = crew_moves(st)
+    if moves.frozen:
         return plain
+    key = (plain, p)
+    hit = moves.symbol_places.get(key)
+    if hit is None:
+        hit = moves.symbol_places[key] = _with_directions(st, p, plain, moves.by_ship)
+    return hit
+
+
+def _with_directions(st, p: int, plain: tuple[int, ...], by_ship: dict) -> tuple[int, ...]:
     player_chooses = st.config.movement.chooser == "player"
     ids: list[int] = []
     for i in plain:
@@ -203,8 +225,14 @@ def main_actions(st, p: int) -> list:
     if not out:
         out.append(PASS)  # S18
     if st.rum_left[p] > 0 and not st.rum_turn:  # S17, S47
-        out.extend(Rum(T.defense[s], "before") for s in st._rum_ships())
+        out += rum_actions(st, "before")
     return out
+
+
+def rum_actions(st, when: str) -> list:
+    """S17, S47-S52: a rum mug on each ship that can take one, `when` = before or after the action."""
+    rum = _memo(st).rum[when]
+    return [rum[s] for s in st._rum_ships()]
 
 
 def octopus_ready(st, p: int) -> bool:

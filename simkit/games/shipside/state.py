@@ -140,7 +140,7 @@ class ShipsideState(State):
         if ph == RUM:
             if seat != self.cur:
                 return []
-            return [END_TURN] + [Rum(self.T.defense[s], "after") for s in self._rum_ships()]
+            return [END_TURN] + moves.rum_actions(self, "after")
         if ph == DIR:
             if seat != self.pending[0]:
                 return []
