@@ -115,12 +115,15 @@ def play_range_batch(spec: RunSpec, start: int, stop: int) -> Chunk:
 
 # ---- random draws of the array strategies ------------------------------------------------------
 def _mix(z: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser (a bijection of uint64 with full avalanche)."""
-    z = z ^ (z >> np.uint64(30))
-    z = z * np.uint64(_M1)
-    z = z ^ (z >> np.uint64(27))
-    z = z * np.uint64(_M2)
-    return z ^ (z >> np.uint64(31))
+    """SplitMix64's finaliser (a bijection of uint64 with full avalanche), in place on `z`."""
+    t = np.empty_like(z)
+    for shift, factor in ((30, _M1), (27, _M2)):
+        np.right_shift(z, np.uint64(shift), out=t)
+        z ^= t
+        z *= np.uint64(factor)
+    np.right_shift(z, np.uint64(31), out=t)
+    z ^= t
+    return z
 
 
 def _mix_int(x: int) -> int:
@@ -175,8 +178,8 @@ class _Draws:
             if turn % 2 == 0 or self._turn != turn - 1:
                 with np.errstate(over="ignore"):
                     self._bits = _mix(self.keys ^ _counter(self.round_no, turn // 2, _CARD_PAIR, 0))
-            bits = self._bits >> np.uint64(32) if turn % 2 else self._bits & np.uint64(0xFFFFFFFF)
-            self._first = bits * 2.0 ** -32
+            half = self._bits >> np.uint64(32) if turn % 2 else self._bits
+            self._first = half.astype(np.uint32) * 2.0 ** -32
             self._turn = turn
         return self._first
 
@@ -518,11 +521,11 @@ def _checked(answer, count: int, limit: int, message: str) -> np.ndarray:
 def _form_pairs(group: np.ndarray, n_forms: int) -> list[tuple[int, np.ndarray | None]]:
     """(form, decisions) for each array form seated in the games of `group` (size, n): the flat
     seat * size + game indices where it decides, None when it sits everywhere."""
+    if n_forms == 1:
+        return [(0, None)]
     flat = group.T.reshape(-1)
-    used = np.unique(flat).tolist()
-    if len(used) == 1:
-        return [(used[0], None)]
-    return [(gid, np.flatnonzero(flat == gid)) for gid in used]
+    found = [(gid, np.flatnonzero(flat == gid)) for gid in range(n_forms)]
+    return [(gid, at) for gid, at in found if at.size]
 
 
 # ---- a block of games: the match (N15-N17) and its rows -----------------------------------------
