@@ -35,6 +35,7 @@ from simkit.stats.elo import SPRT
 from simkit.stats.match import MatchSummary, match_summary, sides_from_slots
 from simkit.stats.multiple import flag_significant, seat_effect_flags
 from simkit.stats.ratings import plackett_luce
+from simkit.stats.rounds import round_score_curves
 from simkit.stats.tables import (
     balance,
     head_to_head,
@@ -84,6 +85,7 @@ class RunAnalysis:
     match: MatchSummary | None = None
     paired: pd.DataFrame | None = None
     compare: dict | None = None
+    round_curves: pd.DataFrame | None = None     # score after each round (games with rounds)
     figures: dict = field(default_factory=dict)   # name -> PNG bytes
     figure_fonts: dict = field(default_factory=dict)   # name -> smallest font (pt)
     slug: str = ""
@@ -95,6 +97,11 @@ class RunAnalysis:
     @property
     def n_players(self) -> int:
         return int(self.manifest.get("n_players") or self.balance.get("n_players") or 0)
+
+    @property
+    def round_word(self) -> str:
+        """What the game calls a round: `hand` for games that count hands (Rummikub)."""
+        return "hand" if "hands" in self.games.columns else "round"
 
     @property
     def correction(self) -> str:
@@ -131,7 +138,7 @@ def analyze_run(run_dir: Path | str, name: str | None = None) -> RunAnalysis:
         independence=seat_independence(seats),
         h2h_score=score, h2h_count=count, ratings=plackett_luce(seats),
         balance=balance(games, seats, hib), paired=paired_table(seats), compare=compare,
-        slug=_safe(name))
+        round_curves=round_score_curves(seats), slug=_safe(name))
     analysis.match = _match(analysis)
     return analysis
 
@@ -733,7 +740,8 @@ GLOSSARY = [
     ("Holm correction", "with many seats (or cells) tested at once some look significant by "
      "chance; Holm raises the p-values so the chance of any false flag stays under 5%."),
     ("Steps", "decision steps in a game: each time the game asked one or more seats to choose."),
-    ("Rounds", "for multi-round games (6 nimmt!): hands played until the game ended."),
+    ("Rounds", "for multi-round games (6 nimmt! rounds, Rummikub hands): rounds played until "
+     "the game ended; the score after each round is the sum of a seat's points so far."),
     ("Winning margin", "the winner's score minus the best other score, in the game's points."),
     ("Seats", "numbered from 1, the first player to act, in the report, charts and CSV "
      "tables (the run's Parquet tables count from 0)."),
@@ -764,6 +772,14 @@ def _img(png: bytes, alt: str, caption: str, font_pt: float | None = None) -> st
 
 def _note(text: str) -> str:
     return f'<p class="note">{_e(text)}</p>'
+
+
+def round_caption(a: RunAnalysis) -> str:
+    w = a.round_word
+    return (f"Mean score of each strategy after each {w} (its seats averaged per game), with "
+            f"95% bands; a game that ended earlier counts with its final score, so the last "
+            f"point is the mean final score. Below (when games differ in length): the share of "
+            f"games still playing that {w}.")
 
 
 def _headline_html(a: RunAnalysis) -> str:
@@ -838,11 +854,15 @@ def _run_html(a: RunAnalysis, idx: int, multi: bool) -> str:
     out.append(_html_table(*quantile_rows(a)))
     out.append(fig("scores", "score distribution chart",
                    "Score distribution per strategy; dashed lines: means."))
+    if "round_scores" in a.figures:
+        out.append(fig("round_scores", f"score after each {a.round_word} chart",
+                       round_caption(a)))
     if "rounds" in a.figures:
         out.append(fig("rounds", "final score by rounds chart",
                        "Mean final score per seat by the number of rounds the game lasted "
-                       "(95% intervals), and how often each length occurred. The run tables "
-                       "keep final scores only, not the score after each round."))
+                       "(95% intervals), and how often each length occurred. This run's "
+                       "tables have no per-round scores (it was recorded before simkit kept "
+                       "them)."))
     out.append("</section>")
 
     out.append(f'<section id="{pid}ratings"><{h}>Ratings (Plackett–Luce)</{h}>')
@@ -971,6 +991,9 @@ def render_markdown(runs: list[RunAnalysis], comparison: pd.DataFrame | None) ->
         if r.paired is not None:
             out += ["### Paired analysis (duplicate deals)", "", _md_table(*paired_rows(r)), ""]
         out += ["### Scores", "", _md_img("score distribution", f"{fig}/scores.png"), ""]
+        if "round_scores" in r.figures:
+            out += [_md_img(f"score after each {r.round_word}", f"{fig}/round_scores.png"),
+                    _md_cell(round_caption(r)), ""]
         if "rounds" in r.figures:
             out += [_md_img("final score by rounds", f"{fig}/rounds.png"), ""]
         out += ["### Ratings (Plackett–Luce)", "", _md_table(*rating_rows(r)), ""]
@@ -1022,6 +1045,8 @@ def write_tables(a: RunAnalysis, folder: Path) -> list[Path]:
     put(pd.DataFrame({"figure": list(bal), "value": list(bal.values())}), "balance")
     if a.paired is not None:
         put(a.paired, "paired")
+    if a.round_curves is not None:
+        put(a.round_curves, "round_scores")
     if a.match is not None:
         m = _flat(a.match.to_dict())
         put(pd.DataFrame({"figure": list(m), "value": [json.dumps(v) if isinstance(v, list)
@@ -1037,9 +1062,13 @@ def _draw(r: RunAnalysis, out_dir: Path) -> None:
         "length": charts.game_length(r.games),
         "convergence": charts.convergence(r.seats),
     }
-    rounds = charts.rounds_chart(r.games, r.seats, r.higher_is_better)
-    if rounds is not None:
-        figs["rounds"] = rounds
+    if r.round_curves is not None:
+        figs["round_scores"] = charts.round_scores_chart(r.round_curves, r.higher_is_better,
+                                                         r.round_word)
+    else:   # a run recorded before the round_scores column: final scores by game length
+        rounds = charts.rounds_chart(r.games, r.seats, r.higher_is_better)
+        if rounds is not None:
+            figs["rounds"] = rounds
     fig_dir = out_dir / "figures" / r.slug
     for key, fig in figs.items():
         charts.save_figure(fig, fig_dir / key)

@@ -289,8 +289,8 @@ def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: boo
     final score per seat against the number of rounds the game lasted, with 95 % intervals,
     and the share of games of each length. None when the game has no rounds or always one.
 
-    The run tables keep each seat's final score only, not its score after every round, so this
-    is the closest per-round view they allow."""
+    For runs recorded before seats.parquet had a `round_scores` column; newer runs get
+    `round_scores_chart`, the score after each round."""
     if "rounds" not in games.columns or games["rounds"].nunique() < 2:
         return None
     rounds = seats["game"].map(games.set_index("game")["rounds"])
@@ -315,6 +315,39 @@ def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: boo
     a2.set_xticks(share.index)
     a2.grid(True, axis="y", alpha=0.3)
     fig.suptitle(title, fontsize=10.5)
+    return fig
+
+
+@styled
+def round_scores_chart(curves: pd.DataFrame, higher_is_better: bool = True,
+                       unit: str = "round") -> Figure:
+    """Each strategy's mean cumulative score after round 1, 2, ... (`round_score_curves`) with
+    its 95 % band; below it the share of games still playing each round, when games differ in
+    length (6 nimmt!), not when every game plays all its rounds (Rummikub's hands)."""
+    running = curves.drop_duplicates("round")
+    varies = bool((running["running"] < 1).any())
+    fig = Figure(figsize=(CHART_WIDTH, 4.2 if varies else 3.4), dpi=DPI, layout="constrained")
+    if varies:
+        a1, a2 = fig.subplots(2, 1, height_ratios=[3, 1.2], sharex=True)
+    else:
+        a1 = a2 = fig.add_subplot()
+    for i, p in enumerate(dict.fromkeys(curves["player"])):
+        c = curves[curves["player"] == p]
+        a1.plot(c["round"], c["mean"], marker="o", markersize=3.5, color=_color(i), label=p,
+                linewidth=1.4)
+        a1.fill_between(c["round"], c["low"], c["high"], color=_color(i), alpha=0.18, linewidth=0)
+    a1.set_ylabel("mean score so far" + ("" if higher_is_better else "\n(lower is better)"))
+    a1.grid(True, alpha=0.3)
+    a1.legend(fontsize=9, loc="best")
+    if varies:
+        a2.bar(running["round"], running["running"], color="0.6")
+        a2.set_ylabel("still\nplaying")
+        a2.set_ylim(0, 1)
+        a2.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        a2.grid(True, axis="y", alpha=0.3)
+    a2.set_xlabel(f"after {unit}")
+    a2.set_xticks(running["round"])
+    fig.suptitle(f"Score after each {unit}", fontsize=10.5)
     return fig
 
 

@@ -63,13 +63,13 @@ def test_report_of_a_real_sixnimmt_run_holds_every_section_and_decodable_images(
         assert f'id="{section}"' in text, section
     assert 'id="match"' not in text          # four strategies: no two-sided match
     images = IMG.findall(text)
-    assert len(images) == 6                  # 6 nimmt! has rounds: the rounds chart too
+    assert len(images) == 6                  # 6 nimmt! has rounds: the score after each round
     for b64 in images:
         w, h = _png_size(base64.b64decode(b64))
         assert w >= 400 and h >= 150
     assert '<meta name="viewport"' in text
     assert "lower is better" in text         # 6 nimmt! counts bullheads
-    for name in ("win_share", "scores", "seats", "length", "convergence", "rounds"):
+    for name in ("win_share", "scores", "seats", "length", "convergence", "round_scores"):
         png = out / "figures" / "four" / f"{name}.png"
         svg = out / "figures" / "four" / f"{name}.svg"
         _png_size(png.read_bytes())
@@ -284,6 +284,7 @@ def test_sweep_cells_keep_their_names_and_compare_by_fair_share(tmp_path):
 def test_every_chart_keeps_its_text_at_10px_on_a_phone(sixnimmt_runs):
     from simkit.core.runner import load_run
     from simkit.report import charts
+    from simkit.stats.rounds import round_score_curves
     from simkit.stats.tables import summary_table
 
     r = load_run(sixnimmt_runs / "four")
@@ -291,7 +292,8 @@ def test_every_chart_keeps_its_text_at_10px_on_a_phone(sixnimmt_runs):
     figs = [charts.win_shares(table), charts.score_distribution(r.seats, False),
             charts.seat_chart(r.seats, False), charts.game_length(r.games),
             charts.convergence(r.seats), charts.rounds_chart(r.games, r.seats, False),
-            charts.balance_grid(["a=1", "a=2"], [table, table])]
+            charts.balance_grid(["a=1", "a=2"], [table, table]),
+            charts.round_scores_chart(round_score_curves(r.seats), False)]
     for fig in figs:
         assert fig is not None
         pt = charts.min_font_pt(fig)
@@ -319,3 +321,38 @@ def test_a_bias_adjusted_figure_at_the_search_reach_reads_as_a_bound():
     assert sequential_text(seq).endswith(", ≥ +1000]") and "≥" not in sequential_text(seq)[:12]
     seq = sequential_estimate(SPRT(0, 10), (0, 0.5, 1), [40, 10, 60])
     assert "≥" not in sequential_text(seq) and "≤" not in sequential_text(seq)
+
+
+def test_multi_round_games_get_the_score_after_each_round(sixnimmt_runs, tmp_path):
+    out = tmp_path / "rep"
+    text = build_report([sixnimmt_runs / "four"], out).read_text()
+    scores = text[text.index('id="scores"'):text.index('id="ratings"')]
+    assert 'alt="score after each round chart"' in scores and "still playing" in scores
+    curves = pd.read_csv(out / "tables" / "four" / "round_scores.csv")
+    games = pd.read_parquet(sixnimmt_runs / "four" / "games.parquet")
+    assert curves["round"].max() == games["rounds"].max()
+    assert set(curves["player"]) == {"heuristic", "random", "lowest", "highest"}
+    assert not (out / "figures" / "four" / "rounds.png").exists()
+    md = (out / "summary.md").read_text()
+    assert "(figures/four/round_scores.png)" in md
+
+
+def test_runs_without_per_round_scores_keep_the_final_score_by_length_chart(tmp_path):
+    games, seats = synth(200, seed=3)          # a `rounds` column, no round_scores
+    run = _write_run(tmp_path / "old", games, seats)
+    text = build_report([run], tmp_path / "rep").read_text()
+    assert "final score by rounds chart" in text and "score after each round chart" not in text
+    assert not (tmp_path / "rep" / "tables" / "old" / "round_scores.csv").exists()
+
+
+def test_the_still_playing_panel_only_when_games_differ_in_length(sixnimmt_runs):
+    from simkit.core.runner import load_run
+    from simkit.report import charts
+    from simkit.stats.rounds import round_score_curves
+
+    curves = round_score_curves(load_run(sixnimmt_runs / "four").seats)
+    assert curves["running"].min() < 1                 # 6 nimmt! games end at different rounds
+    assert len(charts.round_scores_chart(curves).axes) == 2
+    every_round = curves.assign(running=1.0)           # Rummikub: every hand of a match is played
+    fig = charts.round_scores_chart(every_round, unit="hand")
+    assert len(fig.axes) == 1 and fig.axes[0].get_xlabel() == "after hand"
