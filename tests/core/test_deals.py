@@ -1,6 +1,7 @@
 """`--deals FILE`: two studies play the same deals (a deals file, or a run folder)."""
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -90,3 +91,61 @@ def test_sweep_on_a_deals_file(cli, tmp_path):
     for cell in ("p3", "p4"):
         m = json.loads((tmp_path / "s" / cell / "manifest.json").read_text())
         assert m["seed"] == 77 and m["n_games"] == 6
+
+
+@pytest.mark.parametrize("listed, ranges, count", [
+    ("0-499, 1000-1499", ((0, 499), (1000, 1499)), 1000),
+    ("12-20, 3, 7", ((3, 3), (7, 7), (12, 20)), 11),
+    ("0-4, 5-9", None, 10),                          # adjacent ranges join: the first 10
+    ("0-4, 6-9", ((0, 4), (6, 9)), 9),
+    ("5-5", ((5, 5),), 1),
+])
+def test_a_deals_file_can_name_which_deals(tmp_path, listed, ranges, count):
+    deals = tmp_path / "deals.txt"
+    deals.write_text(f"seed 9\ndeals {listed}  # a comment\n")
+    read = read_deals(deals)
+    assert read.seed == 9 and read.count == count and read.ranges == ranges
+    again = tmp_path / "again.txt"
+    again.write_text(read.text())
+    assert read_deals(again) == read                 # the written form reads back the same
+
+
+def test_the_first_deals_named_as_a_range_are_the_first_deals(cli, tmp_path):
+    by_count, by_range = tmp_path / "count.txt", tmp_path / "range.txt"
+    by_count.write_text("seed 3\ndeals 6\n")
+    by_range.write_text("seed 3\ndeals 0-2, 3-5\n")
+    assert read_deals(by_range).first_only and read_deals(by_count).first_only
+    assert read_deals(by_range).text() == read_deals(by_count).text()
+    for name, path in (("a", by_count), ("b", by_range)):
+        out = cli.invoke(main, ["run", "sixnimmt", "-p", "3", "-j", "1", "--deals", str(path),
+                                "--out", str(tmp_path / name)])
+        assert out.exit_code == 0, out.output
+    assert _first_hands(tmp_path / "a", range(6)) == _first_hands(tmp_path / "b", range(6))
+
+
+@pytest.mark.parametrize("value, message", [
+    ("10-5", "line 2: '10-5' is not allowed: deal numbers start at 0 and a range runs upwards"),
+    ("0-10, 5-7", "line 2: deal 5 is named twice (0-10 and 5-7 overlap)"),
+    ("0-4, x", "line 2: 'x' is not a deal number or a range like 1000-1499"),
+    ("-3", "line 2: '-3' is not a deal number or a range"),
+    ("", "line 2: 'deals' needs a count or a list of deals"),
+    ("1-2-3", "line 2: '1-2-3' is not a deal number or a range"),
+])
+def test_malformed_deal_lists_are_one_line_errors(cli, tmp_path, value, message):
+    deals = tmp_path / "deals.txt"
+    deals.write_text(f"seed 1\ndeals {value}\n")
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        read_deals(deals)
+    out = cli.invoke(main, ["run", "sixnimmt", "--deals", str(deals), "--out", str(tmp_path / "x")])
+    assert out.exit_code == 1 and message in out.output and "Traceback" not in out.output
+    assert len(out.output.strip().splitlines()) == 1
+
+
+def test_a_subset_other_than_the_first_deals_is_refused_in_one_line_until_runs_can_play_it(
+        cli, tmp_path):
+    deals = tmp_path / "deals.txt"
+    deals.write_text("seed 1\ndeals 0-499, 1000-1499\n")
+    out = cli.invoke(main, ["run", "sixnimmt", "--deals", str(deals), "--out", str(tmp_path / "x")])
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert "names deals 0-499, 1000-1499 of seed 1" in out.output
+    assert not (tmp_path / "x").exists()
