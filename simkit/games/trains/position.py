@@ -205,6 +205,7 @@ def _read_display(state: TrainsState, lines: _Lines, cards: _Cards) -> None:
         if state.display[e]:
             raise lines.error("display", f"two cards of effect {e} (T11 keeps at most one)")
         state.display[e] = card
+        state._shown |= 1 << e
 
 
 def _read_piles(state: TrainsState, lines: _Lines, cards: _Cards) -> None:

@@ -113,6 +113,7 @@ class TrainsState(State):
             (config.allow_all_locked_removal, config.double_lock), {})
         self.discard: list[int] = []
         self.display = [0] * 9
+        self._shown = 0             # bit 1 << e set while the display holds a card of effect e
         self.hidden: list[list[int]] = [[] for _ in range(n_players)]
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
         self.kept = [0] * n_players
@@ -161,33 +162,30 @@ class TrainsState(State):
             self._reshuffle()
         return card
 
-    def _arrive_one(self, c: int) -> None:
-        """T11 for one card: it pairs with a display card of the same effect, else stays."""
-        e = self.eff[c]
-        display = self.display
-        old = display[e]
-        if old:
-            display[e] = 0
-            pair = (old, c)
-            self.discard += pair
-            self.events.append(("pairs", e, pair))
-        else:
-            display[e] = c
-
     def _arrive(self, cards) -> None:
         """T11: cards enter the display one at a time; same-effect cards leave in pairs."""
-        if self._last or len(cards) == 1:
-            for c in cards:
-                self._arrive_one(c)
-            return
         eff = self.eff
         display = self.display
+        if self._last or len(cards) == 1:
+            for c in cards:
+                e = eff[c]
+                old = display[e]
+                if old:
+                    display[e] = 0
+                    pair = (old, c)
+                    self.discard += pair
+                    self.events.append(("pairs", e, pair))
+                else:
+                    display[e] = c
+                self._shown ^= 1 << e
+            return
         by_effect: dict[int, list[int]] = {}
         for c in cards:
             by_effect.setdefault(eff[c], []).append(c)
         for e, arrivals in by_effect.items():
             stay, gone = resolve_pairs(display[e], arrivals, "first")
             display[e] = stay
+            self._shown = self._shown | 1 << e if stay else self._shown & ~(1 << e)
             if gone:
                 self.discard.extend(gone)
                 self._emit(("pairs", e, tuple(gone)))
@@ -237,7 +235,7 @@ class TrainsState(State):
         old = train[slot - 1]
         train[slot - 1] = card
         self._emit(("place", p, slot, card, old))
-        self._arrive_one(old)
+        self._arrive((old,))
 
     def _start_turns(self) -> None:
         self.phase = TURN
@@ -267,14 +265,12 @@ class TrainsState(State):
     def _turn_actions(self) -> tuple[tuple, frozenset]:
         """The turn's actions as a tuple and as a set (for a fast legality check), memoised by
         the effects shown and those of them that can be used (the listing depends on nothing else)."""
-        d = self.display
-        key = ((d[1] and 1) | (d[2] and 2) | (d[3] and 4) | (d[4] and 8) | (d[5] and 16)
-               | (d[6] and 32) | (d[7] and 64))
-        if d[8]:
+        key = self._shown
+        if key & 256:                       # effect 8 shown: which slots it may lock
             lk = self.locks[self.cur]
-            key |= 128 | (lk[0] and 256) | (lk[3] and 512) | (lk[6] and 1024)
-        if key & 112 and not self.config.allow_all_locked_removal:
-            key |= sum(2048 << e for e in (5, 6, 7) if not removal_hits(self.locks, e))
+            key |= (lk[0] and 512) | (lk[3] and 1024) | (lk[6] and 2048)
+        if key & 224 and not self.config.allow_all_locked_removal:      # effects 5-7 shown
+            key |= sum(4096 << e for e in (5, 6, 7) if not removal_hits(self.locks, e))
         turn = self._turn_memo.get(key)
         if turn is None:
             legal = self._list_turn_actions()
@@ -391,7 +387,8 @@ class TrainsState(State):
 
     def _draw_to_place(self) -> None:
         """T9: draw the top card; placing it is the next decision."""
-        card = self.drawn = self._draw_card()
+        draw = self.draw
+        card = self.drawn = draw.pop() if len(draw) > 1 else self._draw_card()   # no T13 reshuffle
         self.phase = PLACE_PHASE
         self.events.append(("draw", self.cur, card))
 
@@ -408,8 +405,9 @@ class TrainsState(State):
         self.events.append(("place", p, slot, card, old))
         if self.locks[p][k]:
             self._void(p, slot)
-        self._arrive_one(old)
-        if is_ascending(train):
+        self._arrive((old,))
+        # T25; the new card between its neighbours is needed for that and cheaper to test first
+        if (k == 0 or train[k - 1] < card) and (k == 6 or card < train[k + 1]) and is_ascending(train):
             self._win(p)
 
     def _use(self, e: int, param) -> None:
@@ -419,6 +417,7 @@ class TrainsState(State):
         display = self.display
         card = display[e]
         display[e] = 0
+        self._shown &= ~(1 << e)
         self.events.append(("use", p, e, param, card))
         if e <= 4:
             self._reorder(p, e, param, card)
@@ -467,9 +466,11 @@ class TrainsState(State):
         resolves, so a removed card of effect e pairs with it (both discarded at once, T11);
         if nothing paired with it, it is discarded after the refills."""
         self.display[e] = card
+        self._shown |= 1 << e
         self._remove_and_refill(actor, REMOVAL_SLOT[e])
         if self.display[e] == card:           # nothing paired with it (else it left in a pair)
             self.display[e] = 0
+            self._shown &= ~(1 << e)
             self.discard.append(card)
 
     def _remove_and_refill(self, actor: int, slot: int) -> None:
@@ -495,13 +496,15 @@ class TrainsState(State):
         if removed:
             self._arrive(removed)
         first = -1
-        draw_card = self._draw_card
+        draw = self.draw
+        draw_card = draw.pop if len(draw) > len(holes) else self._draw_card   # no T13 reshuffle
         for q in holes:
             c = draw_card()
             train = trains[q]
             train[k] = c
             emit(("refill", q, slot, c))
-            if first < 0 and is_ascending(train):
+            if (first < 0 and (k == 0 or train[k - 1] < c) and (k == 6 or c < train[k + 1])
+                    and is_ascending(train)):                   # T25, tested as in _place_drawn
                 first = q
                 if self._immediate:
                     break

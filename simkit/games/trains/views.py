@@ -140,6 +140,8 @@ def audit(state) -> list[str]:
                 problems.append(f"display slot of effect {e} holds card {c} of effect {state.eff[c]}")
     if state.display[0]:
         problems.append("display index 0 is used")
+    if state._shown != sum(1 << e for e in range(1, 9) if state.display[e]):
+        problems.append("the display's effect mask disagrees with the display (engine bookkeeping)")
     cards.extend(state.draw)
     cards.extend(state.discard)
     if state.drawn:
