@@ -21,7 +21,7 @@ from simkit.core.guard import DecisionGuard
 from simkit.core.registry import get_game
 from simkit.core.seeding import GameStreams, GeneratorPool, batch_stream_words, game_streams
 from simkit.core.spec import RunSpec, batch_module
-from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec
+from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec, load_class
 
 GAME_COLUMNS = ("game", "deal", "rotation", "n_players", "steps", "forfeit_seat", "error", "draw")
 SEAT_COLUMNS = ("game", "deal", "rotation", "seat", "slot", "strategy", "score", "rank", "win", "forfeit")
@@ -125,6 +125,21 @@ def _blames_strategy(exc: BaseException, guard: DecisionGuard | None) -> bool:
     return isinstance(exc, Exception)
 
 
+def _together(bots: Sequence[Strategy]) -> Callable[[Sequence[Strategy], Sequence[Decision]], list] | None:
+    """`act_many` of the strategies' class when every seat has the same class and it overrides
+    `Strategy.act_many` (its opt-in fast path for simultaneous steps), else None."""
+    kind = type(bots[0])
+    for bot in bots:
+        if type(bot) is not kind:
+            return None
+    if getattr(kind.act_many, "__func__", None) is _BASE_ACT_MANY:
+        return None
+    return kind.act_many
+
+
+_BASE_ACT_MANY = getattr(Strategy.act_many, "__func__", None)
+
+
 def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: GameInfo,
              rngs: Sequence[np.random.Generator], *, forfeit_on_error: bool = True,
              before: BeforeStep | None = None, after: AfterStep | None = None,
@@ -137,7 +152,8 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
     itself (not attributable to a seat) always propagates. With a `guard` (entered by the
     caller), decisions are timed and a `SystemExit`, `DecisionTimeout` or self-raised
     `KeyboardInterrupt` inside `act` also forfeits. A numpy value equal to a legal action is
-    accepted as that action.
+    accepted as that action. A step in which every seat acts goes to `act_many` when every seat
+    has the same strategy class and it offers one; a failure or timeout in it is the first seat's.
     """
     steps = 0
     current = -1
@@ -148,6 +164,8 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
         bots = seat_strategies(lineup, info, rngs)
         acts = [bot.act for bot in bots]
         decisions = [Decision(state, seat, rngs[seat]) for seat in range(len(bots))]
+        together = _together(bots)
+        everyone = tuple(range(len(bots)))
         apply = state.apply
         to_act = state.to_act
         is_over = state.is_over
@@ -159,6 +177,9 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
             if len(seats) == 1:
                 current = seats[0]
                 joint = [acts[current](decisions[current])]
+            elif together is not None and seats == everyone:
+                current = 0
+                joint = together(bots, decisions)
             else:
                 joint = []
                 for current in seats:
@@ -248,6 +269,100 @@ def _engine_error(state: State, played: Played, cap: int) -> str:
     return ""
 
 
+class _Table:
+    """What every game of a run shares, set up once per chunk: the game entry, what strategies
+    learn in `setup`, the step cap, the seatings of fixed and rotating runs, the generators, and
+    one instance per lineup slot of each strategy that declares itself `reusable`."""
+
+    def __init__(self, spec: RunSpec, pool: GeneratorPool | None = None):
+        self.spec = spec
+        self.game: Game = get_game(spec.game)
+        n = self.n = spec.n_players
+        self.info = GameInfo(self.game.name, spec.config, n)
+        self.cap = self.game.max_steps(spec.config, n)
+        self.pool = pool
+        self.lineup: list[StrategySpec | Strategy] = [_reusable(entry) for entry in spec.strategies]
+        self.rotations = [[(s + r) % n for s in range(n)] for r in range(n)]
+
+    def slots(self, index: int, streams: GameStreams) -> tuple[list[int], int, int]:
+        spec = self.spec
+        if spec.seating == "random":
+            return seat_slots(spec.seating, spec.duplicate, index, self.n, streams)
+        if spec.duplicate:
+            deal, rotation = divmod(index, self.n)
+            return self.rotations[rotation], deal, rotation
+        rotation = index % self.n if spec.seating == "rotate" else 0
+        return self.rotations[rotation], index, rotation
+
+    def play(self, index: int, *, words: list[int] | None = None, chance_words: list[int] | None = None,
+             max_steps: int | None = None, guard: DecisionGuard | None = None) -> tuple[GameRecord, State]:
+        """`play_game` with this table's shared parts (see there)."""
+        spec = self.spec
+        n = self.n
+        streams = game_streams(spec.seed, index, n, duplicate=spec.duplicate, pool=self.pool,
+                               words=words, chance_words=chance_words)
+        slots, deal, rotation = self.slots(index, streams)
+        state: State = self.game.new_state(spec.config, n, streams.chance)
+        lineup = self.lineup
+        partial = max_steps is not None
+        cap = max_steps if max_steps is not None else self.cap
+        after = _audit_every_step if spec.paranoid and not partial else None
+        try:
+            played = play_out(state, [lineup[k] for k in slots], self.info, streams.seats, max_steps=cap,
+                              after=after, guard=guard)
+            failure = "" if partial or played.forfeit >= 0 else _engine_error(state, played, cap)
+        except Exception as exc:   # not a strategy's fault: the engine's (or a failed audit)
+            if partial:
+                raise
+            if spec.strict:
+                raise EngineError(f"game {index}: {_failure_text(exc)}\n"
+                                  + "".join(traceback.format_exception(exc))) from exc
+            played = Played(0)
+            failure = _failure_text(exc)
+        if failure:
+            if spec.strict:
+                raise EngineError(f"game {index}: {failure}")
+            return GameRecord(index, deal, rotation, slots, played.steps, -1, ENGINE_ERROR + failure, False,
+                              [math.nan] * n, [n] * n, [math.nan] * n, {}), state
+        forfeit = played.forfeit
+        if forfeit >= 0:
+            return self._forfeited(index, deal, rotation, slots, played), state
+        if partial and not state.is_over():
+            return GameRecord(index, deal, rotation, slots, played.steps, -1, "", False,
+                              (), (), (), {}), state
+        out = state.outcome()
+        return GameRecord(index, deal, rotation, slots, played.steps, forfeit, played.error,
+                          not any(out.win_shares), out.scores, out.ranks, out.win_shares, out.extras,
+                          out.round_scores), state
+
+    def _forfeited(self, index: int, deal: int, rotation: int, slots: list[int],
+                   played: Played) -> GameRecord:
+        forfeit = played.forfeit
+        entry = self.spec.strategies[slots[forfeit]]
+        if self.spec.strict:
+            cause = played.exception
+            raise StrategyError(
+                f"game {index}, seat {forfeit} ({entry.text}): {played.error}\n"
+                + "".join(traceback.format_exception(cause)), seat=forfeit, strategy=entry.text) from cause
+        scores, ranks, wins = _forfeit_outcome(self.n, forfeit)
+        return GameRecord(index, deal, rotation, slots, played.steps, forfeit, played.error, False,
+                          scores, ranks, wins, {})
+
+
+def _reusable(entry: StrategySpec) -> StrategySpec | Strategy:
+    """One instance for every game of a chunk when its class declares `reusable` (its `setup`
+    resets all it keeps from a game); the spec otherwise, or if building it fails (then each
+    game fails to build it, as without reuse)."""
+    if type(entry) is not StrategySpec:           # a wrapping spec builds another class
+        return entry
+    try:
+        if not load_class(entry.target, entry.path).reusable:
+            return entry
+        return entry.build()
+    except Exception:
+        return entry
+
+
 def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
               words: list[int] | None = None, chance_words: list[int] | None = None,
               max_steps: int | None = None, guard: DecisionGuard | None = None) -> tuple[GameRecord, State]:
@@ -258,54 +373,8 @@ def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
     step with `spec.paranoid`), and an engine failure is recorded (ENGINE_ERROR) unless
     `spec.strict`, where it is raised.
     """
-    game: Game = get_game(spec.game)
-    n = spec.n_players
-    streams = game_streams(spec.seed, index, n, duplicate=spec.duplicate, pool=pool,
-                           words=words, chance_words=chance_words)
-    slots, deal, rotation = seat_slots(spec.seating, spec.duplicate, index, n, streams)
-    state: State = game.new_state(spec.config, n, streams.chance)
-    info = GameInfo(game.name, spec.config, n)
-    lineup = spec.strategies
-    partial = max_steps is not None
-    cap = max_steps if max_steps is not None else game.max_steps(spec.config, n)
-    after = _audit_every_step if spec.paranoid and not partial else None
-    try:
-        played = play_out(state, [lineup[k] for k in slots], info, streams.seats, max_steps=cap,
-                          after=after, guard=guard)
-        failure = "" if partial or played.forfeit >= 0 else _engine_error(state, played, cap)
-    except Exception as exc:   # not a strategy's fault: the engine's (or a failed audit)
-        if partial:
-            raise
-        if spec.strict:
-            raise EngineError(f"game {index}: {_failure_text(exc)}\n"
-                              + "".join(traceback.format_exception(exc))) from exc
-        played = Played(0)
-        failure = _failure_text(exc)
-    forfeit = played.forfeit
-    if failure:
-        if spec.strict:
-            raise EngineError(f"game {index}: {failure}")
-        return GameRecord(index, deal, rotation, slots, played.steps, -1, ENGINE_ERROR + failure, False,
-                          [math.nan] * n, [n] * n, [math.nan] * n, {}), state
-    if forfeit >= 0:
-        if spec.strict:
-            cause = played.exception
-            raise StrategyError(
-                f"game {index}, seat {forfeit} ({lineup[slots[forfeit]].text}): {played.error}\n"
-                + "".join(traceback.format_exception(cause)), seat=forfeit,
-                strategy=lineup[slots[forfeit]].text) from cause
-        scores, ranks, wins = _forfeit_outcome(n, forfeit)
-        extras: dict[str, Any] = {}
-        draw = False
-    elif partial and not state.is_over():
-        return GameRecord(index, deal, rotation, slots, played.steps, -1, "", False, (), (), (), {}), state
-    else:
-        out = state.outcome()
-        return GameRecord(index, deal, rotation, slots, played.steps, forfeit, played.error,
-                          not any(out.win_shares), out.scores, out.ranks, out.win_shares, out.extras,
-                          out.round_scores), state
-    return GameRecord(index, deal, rotation, slots, played.steps, forfeit, played.error, draw,
-                      scores, ranks, wins, extras), state
+    return _Table(spec, pool).play(index, words=words, chance_words=chance_words, max_steps=max_steps,
+                                   guard=guard)
 
 
 def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
@@ -313,65 +382,83 @@ def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
     engine when `spec.engine` is "batch")."""
     if spec.engine == "batch":
         return batch_module(spec.game).play_range_batch(spec, start, stop)
-    pool = GeneratorPool()
+    table = _Table(spec, GeneratorPool())
     n = spec.n_players
-    labels = [s.text for s in spec.strategies]
-    g: dict[str, list] = {c: [] for c in GAME_COLUMNS}
-    st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
-    if get_game(spec.game).has_rounds:
-        st[ROUND_SCORES] = []
-    extra_cols: dict[str, list] = {}
-    chunk = Chunk(start, stop, g, st)
+    rows = _Rows(n, [s.text for s in spec.strategies], table.game.has_rounds)
     words = batch_stream_words(spec.seed, start, stop, n + 2)
     if spec.duplicate:
         first_deal = start // n
         deal_words = batch_stream_words(spec.seed, first_deal, (stop - 1) // n + 1, 1)
     guard = DecisionGuard(spec.decision_timeout)
+    play = table.play
+    add = rows.add
     with guard:
         for index in range(start, stop):
             chance = deal_words[index // n - first_deal] if spec.duplicate else None
-            rec, _ = play_game(spec, index, pool, words=words[index - start], chance_words=chance,
-                               guard=guard)
-            _add_rows(g, st, extra_cols, rec, index - start, n, labels)
-    g.update(extra_cols)
-    return chunk
+            add(play(index, words=words[index - start], chance_words=chance, guard=guard)[0])
+    return rows.chunk(start, stop)
 
 
-def _add_rows(g: dict[str, list], st: dict[str, list], extra_cols: dict[str, list], rec: GameRecord,
-              done: int, n: int, labels: list[str]) -> None:
-    """Append one game's rows to the chunk's column lists (`done` games are in them already)."""
-    index, deal, rotation, forfeit = rec.index, rec.deal, rec.rotation, rec.forfeit
-    g["game"].append(index)
-    g["deal"].append(deal)
-    g["rotation"].append(rotation)
-    g["n_players"].append(n)
-    g["steps"].append(rec.steps)
-    g["forfeit_seat"].append(forfeit)
-    g["error"].append(rec.error)
-    g["draw"].append(rec.draw)
-    for key, value in rec.extras.items():
-        col = extra_cols.get(key)
-        if col is None:
-            col = extra_cols[key] = [None] * done
-        col.append(value)
-    for col in extra_cols.values():
-        if len(col) == done:
-            col.append(None)
-    seat_range = range(n)
-    slots = rec.slots
-    st["game"].extend([index] * n)
-    st["deal"].extend([deal] * n)
-    st["rotation"].extend([rotation] * n)
-    st["seat"].extend(seat_range)
-    st["slot"].extend(slots)
-    st["strategy"].extend([labels[k] for k in slots])
-    st["score"].extend(rec.scores)
-    st["rank"].extend(rec.ranks)
-    st["win"].extend(rec.wins)
-    st["forfeit"].extend([s == forfeit for s in seat_range])
-    rounds = st.get(ROUND_SCORES)
-    if rounds is not None:
-        rounds.extend(seat_round_scores(rec.round_scores, n))
+class _Rows:
+    """The column lists of a chunk, one game appended at a time."""
+
+    def __init__(self, n: int, labels: list[str], has_rounds: bool):
+        self.n = n
+        self.labels = labels
+        self.g: dict[str, list] = {c: [] for c in GAME_COLUMNS}
+        self.st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
+        if has_rounds:
+            self.st[ROUND_SCORES] = []
+        self.extra: dict[str, list] = {}
+        self.done = 0
+        self.seat_range = range(n)
+        self.no_forfeit = [False] * n
+
+    def add(self, rec: GameRecord) -> None:
+        g, st, n = self.g, self.st, self.n
+        index, deal, rotation, forfeit = rec.index, rec.deal, rec.rotation, rec.forfeit
+        g["game"].append(index)
+        g["deal"].append(deal)
+        g["rotation"].append(rotation)
+        g["n_players"].append(n)
+        g["steps"].append(rec.steps)
+        g["forfeit_seat"].append(forfeit)
+        g["error"].append(rec.error)
+        g["draw"].append(rec.draw)
+        self._add_extras(rec.extras)
+        slots = rec.slots
+        st["game"].extend([index] * n)
+        st["deal"].extend([deal] * n)
+        st["rotation"].extend([rotation] * n)
+        st["seat"].extend(self.seat_range)
+        st["slot"].extend(slots)
+        labels = self.labels
+        st["strategy"].extend([labels[k] for k in slots])
+        st["score"].extend(rec.scores)
+        st["rank"].extend(rec.ranks)
+        st["win"].extend(rec.wins)
+        st["forfeit"].extend(self.no_forfeit if forfeit < 0 else [s == forfeit for s in self.seat_range])
+        rounds = st.get(ROUND_SCORES)
+        if rounds is not None:
+            rounds.extend(seat_round_scores(rec.round_scores, n))
+        self.done += 1
+
+    def _add_extras(self, extras: dict[str, Any]) -> None:
+        """Game-level extra columns; a game without a key gets None there (so do earlier games)."""
+        cols, done = self.extra, self.done
+        for key, value in extras.items():
+            col = cols.get(key)
+            if col is None:
+                col = cols[key] = [None] * done
+            col.append(value)
+        if len(cols) != len(extras):
+            for col in cols.values():
+                if len(col) == done:
+                    col.append(None)
+
+    def chunk(self, start: int, stop: int) -> Chunk:
+        self.g.update(self.extra)
+        return Chunk(start, stop, self.g, self.st)
 
 
 def seat_round_scores(round_scores: Sequence[Sequence[float]], n: int) -> list[list[float]]:

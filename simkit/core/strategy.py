@@ -14,6 +14,7 @@ import importlib
 import inspect
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, ClassVar
@@ -74,10 +75,18 @@ class Decision:
 
 class Strategy:
     """Base class of every strategy. Subclasses take their parameters as keyword arguments
-    with type annotations (so `heuristic:depth=2` can be parsed) and override `act`."""
+    with type annotations (so `heuristic:depth=2` can be parsed) and override `act`.
+
+    Two opt-in fast paths for strategies played millions of times (docs/strategies.md):
+    `reusable = True` lets the runner keep one instance per lineup slot for a whole chunk of
+    games (its `setup` must reset everything a game leaves behind), and `act_many` answers a
+    step where every seat acts and every seat has this class, in one call.
+    """
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
+    #: True when `setup` resets all per-game state, so one instance may play game after game
+    reusable: ClassVar[bool] = False
 
     seat: int
     rng: np.random.Generator
@@ -90,6 +99,14 @@ class Strategy:
 
     def act(self, decision: Decision) -> Action:
         raise NotImplementedError
+
+    @classmethod
+    def act_many(cls, bots: Sequence[Strategy], decisions: Sequence[Decision]) -> list[Action]:
+        """The actions of `bots` (all of this class, seats 0..n-1 in order) in a step where
+        every seat acts: exactly `[bot.act(d) for bot, d in zip(bots, decisions)]`, the same
+        draws in the same order. Override it only to do that faster (the loop then calls it
+        instead of `act`; an exception or a timeout in it is blamed on seat 0)."""
+        return [bot.act(decision) for bot, decision in zip(bots, decisions)]
 
 
 @dataclass(frozen=True)
@@ -145,7 +162,7 @@ def available_strategies(game: str) -> dict[str, str]:
     return {**GENERIC_STRATEGIES, **plugin_strategies(game), **builtin_strategies(game)}
 
 
-_CLASS_CACHE: dict[str, type] = {}
+_CLASS_CACHE: dict[str, type[Strategy]] = {}
 #: top-level module names found only in a folder put on sys.path by `load_class`: name -> folder
 _FOUND_IN: dict[str, str] = {}
 
@@ -180,7 +197,7 @@ def found_in(target: str) -> str:
     return _FOUND_IN.get(target.partition(":")[0].partition(".")[0], "")
 
 
-def load_class(target: str, path: str = "") -> type:
+def load_class(target: str, path: str = "") -> type[Strategy]:
     """The Strategy class `module:Class`; a module not importable otherwise is looked for in
     `path` or the current folder (so `-s mybots:Cautious` finds ./mybots.py)."""
     cls = _CLASS_CACHE.get(target)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -66,6 +67,13 @@ def standing_keys(totals: list[int], last_round: list[int], tie_break: str) -> l
     if tie_break == "last_round":
         return list(zip(totals, last_round))
     return list(totals)
+
+
+def competition_ranks(keys: list) -> tuple[int, ...]:
+    """N17 ranks, lower keys better: 1 + the number of strictly better keys (ties share the best
+    rank of their tie), as `simkit.core.game.ranks_from_scores` computes it, in O(n log n)."""
+    ordered = sorted(keys)
+    return tuple([bisect_left(ordered, key) + 1 for key in keys])
 
 
 def winners(totals: list[int], last_round: list[int], tie_break: str) -> list[int]:

@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-import copy
+from bisect import bisect
 
 import numpy as np
 
 from simkit.core.errors import IllegalAction
-from simkit.core.game import Outcome, State, ranks_from_scores
+from simkit.core.game import Outcome, State
+from simkit.core.seeding import generator_from_state, generator_state
 from simkit.games.sixnimmt import rules, views
 from simkit.games.sixnimmt.actions import TAKE_ROW, TakeRow
 from simkit.games.sixnimmt.config import DECK_SIZE, SixNimmtConfig
-from simkit.games.sixnimmt.rules import DRAFT, OVER, PLAY, ROW_PICK, row_points, target_row
+from simkit.games.sixnimmt.rules import DRAFT, OVER, PLAY, ROW_PICK, competition_ranks, row_points
 
-_DECK = np.arange(1, DECK_SIZE + 1)
+_DECK = list(range(1, DECK_SIZE + 1))
 
 
 class SixNimmtState(State):
-    __slots__ = ("config", "n", "rng", "rows", "ends", "hands", "penalty", "points", "totals",
-                 "last_round", "phase", "round", "turn", "pending", "pending_at", "aside", "pool",
-                 "drafters", "draft_i", "round_one_drafter", "seen", "events", "acting", "all_seats",
-                 "_outcome")
+    __slots__ = ("config", "n", "_rng", "_rng_state", "rows", "low_ends", "low_rows", "hands",
+                 "penalty", "points", "totals", "last_round", "round_log", "phase", "round", "turn",
+                 "pending", "pending_at", "aside", "pool", "drafters", "draft_i", "round_one_drafter",
+                 "seen", "events", "acting", "all_seats", "_outcome", "public_view")
 
     def __init__(self, config: SixNimmtConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
@@ -34,10 +35,12 @@ class SixNimmtState(State):
         self.rng = rng
         self.totals = [0] * n_players
         self.last_round = [0] * n_players
+        self.round_log: list[tuple[float, ...]] = []   # each finished round's bullheads per seat
         self.round = 0
         self.round_one_drafter = -1
         self.events: list = []
         self._outcome: Outcome | None = None
+        self.public_view: tuple | None = None     # views.observe's cache: (events logged, parts)
         self.all_seats = tuple(range(n_players))
 
     @classmethod
@@ -53,7 +56,7 @@ class SixNimmtState(State):
         state.round, state.turn, state.phase = round_no, turn, phase
         state.totals = list(totals)
         state.rows = [list(r) for r in rows]
-        state.ends = [r[-1] for r in rows]
+        state._sort_ends()
         state.hands = [list(h) for h in hands]
         state.penalty = [list(p) for p in piles]
         state.points = [row_points(p) for p in piles]
@@ -93,7 +96,8 @@ class SixNimmtState(State):
             self.aside = []
             self.hands = [[] for _ in range(n)]
             self.rows = []
-            self.ends = []
+            self.low_ends = []
+            self.low_rows = []
             self.seen = []
             if self.round_one_drafter < 0 and config.first_drafter == "random_then_rotate":
                 self.round_one_drafter = int(self.rng.integers(n))
@@ -104,12 +108,15 @@ class SixNimmtState(State):
             self.acting = (first,)
             self.events.append(("draft_start", self.round, first, tuple(self.pool)))
             return
-        deck = self.rng.permutation(_DECK).tolist()
+        # shuffle of a list swaps exactly as permutation() of the array 1..104 (tested), with
+        # no array made and converted back
+        deck = _DECK.copy()
+        self.rng.shuffle(deck)
         self.hands = [deck[k * h:(k + 1) * h] for k in range(n)]
         dealt = n * h
         self.seen = deck[dealt:dealt + config.rows]
         self.rows = [[c] for c in self.seen]
-        self.ends = list(self.seen)     # the last card of each row (the N8 search reads only these)
+        self._sort_ends()
         self.aside = deck[dealt + config.rows:]
         self.pool = []
         self.drafters = ()
@@ -118,6 +125,26 @@ class SixNimmtState(State):
         self.acting = self.all_seats
         # hands are deck[k*h:(k+1)*h], then the row starts (the set-aside cards stay hidden)
         self.events.append(("deal", self.round, h, tuple(deck[:dealt + config.rows])))
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The chance generator; a clone gets a copy of it only when it first draws (copying a
+        Generator costs ~15 µs, more than the rest of a clone, and most clones never draw)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = generator_from_state(self._rng_state)
+        return rng
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng = rng
+        self._rng_state = None
+
+    def _sort_ends(self) -> None:
+        """The row ends (last cards, all N8 reads) in ascending order, and the row of each."""
+        ends = sorted([(row[-1], r) for r, row in enumerate(self.rows)])
+        self.low_ends = [end for end, _ in ends]
+        self.low_rows = [r for _, r in ends]
 
     def _first_drafter(self) -> int:
         return rules.first_drafter(self.config.first_drafter, self.totals, self.round, self.round_one_drafter)
@@ -174,10 +201,9 @@ class SixNimmtState(State):
         hands = self.hands
         if len(actions) != self.n:
             raise IllegalAction(f"expected one card per seat ({self.n}), got {len(actions)}", rule="N5")
-        for s, card in enumerate(actions):
-            if type(card) is not int or card not in hands[s]:
-                raise IllegalAction(f"seat {s} played {card!r}, which is not a card in its hand "
-                                    f"{sorted(hands[s])}", seat=s, rule="N5")
+        for hand, card in zip(hands, actions):
+            if type(card) is not int or card not in hand:
+                self._refuse_cards(actions)
         for hand, card in zip(hands, actions):
             hand.remove(card)
         plays = tuple(sorted(zip(actions, self.all_seats)))
@@ -185,35 +211,45 @@ class SixNimmtState(State):
         self.events.append(("reveal", self.round, self.turn + 1, plays))
         self._resolve(plays, 0)
 
+    def _refuse_cards(self, actions) -> None:
+        for s, card in enumerate(actions):
+            if type(card) is not int or card not in self.hands[s]:
+                raise IllegalAction(f"seat {s} played {card!r}, which is not a card in its hand "
+                                    f"{sorted(self.hands[s])}", seat=s, rule="N5")
+
     def _resolve(self, plays, i: int) -> None:
-        """N7-N9 forced placement, pausing for the N10 row pick."""
+        """N7-N9 forced placement, pausing for the N10 row pick; then the turn ends.
+
+        N8 bisects the ascending row ends (what rules.target_row computes): a card replaces the
+        highest end below it, so they stay ascending and each keeps its row. Only the turn's
+        lowest card can trigger N10: every card placed is an end below the later ones."""
+        low = self.low_ends
+        if not i and plays[0][0] < low[0]:
+            self.pending = plays
+            self.pending_at = 0
+            self.phase = ROW_PICK
+            self.acting = (plays[0][1],)
+            return
         rows = self.rows
-        ends = self.ends
+        low_rows = self.low_rows
         capacity = self.config.row_capacity
         events = self.events
-        find_row = target_row
-        n_plays = len(plays)
-        while i < n_plays:
-            card, s = plays[i]
-            best = find_row(ends, card)
-            if best < 0:
-                # N10; only the turn's lowest card can get here (every placed card is an end below later ones)
-                assert i == 0, "N10 triggered by a card other than the turn's lowest"
-                self.pending = plays
-                self.pending_at = i
-                self.phase = ROW_PICK
-                self.acting = (s,)
-                return
+        for card, s in plays[i:] if i else plays:
+            k = bisect(low, card) - 1
+            low[k] = card
+            best = low_rows[k]
             row = rows[best]
-            if len(row) >= capacity:
-                self._take(s, best, card, "full")
-            else:
+            if len(row) < capacity:
                 row.append(card)
-                ends[best] = card
                 events.append(("place", s, card, best))
-            i += 1
+            else:
+                self._take(s, best, card, "full")
         self.pending = ()
-        self._end_turn()
+        self.turn += 1
+        self.phase = PLAY
+        self.acting = self.all_seats
+        if not self.hands[0]:
+            self._end_round()
 
     def _take(self, seat: int, r: int, card: int, cause: str) -> None:
         """N9/N10/N11: `seat` takes row `r` into its penalty pile; `card` starts the row."""
@@ -222,7 +258,6 @@ class SixNimmtState(State):
         self.points[seat] += row_points(taken)
         self.events.append(("take", seat, r, tuple(taken), card, cause))
         self.rows[r] = [card]
-        self.ends[r] = card
 
     def _pick_row(self, actions) -> None:
         """N10 the player takes the row of their choice; their card starts it."""
@@ -234,17 +269,15 @@ class SixNimmtState(State):
             raise IllegalAction(f"seat {seat} must take a row: allowed are "
                                 f"{', '.join(str(a) for a in TAKE_ROW[:len(self.rows)])}, got {action!r}",
                                 seat=seat, rule="N10")
-        self._take(seat, action.row, self.pending[self.pending_at][0], "lowest")
+        card = self.pending[self.pending_at][0]
+        self._take(seat, action.row, card, "lowest")
+        k = self.low_rows.index(action.row)       # the card is below every end: it goes first
+        del self.low_ends[k], self.low_rows[k]
+        self.low_ends.insert(0, card)
+        self.low_rows.insert(0, action.row)
         self.phase = PLAY
         self.acting = self.all_seats
         self._resolve(self.pending, self.pending_at + 1)
-
-    def _end_turn(self) -> None:
-        self.turn += 1
-        self.phase = PLAY
-        self.acting = self.all_seats
-        if not self.hands[0]:
-            self._end_round()
 
     def _end_round(self) -> None:
         """N13 round scoring, N15-N17 end of match."""
@@ -253,12 +286,14 @@ class SixNimmtState(State):
         for s in range(self.n):
             totals[s] += points[s]
         self.last_round = points
+        self.round_log.append(tuple(map(float, points)))
         self.events.append(("round_end", self.round, tuple(points), tuple(totals)))
         if rules.match_over(totals, self.round, self.config):
             self.phase = OVER
             self.acting = ()
-            self._outcome = self._final_outcome()
-            self.events.append(("end", self._outcome.winners, tuple(totals)))
+            self._outcome = out = self._final_outcome()
+            winners = tuple([s for s, rank in enumerate(out.ranks) if rank == 1])    # Outcome.winners
+            self.events.append(("end", winners, tuple(totals)))
         else:
             self._start_round()
 
@@ -277,7 +312,7 @@ class SixNimmtState(State):
             self.acting = (self.drafters[self.draft_i],)
             return
         self.rows = [[c] for c in sorted(self.pool)]
-        self.ends = sorted(self.pool)
+        self._sort_ends()
         self.seen = sorted(self.pool)
         self.pool = []
         self.phase = PLAY
@@ -293,31 +328,35 @@ class SixNimmtState(State):
     def _final_outcome(self) -> Outcome:
         """N17: fewest bullheads wins; ties by config.tie_break."""
         totals = self.totals
-        ranks = ranks_from_scores(rules.standing_keys(totals, self.last_round, self.config.tie_break),
-                                  higher_is_better=False)
+        ranks = competition_ranks(rules.standing_keys(totals, self.last_round, self.config.tie_break))
         k = ranks.count(1)          # rank 1: the winners of rules.winners
-        wins = tuple(1.0 / k if r == 1 else 0.0 for r in ranks)
-        return Outcome(tuple(float(t) for t in totals), ranks, wins, {"rounds": self.round},
+        share = 1.0 / k
+        wins = tuple([share if r == 1 else 0.0 for r in ranks])
+        return Outcome(tuple(map(float, totals)), ranks, wins, {"rounds": self.round},
                        self._round_scores())
 
     def _round_scores(self) -> tuple[tuple[float, ...], ...]:
-        """Each round's bullheads per seat, from the log; () for a match restored from a
-        position after its first round (its earlier rounds are not in the log)."""
-        rounds = tuple(tuple(map(float, e[2])) for e in self.events if e[0] == "round_end")
-        return rounds if len(rounds) == self.round else ()
+        """Each round's bullheads per seat; () for a match restored from a position after its
+        first round (its earlier rounds were not played here)."""
+        rounds = self.round_log
+        return tuple(rounds) if len(rounds) == self.round else ()
 
     def clone(self) -> SixNimmtState:
         other = SixNimmtState.__new__(SixNimmtState)
         other.config = self.config
         other.n = self.n
-        other.rng = copy.deepcopy(self.rng)
+        rng = self._rng
+        other._rng = None
+        other._rng_state = generator_state(rng) if rng is not None else self._rng_state
         other.rows = [list(r) for r in self.rows]
-        other.ends = list(self.ends)
+        other.low_ends = list(self.low_ends)
+        other.low_rows = list(self.low_rows)
         other.hands = [list(h) for h in self.hands]
         other.penalty = [list(p) for p in self.penalty]
         other.points = list(self.points)
         other.totals = list(self.totals)
         other.last_round = list(self.last_round)
+        other.round_log = list(self.round_log)
         other.phase = self.phase
         other.round = self.round
         other.turn = self.turn
@@ -333,6 +372,7 @@ class SixNimmtState(State):
         other.acting = self.acting
         other.all_seats = self.all_seats
         other._outcome = self._outcome
+        other.public_view = self.public_view
         return other
 
 

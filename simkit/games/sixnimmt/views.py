@@ -37,20 +37,33 @@ class Observation(NamedTuple):
     to_act: tuple[int, ...]
 
 
+_tuple_new = tuple.__new__
+
+
 def observe(state: SixNimmtState, seat: int) -> Observation:
+    public = state.public_view
+    if public is None or public[0] != len(state.events):
+        public = state.public_view = (len(state.events), _public_parts(state))
+    rows, totals, seen, revealed, penalties, points, hands, pool = public[1]
+    # Observation._make without its two Python-level calls (observe is on the hot path)
+    return _tuple_new(Observation, (
+        seat, state.n, state.phase, state.round, state.turn, rows, tuple(sorted(state.hands[seat])),
+        totals, seen, revealed, penalties, points, hands, pool, state.acting))
+
+
+def _public_parts(state: SixNimmtState) -> tuple:
+    """The fields every seat sees alike, built once per step for all the seats that observe it.
+
+    Every change of a state through `apply` logs an event, so the length of the log dates them."""
     config = state.config
     public = config.public_penalties
     advanced = config.advanced
-    return Observation(
-        seat, state.n, state.phase, state.round, state.turn,
-        tuple(map(tuple, state.rows)), tuple(sorted(state.hands[seat])),
-        tuple(state.totals), tuple(state.seen),
-        tuple(state.pending) if state.phase == ROW_PICK else (),
-        tuple(map(tuple, state.penalty)) if public else None,
-        tuple(state.points) if public else None,
-        tuple(tuple(sorted(h)) for h in state.hands) if advanced else None,
-        tuple(state.pool) if advanced else None,
-        state.acting)
+    return (tuple(map(tuple, state.rows)), tuple(state.totals), tuple(state.seen),
+            tuple(state.pending) if state.phase == ROW_PICK else (),
+            tuple(map(tuple, state.penalty)) if public else None,
+            tuple(state.points) if public else None,
+            tuple(tuple(sorted(h)) for h in state.hands) if advanced else None,
+            tuple(state.pool) if advanced else None)
 
 
 def determinize(state: SixNimmtState, seat: int, rng: np.random.Generator) -> SixNimmtState:
@@ -74,8 +87,11 @@ def determinize(state: SixNimmtState, seat: int, rng: np.random.Generator) -> Si
 
 
 @functools.cache
-def _full_deck(size: int) -> list[int]:
-    return list(range(1, size + 1))
+def _full_deck(size: int) -> frozenset[int]:
+    return frozenset(range(1, size + 1))
+
+
+_bullheads_of = BH.__getitem__
 
 
 def audit(state: SixNimmtState) -> list[str]:
@@ -83,27 +99,27 @@ def audit(state: SixNimmtState) -> list[str]:
     problems = []
     config = state.config
     deck = config.deck_cards(state.n)
-    cards = list(state.aside)
-    cards += state.pool
+    cards = state.aside + state.pool
     for group in (state.hands, state.rows, state.penalty):
         for part in group:
             cards += part
     if state.phase == ROW_PICK:
         cards += [c for c, _ in state.pending[state.pending_at:]]
-    cards.sort()
-    if cards != _full_deck(deck):
+    if len(cards) != deck or set(cards) != _full_deck(deck):    # a permutation of the deck
         problems.append(f"cards not conserved: {len(cards)} accounted for, {deck} in the deck")
     capacity = config.row_capacity
-    for i, row in enumerate(state.rows):
+    rows = state.rows
+    for i, row in enumerate(rows):
         if not 1 <= len(row) <= capacity:
             problems.append(f"row {i + 1} has {len(row)} cards (1..{capacity} allowed)")
         if len(row) > 1 and row != sorted(set(row)):
             problems.append(f"row {i + 1} is not ascending: {row}")
-    if state.ends != [r[-1] for r in state.rows]:
-        problems.append(f"row ends {state.ends} disagree with the rows")
-    if state.phase in (PLAY, ROW_PICK) and len(state.rows) != config.rows:
-        problems.append(f"{len(state.rows)} rows on the table, {config.rows} expected")
-    if state.points != [sum([BH[c] for c in p]) for p in state.penalty]:
+    ends = sorted([(row[-1], r) for r, row in enumerate(rows) if row])
+    if ends != list(zip(state.low_ends, state.low_rows)):
+        problems.append(f"row ends {state.low_ends} (rows {state.low_rows}) disagree with the rows")
+    if state.phase in (PLAY, ROW_PICK) and len(rows) != config.rows:
+        problems.append(f"{len(rows)} rows on the table, {config.rows} expected")
+    if state.points != [sum(map(_bullheads_of, p)) for p in state.penalty]:
         problems.append(f"round points {state.points} disagree with the penalty piles")
     if state.phase == PLAY and len({len(h) for h in state.hands}) > 1:
         problems.append(f"hands of unequal size {sorted({len(h) for h in state.hands})} between turns")
