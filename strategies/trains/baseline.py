@@ -14,6 +14,7 @@ class RandomStrategy(Strategy):
 
     def act(self, decision: Decision):
         legal = decision.legal_actions
-        if not self._buf:
-            self._buf = decision.rng.random(64).tolist()
-        return legal[int(self._buf.pop() * len(legal))]
+        buf = self._buf
+        if not buf:
+            buf += decision.rng.random(64).tolist()
+        return legal[int(buf.pop() * len(legal))]

@@ -46,6 +46,7 @@ from simkit.games.trains.views import determinize as _determinize
 from simkit.games.trains.views import observe as _observe
 
 _PLACES = PLACE[1:]
+_PLACE_SET = frozenset(_PLACES)
 #: (allow_all_locked_removal, double_lock) -> {display key: the turn's legal actions}
 _TURN_MEMO: dict[tuple[bool, bool], dict[int, tuple[tuple, frozenset]]] = {}
 #: T17-T20: effect e moves the card of slot i to slot i + offset (or swaps those two)
@@ -338,7 +339,7 @@ class TrainsState(State):
                         self._use(action[1], action[2])
                         self._end_action()
                     return
-            elif phase == PLACE_PHASE and action in _PLACES:
+            elif phase == PLACE_PHASE and action in _PLACE_SET:
                 self._place_drawn(action[1])
                 self._end_action()
                 return
