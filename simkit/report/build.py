@@ -418,7 +418,8 @@ def quantile_rows(a: RunAnalysis):
 
 def rating_rows(a: RunAnalysis):
     head = ["strategy", "rating", "95% CI", "se", "games"]
-    rows = [[str(r.player), signed(r.rating), _ci(r.low, r.high, 1), _f(r.se, 1), str(r.games)]
+    rows = [[str(r.player), signed(r.rating), f"{signed(r.low)} to {signed(r.high)}", _f(r.se, 1),
+             str(r.games)]
             for r in a.ratings.itertuples()]
     return head, rows
 
@@ -698,7 +699,8 @@ min-width:11rem}table.wrap-last td:first-child{white-space:normal;min-width:6rem
 th,td{padding:.2rem .3rem}h1{font-size:1.25rem}h2{font-size:1.1rem}
 dl.facts,dl.headline{grid-template-columns:1fr}dl.facts dd{margin-bottom:.2rem}
 dl.headline{gap:0 .9rem;font-size:.95rem}dl.headline dd{margin-bottom:.35rem}
-table.wrap-last td:last-child,table.wrap-last th:last-child{min-width:8.5rem}}
+table.wrap-last td:last-child,table.wrap-last th:last-child{min-width:7rem}
+table.wrap-last td:first-child{min-width:5rem}}
 """
 
 #: marks every table wider than its box, which shows the "scroll sideways" hint above it
