@@ -53,6 +53,7 @@ _COUNT_BITS = 0xFF << _COUNT
 _KEYS = np.array([0] + [(c << _END) | (1 << _COUNT) | (BH[c] << _POINTS)
                         for c in range(1, DECK_SIZE + 1)], dtype=np.int32)
 _DECK = np.arange(1, DECK_SIZE + 1, dtype=np.int64)
+_SHUFFLED = 1024        # decks shuffled between two copies out (their 0.8 MB stays in cache)
 
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
@@ -276,19 +277,24 @@ class _Dealer:
         self.fast = fast if fast.check() else None
         bits.state = {"bit_generator": "PCG64", "state": {"state": 0, "inc": self.inc},
                       "has_uint32": 0, "uinteger": 0}
-        self.decks = np.empty((0, DECK_SIZE), dtype=np.int64)
-        self.rows: list[np.ndarray] = []
+        self.decks = np.empty((_SHUFFLED, DECK_SIZE), dtype=np.int64)
+        self.rows = list(self.decks)            # views made once: ~0.1 µs each
 
-    def deal(self, seeds: list, keep: bool, first: bool) -> tuple[np.ndarray, list | None]:
-        """One round's deck per game, (games, 104) int64, each shuffled from its chance stream's
-        state (hi, lo, has_uint32, uinteger), or with `first` from its seed words [hi, lo];
-        with `keep` also the states after the shuffles. The decks are reused by the next deal."""
-        if len(seeds) > len(self.rows):
-            self.decks = np.empty((len(seeds), DECK_SIZE), dtype=np.int64)
-            self.rows = list(self.decks)        # views made once: ~0.1 µs per game and deal
-        decks = self.decks[:len(seeds)]
-        decks[:] = _DECK
-        return decks, self._shuffle(seeds, keep, first)
+    def deal(self, seeds: list, cards: int, keep: bool, first: bool) -> tuple[np.ndarray, list | None]:
+        """The first `cards` cards of one round's deck per game, (cards, games), each deck
+        shuffled from its chance stream's state (hi, lo, has_uint32, uinteger), or with `first`
+        from its seed words [hi, lo]; with `keep` also the states after the shuffles."""
+        out = np.empty((cards, len(seeds)), dtype=np.int64)
+        after: list | None = [] if keep else None
+        for lo in range(0, len(seeds), _SHUFFLED):      # a few decks at a time, in cache
+            part = seeds[lo:lo + _SHUFFLED]
+            decks = self.decks[:len(part)]
+            decks[:] = _DECK
+            states = self._shuffle(part, keep, first)
+            if after is not None and states is not None:
+                after += states
+            out[:, lo:lo + len(part)] = decks[:, :cards].T
+        return out, after
 
     def _shuffle(self, seeds: list, keep: bool, first: bool) -> list | None:
         rows = self.rows
@@ -364,7 +370,7 @@ def _sort(values: list[np.ndarray], network: list[tuple[int, int]]) -> list[np.n
 class _Round:
     """One round of the active games of a block, all in lockstep."""
 
-    def __init__(self, block: _Block, decks: np.ndarray, active: np.ndarray, round_no: int):
+    def __init__(self, block: _Block, cards: np.ndarray, active: np.ndarray, round_no: int):
         config = block.config
         n, h, rows = block.n, config.hand_size, config.rows
         size = self.size = active.size
@@ -374,7 +380,7 @@ class _Round:
         self.pairs = _form_pairs(block.group[active], len(block.forms))
         self.network = sorting_network(n)
         dealt = n * h
-        keys = _KEYS.take(decks[:, :dealt + rows].T)                      # N1-N2
+        keys = _KEYS.take(cards)                                            # N1-N2
         self.hands = keys[:dealt].reshape(n, h, size)
         self.hands += np.arange(n, dtype=np.int32)[:, None, None]
         self.rows = keys[dealt:]
@@ -575,9 +581,10 @@ class _Block:
         single = config.max_rounds == 1
         cap = max_decision_steps(config, self.n)
         active = np.arange(self.size)
-        decks, states = dealer.deal(self.chance, keep=not single, first=True)
+        cards = self.n * config.hand_size + config.rows
+        dealt, states = dealer.deal(self.chance, cards, keep=not single, first=True)
         while active.size:
-            points, steps = _Round(self, decks, active,
+            points, steps = _Round(self, dealt, active,
                                    int(self.rounds[active[0]]) + 1).play()
             self.totals[active] += points
             self.last[active] = points
@@ -595,7 +602,8 @@ class _Block:
             keep = np.flatnonzero(going)
             active = active[keep]
             assert states is not None
-            decks, states = dealer.deal([states[k] for k in keep.tolist()], keep=True, first=False)
+            dealt, states = dealer.deal([states[k] for k in keep.tolist()], cards, keep=True,
+                                        first=False)
         return self
 
     def _keep_round(self, active: np.ndarray, points: np.ndarray) -> None:
