@@ -673,17 +673,20 @@ class _Block:
         st["slot"] += slots
         st["strategy"] += [labels[0]] * len(slots) if len(set(labels)) == 1 else \
             [labels[k] for k in slots]
-        st["score"] += scores.T.reshape(-1).tolist()
+        score_list = scores.T.reshape(-1).tolist()
+        st["score"] += score_list
         st["rank"] += ranks.T.reshape(-1).tolist()
         st["win"] += wins.T.reshape(-1).tolist()
         st["forfeit"] += [False] * (size * n)
-        st[ROUND_SCORES] += self._round_scores(rounds)
+        st[ROUND_SCORES] += self._round_scores(rounds, score_list)
 
-    def _round_scores(self, rounds: list) -> list[list[float]]:
+    def _round_scores(self, rounds: list, scores: list[float]) -> list[list[float]]:
         """The `round_scores` column: per seat row, its points in each round the game played
         (empty for a game without a result)."""
         n = self.n
         played = len(self.per_round)
+        if played == 1 and not self.failed.any():     # single rounds: the scores themselves
+            return [[x] for x in scores]
         lists = np.stack(self.per_round, axis=2).astype(np.float64).reshape(-1, played).tolist()
         for k in np.flatnonzero((self.rounds != played) | self.failed).tolist():
             count = rounds[k] or 0          # a shorter match, or None (no result)
