@@ -463,4 +463,6 @@ class _Rows:
 
 def seat_round_scores(round_scores: Sequence[Sequence[float]], n: int) -> list[list[float]]:
     """Per-round points (one tuple per round) as one list per seat, the `round_scores` column."""
-    return [[float(r[s]) for r in round_scores] for s in range(n)]
+    if not round_scores:
+        return [[] for _ in range(n)]
+    return [list(map(float, seat)) for seat in zip(*round_scores)]

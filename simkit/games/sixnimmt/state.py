@@ -142,9 +142,9 @@ class SixNimmtState(State):
 
     def _sort_ends(self) -> None:
         """The row ends (last cards, all N8 reads) in ascending order, and the row of each."""
-        ends = sorted([(row[-1], r) for r, row in enumerate(self.rows)])
-        self.low_ends = [end for end, _ in ends]
-        self.low_rows = [r for _, r in ends]
+        ends = [row[-1] for row in self.rows]
+        self.low_rows = sorted(range(len(ends)), key=ends.__getitem__)
+        self.low_ends = sorted(ends)
 
     def _first_drafter(self) -> int:
         return rules.first_drafter(self.config.first_drafter, self.totals, self.round, self.round_one_drafter)

@@ -107,12 +107,13 @@ def audit(state: SixNimmtState) -> list[str]:
         cards += [c for c, _ in state.pending[state.pending_at:]]
     if len(cards) != deck or set(cards) != _full_deck(deck):    # a permutation of the deck
         problems.append(f"cards not conserved: {len(cards)} accounted for, {deck} in the deck")
+    distinct = not problems        # conserved cards are distinct: sorted(row) is then enough
     capacity = config.row_capacity
     rows = state.rows
     for i, row in enumerate(rows):
         if not 1 <= len(row) <= capacity:
             problems.append(f"row {i + 1} has {len(row)} cards (1..{capacity} allowed)")
-        if len(row) > 1 and row != sorted(set(row)):
+        if len(row) > 1 and row != sorted(row if distinct else set(row)):
             problems.append(f"row {i + 1} is not ascending: {row}")
     ends = sorted([(row[-1], r) for r, row in enumerate(rows) if row])
     if ends != list(zip(state.low_ends, state.low_rows)):
