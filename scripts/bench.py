@@ -7,7 +7,8 @@
     python scripts/bench.py --game search      # search: clone/apply/determinize µs, ISMCTS decisions/s
 
 6 nimmt!: rounds/s on one core (4 players, single rounds) with `random` and with `heuristic`,
-and the speed-up of a 2-worker run over a 1-worker run of the same games. Other games add
+the speed-up of a 2-worker run over a 1-worker run of the same games, and the µs of `clone()`
+and `apply()` (what search pays per simulated step). Other games add
 their rows from scripts/bench_<game>.py (a `bench(seconds)` function returning rows).
 """
 
@@ -122,6 +123,41 @@ def _floor_rate(seconds: float) -> float:
     return n / (time.perf_counter() - t0)
 
 
+def _protocol_costs(spec, seconds: float) -> tuple[float, float, float]:
+    """CPU µs of `clone()` per call, of `apply()` per decision step, and decision steps per game,
+    over the positions met along the first games of `spec` (every step of a round)."""
+    from simkit.core.play import play_out
+    from simkit.core.registry import get_game
+    from simkit.core.seeding import game_streams
+    from simkit.core.strategy import GameInfo
+
+    game = get_game(spec.game)
+    info = GameInfo(game.name, spec.config, spec.n_players)
+    positions: list = []
+    games = 0
+    while games < 200:
+        streams = game_streams(spec.seed, games, spec.n_players)
+        state = game.new_state(spec.config, spec.n_players, streams.chance)
+        play_out(state, list(spec.strategies), info, streams.seats, forfeit_on_error=False,
+                 before=lambda st, step, seats: positions.append([st.clone()]),
+                 after=lambda st, step, seats, joint: positions[-1].append(list(joint)))
+        games += 1
+    clone_spent = apply_spent = 0.0
+    clones = applies = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for state, joint in positions:
+            t0 = time.process_time()
+            copy = state.clone()
+            t1 = time.process_time()
+            copy.apply(joint)
+            apply_spent += time.process_time() - t1
+            clone_spent += t1 - t0
+        clones += len(positions)
+        applies += len(positions)
+    return 1e6 * clone_spent / clones, 1e6 * apply_spent / applies, len(positions) / games
+
+
 SPEEDUP_GAMES = 200_000
 
 
@@ -141,6 +177,11 @@ def bench_sixnimmt(seconds: float) -> list[tuple[str, float, str]]:
     rows.append((f"sixnimmt 4p single round, random, 2 workers vs 1 ({SPEEDUP_GAMES} games)",
                  _speedup(spec, SPEEDUP_GAMES), "x"))
     rows.append(("sixnimmt 4p round, inlined rules, no protocol (floor)", _floor_rate(seconds), "rounds/s"))
+    clone, apply, steps = _protocol_costs(spec, seconds)
+    rows.append(("sixnimmt 4p single round, random: clone() per call", clone, "µs (CPU)"))
+    rows.append(("sixnimmt 4p single round, random: apply() per decision step", apply, "µs (CPU)"))
+    rows.append(("sixnimmt 4p single round, random: apply() per game", apply * steps,
+                 f"µs (CPU, {steps:.1f} steps)"))
     return rows
 
 

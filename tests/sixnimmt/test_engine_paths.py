@@ -106,3 +106,13 @@ def _finish(state):
     info = GameInfo("sixnimmt", state.config, state.n)
     play_out(state, [RandomStrategy() for _ in range(state.n)], info, rngs)
     return state
+
+
+def test_a_determinized_copy_draws_from_the_seed_it_took_and_consumes_the_same():
+    state = new_state(SixNimmtConfig(max_rounds=2), 4, np.random.default_rng(2))
+    ours, reference = np.random.default_rng(9), np.random.default_rng(9)
+    sample = state.determinize(1, ours)
+    seed = int(reference.integers(1 << 63))
+    reference.permutation(30 + 60)                      # three other hands of 10, 60 set aside
+    assert ours.random() == reference.random()
+    assert sample.rng.random(4).tolist() == np.random.Generator(np.random.PCG64(seed)).random(4).tolist()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bisect import bisect
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -18,7 +20,7 @@ _DECK = list(range(1, DECK_SIZE + 1))
 
 
 class SixNimmtState(State):
-    __slots__ = ("config", "n", "_rng", "_rng_state", "rows", "low_ends", "low_rows", "hands",
+    __slots__ = ("config", "n", "_rng", "_rng_source", "rows", "low_ends", "low_rows", "hands",
                  "penalty", "points", "totals", "last_round", "round_log", "phase", "round", "turn",
                  "pending", "pending_at", "aside", "pool", "drafters", "draft_i", "round_one_drafter",
                  "seen", "events", "acting", "all_seats", "_outcome", "public_view")
@@ -128,17 +130,23 @@ class SixNimmtState(State):
 
     @property
     def rng(self) -> np.random.Generator:
-        """The chance generator; a clone gets a copy of it only when it first draws (copying a
-        Generator costs ~15 µs, more than the rest of a clone, and most clones never draw)."""
+        """The chance generator. Clones and determinized copies build theirs only when they
+        first draw, from `_rng_source` (making a Generator costs ~15 µs, more than the rest
+        of a clone, and most copies in a search never deal another round)."""
         rng = self._rng
         if rng is None:
-            rng = self._rng = generator_from_state(self._rng_state)
+            rng = self._rng = self._rng_source()
         return rng
 
     @rng.setter
     def rng(self, rng: np.random.Generator) -> None:
         self._rng = rng
-        self._rng_state = None
+        self._rng_source = None
+
+    def defer_rng(self, source: Callable[[], np.random.Generator]) -> None:
+        """Let `source()` make the chance generator when it is first needed."""
+        self._rng = None
+        self._rng_source = source
 
     def _sort_ends(self) -> None:
         """The row ends (last cards, all N8 reads) in ascending order, and the row of each."""
@@ -346,8 +354,8 @@ class SixNimmtState(State):
         other.config = self.config
         other.n = self.n
         rng = self._rng
-        other._rng = None
-        other._rng_state = generator_state(rng) if rng is not None else self._rng_state
+        other.defer_rng(partial(generator_from_state, generator_state(rng)) if rng is not None
+                        else self._rng_source)
         other.rows = [list(r) for r in self.rows]
         other.low_ends = list(self.low_ends)
         other.low_rows = list(self.low_rows)

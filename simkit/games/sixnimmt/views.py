@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -66,10 +67,14 @@ def _public_parts(state: SixNimmtState) -> tuple:
             tuple(state.pool) if advanced else None)
 
 
+def _seeded_generator(seed: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(seed))
+
+
 def determinize(state: SixNimmtState, seat: int, rng: np.random.Generator) -> SixNimmtState:
     """Other hands and the set-aside cards reshuffled; future deals drawn from `rng`."""
     other = state.clone()
-    other.rng = np.random.Generator(np.random.PCG64(int(rng.integers(1 << 63))))
+    other.defer_rng(partial(_seeded_generator, int(rng.integers(1 << 63))))
     if state.config.advanced:
         return other
     unknown = [c for s, h in enumerate(state.hands) if s != seat for c in h] + list(state.aside)
