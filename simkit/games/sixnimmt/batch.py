@@ -37,8 +37,9 @@ from simkit.games.sixnimmt.config import DECK_SIZE, SixNimmtConfig
 from simkit.games.sixnimmt.rules import BH, max_decision_steps
 from strategies.sixnimmt.arrays import ArrayStrategy, CardView, RowView, build_array_form
 
-#: games played together as one set of arrays (large enough to amortise NumPy's per-call cost,
-#: small enough to stay in cache)
+#: games played together as one set of arrays: large enough to amortise NumPy's per-call cost
+#: (measured, 4 players: 16,384 ~10 % faster than 4,096, no gain above; `simkit run` hands the
+#: engine one chunk at a time, at most MAX_CHUNK games)
 BLOCK = 16384
 
 # A card's key: card << 20 | count << 12 | bullheads << 4 | id, where id is the seat holding it
