@@ -51,7 +51,7 @@ def test_lowest_and_highest_give_the_scalar_engines_rows_game_by_game(n, strateg
 def test_the_official_state_setter_deals_the_same_as_the_fast_one(monkeypatch):
     spec = RunSpec.create("sixnimmt", 4, ["lowest", "highest"] * 2, 100, seed=3)
     fast = play_range_batch(spec, 0, 40)
-    monkeypatch.setattr(batch._StateWords, "check", lambda self: False)
+    monkeypatch.setattr(batch.PCG64Words, "usable", lambda self: False)
     assert batch._Dealer().fast is None
     _assert_same_chunk(fast, play_range_batch(spec, 0, 40))
     _assert_same_chunk(play_range(spec, 0, 40), play_range_batch(spec, 0, 40))

@@ -39,7 +39,7 @@ def _states(count: int, seed: int) -> list[tuple[int, int, int, int]]:
 @pytest.mark.parametrize("fast", [True, False])
 def test_the_dealer_deals_as_generator_permutation_from_2000_states(monkeypatch, fast):
     if not fast:
-        monkeypatch.setattr(batch._StateWords, "check", lambda self: False)
+        monkeypatch.setattr(batch.PCG64Words, "usable", lambda self: False)
     dealer = _Dealer()
     assert (dealer.fast is not None) == fast
     states = _states(2000, seed=7)
