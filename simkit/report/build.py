@@ -23,6 +23,7 @@ import base64
 import html
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -680,7 +681,7 @@ overflow-wrap:anywhere}h3{font-size:1.05rem;margin:1.1rem 0 .3rem;overflow-wrap:
 table{border-collapse:collapse;font-size:.85rem;min-width:100%}
 th,td{padding:.25rem .5rem;border-bottom:1px solid #e5e5e5;text-align:right;white-space:nowrap}
 th{white-space:normal;vertical-align:bottom;min-width:3.5rem}
-th:first-child,td:first-child{text-align:left}th{background:#f5f5f5}
+th:first-child,td:first-child,th.t,td.t{text-align:left}th{background:#f5f5f5}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;font-size:.9rem}
 dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere;min-width:0}
 figure{margin:.6rem 0}figure img{max-width:min(100%,560px);height:auto;display:block;
@@ -754,9 +755,21 @@ def _e(x) -> str:
     return html.escape(str(x), quote=True)
 
 
+#: a cell that reads as a figure (right-aligned): a number, percentage, interval, n/a or dash
+_FIGURE = re.compile(r"^([+\-−≥≤]\s?)?[\d.,∞]|^(n/a|—|-|yes|no)$")
+
+
+def _align(cell) -> str:
+    return "" if _FIGURE.match(str(cell)) else ' class="t"'
+
+
 def _html_table(head, rows, wrap_last: bool = False) -> str:
-    th = "".join(f'<th scope="col">{_e(h)}</th>' for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
+    """A table in its scrolling box; words are left-aligned, figures right-aligned (headers
+    follow their column's first row)."""
+    first = rows[0] if rows else head
+    th = "".join(f'<th scope="col"{_align(c)}>{_e(h)}</th>' for h, c in zip(head, first))
+    body = "".join("<tr>" + "".join(f"<td{_align(c)}>{_e(c)}</td>" for c in row) + "</tr>"
+                   for row in rows)
     cls = ' class="wrap-last"' if wrap_last else ""
     return (f'<div class="tablewrap"><p class="hint">◀ scroll sideways for more columns ▶</p>'
             f'<div class="scroll"><table{cls}><thead><tr>{th}</tr></thead>'
@@ -908,11 +921,20 @@ def _glossary_html() -> str:
             f'<p class="note">Every figure is defined in docs/statistics.md.</p></section>')
 
 
+def _several_runs(runs: list[RunAnalysis]) -> str:
+    """`sweep <folder>, 4 cells` when the runs are the cells of one sweep, else `3 runs
+    compared`."""
+    parents = {r.path.resolve().parent for r in runs}
+    if len(parents) == 1 and (next(iter(parents)) / "sweep.json").exists():
+        return f"sweep {next(iter(parents)).name}, {len(runs)} cells"
+    return f"{len(runs)} runs compared"
+
+
 def render_html(runs: list[RunAnalysis], comparison: pd.DataFrame | None,
                 comparison_png: bytes | None, comparison_font: float | None = None) -> str:
     multi = len(runs) > 1
     games = sorted({game_title(r.manifest) for r in runs})
-    title = (f"{', '.join(games)}: {len(runs)} runs compared" if multi else
+    title = (f"{', '.join(games)}: {_several_runs(runs)}" if multi else
              f"{games[0]}: {runs[0].name}")
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',

@@ -227,7 +227,7 @@ def test_match_rows_put_pairwise_elo_first_and_honest_bounds_at_a_perfect_score(
     match = text[text.index('id="match"'):text.index('id="summary"')]
     assert match.index("strength: pairwise Elo") < match.index("game-level Elo")
     assert "+1199.8 [+" in match and "+∞]" in match and "± 0.0" not in match
-    assert "<td>game-level nElo</td><td>n/a</td>" in match
+    assert '<td class="t">game-level nElo</td><td>n/a</td>' in match
 
 
 def test_compare_run_shows_the_bias_adjusted_elo(tmp_path):
@@ -356,3 +356,14 @@ def test_the_still_playing_panel_only_when_games_differ_in_length(sixnimmt_runs)
     every_round = curves.assign(running=1.0)           # Rummikub: every hand of a match is played
     fig = charts.round_scores_chart(every_round, unit="hand")
     assert len(fig.axes) == 1 and fig.axes[0].get_xlabel() == "after hand"
+
+
+def test_a_sweeps_cells_are_titled_as_a_sweep(tmp_path, sixnimmt_runs):
+    games, seats = synth(100, seed=4)
+    sweep = tmp_path / "my-sweep"
+    cells = [_write_run(sweep / name, games, seats) for name in ("p2-a=1", "p2-a=2")]
+    (sweep / "sweep.json").write_text(json.dumps({"cells": [{"label": c.name} for c in cells]}))
+    text = build_report(cells, tmp_path / "rep").read_text()
+    assert "<h1>synthetic: sweep my-sweep, 2 cells</h1>" in text
+    loose = build_report([sixnimmt_runs / "four", sixnimmt_runs / "dup"], tmp_path / "r2").read_text()
+    assert ": 2 runs compared</h1>" in loose
