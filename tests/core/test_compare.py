@@ -76,3 +76,18 @@ def test_json_safe_recurses_and_converts_numpy_scalars():
     value = {"a": [np.float64("nan"), (1, np.int64(2))], "b": {"c": -float("inf"), "d": "x"}}
     assert json_safe(value) == {"a": [None, [1, 2]], "b": {"c": None, "d": "x"}}
     assert type(json_safe(np.int64(2))) is int
+
+
+def test_compare_json_of_a_perfect_score_is_strict_json(tmp_path):
+    """Four games all won: before null was written, `--json` failed on the infinite bound."""
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    out = CliRunner().invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--seed", "1",
+                                    "--max-games", "4", "--jobs", "1", "--json", "--no-progress",
+                                    "--out", str(tmp_path / "c")])
+    assert out.exit_code == 0, out.output
+    match = strict_json(out.stdout)["match"]
+    assert match["wins"] == match["games"] == 4 and match["estimate"]["elo_high"] is None
+    assert strict_json((tmp_path / "c" / COMPARE_FILE).read_text())["estimate"]["nelo"] is None
