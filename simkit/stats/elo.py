@@ -330,7 +330,9 @@ class SPRT:
         return None
 
     def describe(self) -> str:
-        unit = "Elo" if self.model == "logistic" else "nElo"
+        """The test in one line, its bounds named on the scale `compare` runs it on (pairwise
+        Elo, as in the report and the result lines)."""
+        unit = "pairwise Elo" if self.model == "logistic" else "pairwise nElo"
         return (f"SPRT [{self.elo0:g}, {self.elo1:g}] {unit}, alpha={self.alpha:g}, "
                 f"beta={self.beta:g}, bounds ({self.lower:.2f}, {self.upper:.2f})")
 
