@@ -11,6 +11,7 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -400,65 +401,39 @@ def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
 
 
 class _Rows:
-    """The column lists of a chunk, one game appended at a time."""
+    """A chunk's game records, turned into column lists once at the end (a pass per column
+    costs less than a dozen appends per game)."""
 
     def __init__(self, n: int, labels: list[str], has_rounds: bool):
         self.n = n
         self.labels = labels
-        self.g: dict[str, list] = {c: [] for c in GAME_COLUMNS}
-        self.st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
-        if has_rounds:
-            self.st[ROUND_SCORES] = []
-        self.extra: dict[str, list] = {}
-        self.done = 0
-        self.seat_range = range(n)
-        self.no_forfeit = [False] * n
-
-    def add(self, rec: GameRecord) -> None:
-        g, st, n = self.g, self.st, self.n
-        index, deal, rotation, forfeit = rec.index, rec.deal, rec.rotation, rec.forfeit
-        g["game"].append(index)
-        g["deal"].append(deal)
-        g["rotation"].append(rotation)
-        g["n_players"].append(n)
-        g["steps"].append(rec.steps)
-        g["forfeit_seat"].append(forfeit)
-        g["error"].append(rec.error)
-        g["draw"].append(rec.draw)
-        self._add_extras(rec.extras)
-        slots = rec.slots
-        st["game"].extend([index] * n)
-        st["deal"].extend([deal] * n)
-        st["rotation"].extend([rotation] * n)
-        st["seat"].extend(self.seat_range)
-        st["slot"].extend(slots)
-        labels = self.labels
-        st["strategy"].extend([labels[k] for k in slots])
-        st["score"].extend(rec.scores)
-        st["rank"].extend(rec.ranks)
-        st["win"].extend(rec.wins)
-        st["forfeit"].extend(self.no_forfeit if forfeit < 0 else [s == forfeit for s in self.seat_range])
-        rounds = st.get(ROUND_SCORES)
-        if rounds is not None:
-            rounds.extend(seat_round_scores(rec.round_scores, n))
-        self.done += 1
-
-    def _add_extras(self, extras: dict[str, Any]) -> None:
-        """Game-level extra columns; a game without a key gets None there (so do earlier games)."""
-        cols, done = self.extra, self.done
-        for key, value in extras.items():
-            col = cols.get(key)
-            if col is None:
-                col = cols[key] = [None] * done
-            col.append(value)
-        if len(cols) != len(extras):
-            for col in cols.values():
-                if len(col) == done:
-                    col.append(None)
+        self.has_rounds = has_rounds
+        self.records: list[GameRecord] = []
+        self.add = self.records.append
 
     def chunk(self, start: int, stop: int) -> Chunk:
-        self.g.update(self.extra)
-        return Chunk(start, stop, self.g, self.st)
+        recs, n, labels = self.records, self.n, self.labels
+        seats = range(n)
+        g: dict[str, list] = {
+            "game": [r.index for r in recs], "deal": [r.deal for r in recs],
+            "rotation": [r.rotation for r in recs], "n_players": [n] * len(recs),
+            "steps": [r.steps for r in recs], "forfeit_seat": [r.forfeit for r in recs],
+            "error": [r.error for r in recs], "draw": [r.draw for r in recs]}
+        # game-level extras in the order first met; a game without one gets None there
+        for key in dict.fromkeys(chain.from_iterable(r.extras for r in recs)):
+            g[key] = [r.extras.get(key) for r in recs]
+        st: dict[str, list] = {
+            "game": [r.index for r in recs for _ in seats], "deal": [r.deal for r in recs for _ in seats],
+            "rotation": [r.rotation for r in recs for _ in seats], "seat": [s for _ in recs for s in seats],
+            "slot": list(chain.from_iterable(r.slots for r in recs)),
+            "strategy": [labels[k] for r in recs for k in r.slots],
+            "score": list(chain.from_iterable(r.scores for r in recs)),
+            "rank": list(chain.from_iterable(r.ranks for r in recs)),
+            "win": list(chain.from_iterable(r.wins for r in recs)),
+            "forfeit": [s == r.forfeit for r in recs for s in seats]}
+        if self.has_rounds:
+            st[ROUND_SCORES] = list(chain.from_iterable(seat_round_scores(r.round_scores, n) for r in recs))
+        return Chunk(start, stop, g, st)
 
 
 def seat_round_scores(round_scores: Sequence[Sequence[float]], n: int) -> list[list[float]]:
