@@ -1002,8 +1002,10 @@ def render_markdown(runs: list[RunAnalysis], comparison: pd.DataFrame | None) ->
     for r in runs:
         fig = f"figures/{r.slug}"
         out += [f"## {_md_cell(game_title(r.manifest))}: {_md_cell(r.name)}", ""]
-        out += [f"- **{_md_cell(q)}** " + (f"{_md_cell(k)}. " if k else "") + _md_cell(t)
+        out += [f"- **{_md_cell(q if q.endswith('?') else q + ':')}** "
+                + (f"{_md_cell(k)}. " if k else "") + _md_cell(t)
                 for q, k, t in headline_answers(r)] + [""]
+        out += ["Run details:", ""]
         out += [f"- **{_md_cell(k)}**: {_md_cell(v)}" for k, v in run_facts(r)] + [""]
         out += ["### Who is stronger: win share against fair share", "",
                 _md_table(*strength_rows(r)), "", _md_img("win share", f"{fig}/win_share.png"),
