@@ -174,11 +174,11 @@ class SweepProgress:
         return done, total, rate, f"ETA {_duration((total - done) / rate) if rate > 0 else '?'}"
 
     def status(self) -> str:
-        """`all cells 43.3% (5,200/12,000 games), 350 games/s, ETA 19 s` (most telling first:
+        """`sweep 43.3%, ETA 19 s (5,200/12,000 games, 350 games/s)` (most telling first:
         a narrow terminal cuts the end)."""
         done, total, rate, eta = self.figures()
         pct = 100 * done / total if total else 100.0
-        return f"all cells {pct:.1f}%, {eta} ({done:,}/{total:,} games, {rate:,.0f} games/s)"
+        return f"sweep {pct:.1f}%, {eta} ({done:,}/{total:,} games, {rate:,.0f} games/s)"
 
     def cell_line(self) -> str:
         """`sweep: 2/6 cells, 4,000/12,000 games (33.3%), 350 games/s, ETA 23 s`."""

@@ -122,7 +122,7 @@ def test_off_a_terminal_the_sweep_prints_plain_lines_with_counts_rate_and_eta(tm
     assert int(lines[1].group(6).replace(",", "")) > 0
     # each cell's own lines carry the figure across all the cells
     inside = [line for line in err if line.startswith("cell 2/2 p3: ")]
-    assert inside and all(" | all cells " in line and "/80 games" in line for line in inside)
+    assert inside and all(" | sweep " in line and "/80 games" in line for line in inside)
     assert any("(80/80 games" in line for line in inside)
 
 
@@ -135,7 +135,7 @@ def test_sweep_progress_counts_saved_games_as_done_but_not_in_the_rate(tmp_path)
     overall = SweepProgress([30, 60], clock=lambda: now[0])
     overall.start_cell(tmp_path / "s" / "p2", 30)      # a finished cell found on --resume
     now[0] += 5
-    assert overall.status() == "all cells 33.3%, ETA ? (30/90 games, 0 games/s)"
+    assert overall.status() == "sweep 33.3%, ETA ? (30/90 games, 0 games/s)"
     overall.end_cell(30)
     overall.start_cell(tmp_path / "s" / "p3", 60)      # not started: nothing saved
     overall.end_cell(60)
