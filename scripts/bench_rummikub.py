@@ -7,14 +7,15 @@
 - full games per second with greedy_tiles (4 players) and with random (4 players) through the
   public runner (`play_range`);
 - the solver tail grid of issue 12 (`random_positions.tail_grid`: tables of 40-80 tiles, racks of
-  6-24, 0-2 jokers on the table and on the rack, strict rule, both objectives), with the default
-  solver (forward DP only, answers as before) and with `state_cap=STATE_CAP` (the mirrored DP
-  takes turns past the cap): median, p95, p99 and max of the solve time, and the peak memory of
-  the slowest solves (tracemalloc, Python allocations of the solve alone) and of the whole
-  process (ru_maxrss).
+  6-24, 0-2 jokers on the table and on the rack, strict rule, both objectives) through the
+  default `solve` (forward DP, the mirrored DP taking turns past `STATE_CAP` states): median,
+  p95, p99 and max of the solve time, and peak memory (tracemalloc over the slowest solves,
+  Python allocations of the solve alone; and the whole process's ru_maxrss), beside the targets
+  (max <= 0.5 s, peak <= 200 MB). With `forward` as third argument the grid is also solved by
+  the forward DP alone (`state_cap=None`, the solver before the cap).
 
-Run: `python scripts/bench_rummikub.py [seconds] [grid seeds]` (grid seeds 0 skips the grid; the
-default 10 gives 1,200 positions, 2,400 solves, a few minutes)."""
+Run: `python scripts/bench_rummikub.py [seconds] [grid seeds] [forward]` (grid seeds 0 skips the
+grid; the default 10 gives 1,200 positions, 2,400 solves, a few minutes)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ import time
 import tracemalloc
 
 import numpy as np
+
+#: issue 12's targets for the tail grid
+MAX_TARGET_MS = 500.0
+PEAK_TARGET_MB = 200.0
+DEFAULT = "default"
 
 
 def _solver_times(queries, **kw) -> tuple[float, float]:
@@ -95,38 +101,41 @@ def _games_per_s(strategies, seconds: float) -> float:
 
 
 def tail_grid_rows(seeds: int = 10, traced: int = 10,
-                   state_cap: int | None = None) -> list[tuple[str, float, str]]:
+                   state_cap: int | None | str = DEFAULT) -> list[tuple[str, float, str]]:
     """Solve every grid position under both objectives (CPU time each); then solve the `traced`
-    slowest again under tracemalloc for their peak memory."""
+    slowest again under tracemalloc for their peak memory. `state_cap` DEFAULT: solve's own."""
     from simkit.games.rummikub.random_positions import tail_grid
-    from simkit.games.rummikub.solver import solve
+    from simkit.games.rummikub.solver import STATE_CAP, solve
 
+    kw = {} if state_cap == DEFAULT else {"state_cap": state_cap}
+    cap_text = f"{STATE_CAP} (default)" if state_cap == DEFAULT else state_cap
     grid = tail_grid(seeds)
     times = []
     for cell, table, rack in grid:
         for objective in ("tiles", "points"):
             t0 = time.process_time()
-            solve(table, rack, objective=objective, state_cap=state_cap)
+            solve(table, rack, objective=objective, **kw)
             times.append((time.process_time() - t0, cell, table, rack, objective))
     ms = np.array([t[0] for t in times]) * 1000
     worst = sorted(times, key=lambda t: -t[0])[:traced]
     peak = 0
     for _, _, table, rack, objective in worst:
         tracemalloc.start()
-        solve(table, rack, objective=objective, state_cap=state_cap)
+        solve(table, rack, objective=objective, **kw)
         peak = max(peak, tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     slow = worst[0]
-    label = f"rummikub tail grid ({len(times)} solves), state_cap={state_cap}"
+    label = f"rummikub tail grid ({len(times)} solves), state_cap={cap_text}"
     return [(f"{label} median", float(np.median(ms)), "ms"),
             (f"{label} p95", float(np.percentile(ms, 95)), "ms"),
             (f"{label} p99", float(np.percentile(ms, 99)), "ms"),
             (f"{label} max (table {slow[1][0]}, rack {slow[1][1]}, jokers {slow[1][2]}+{slow[1][3]}, "
-             f"{slow[4]})", float(ms.max()), "ms"),
-            (f"{label} peak traced memory of one solve", peak / 2**20, "MB")]
+             f"{slow[4]}) [target <= {MAX_TARGET_MS:g} ms]", float(ms.max()), "ms"),
+            (f"{label} peak traced memory of one solve [target <= {PEAK_TARGET_MB:g} MB]",
+             peak / 2**20, "MB")]
 
 
-def bench(seconds: float = 3.0, grid_seeds: int = 10) -> list[tuple[str, float, str]]:
+def bench(seconds: float = 3.0, grid_seeds: int = 10, forward: bool = False) -> list[tuple[str, float, str]]:
     rows = []
     med, p95 = _solver_times(opening_queries(300))
     rows += [("rummikub solver opening 14 tiles median", med, "ms"),
@@ -139,12 +148,11 @@ def bench(seconds: float = 3.0, grid_seeds: int = 10) -> list[tuple[str, float, 
     rows.append(("rummikub 4p greedy_tiles", _games_per_s(["greedy_tiles"], seconds), "games/s"))
     rows.append(("rummikub 4p random", _games_per_s(["random"], seconds), "games/s"))
     if grid_seeds:
-        from simkit.games.rummikub.solver import STATE_CAP
-
-        for cap in (None, STATE_CAP):
-            rows += tail_grid_rows(grid_seeds, state_cap=cap)
-        rows.append(("process peak RSS (ru_maxrss, whole bench)",
+        rows += tail_grid_rows(grid_seeds)
+        rows.append((f"process peak RSS (ru_maxrss, so far) [target <= {PEAK_TARGET_MB:g} MB]",
                      resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "MB"))
+        if forward:
+            rows += tail_grid_rows(grid_seeds, state_cap=None)
     return rows
 
 
@@ -152,5 +160,5 @@ if __name__ == "__main__":
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
     secs = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
     seeds = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-    for label, value, unit in bench(secs, seeds):
+    for label, value, unit in bench(secs, seeds, forward="forward" in sys.argv[3:]):
         print(f"{label:55s} {value:10.2f} {unit}")

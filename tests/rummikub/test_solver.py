@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.games.rummikub import rules, solver
+from simkit.games.rummikub import dp, rules, solver
 from simkit.games.rummikub.actions import InitialMeld, Play
 from simkit.games.rummikub.random_positions import random_position, random_table
 from simkit.games.rummikub.solver import solve
@@ -149,20 +149,68 @@ def test_solver_optimal_with_both_jokers_on_the_table_R15(direction):
     assert found >= 20
 
 
-def test_solver_state_cap_switch_keeps_the_value():
-    """A tiny state cap makes the solver alternate between the forward and the mirrored DP with
-    growing caps: the value stays the optimum (the play may be another of equal value) and the
-    answer passes the validator."""
+@pytest.fixture
+def forward_states(monkeypatch):
+    """A list filled with the memo size of every table DP that runs (the largest forward DP of a
+    `state_cap=None` solve is the position's forward state count)."""
+    sizes: list[int] = []
+    run = dp.TableDP.solve
+
+    def counted(self, *args, **kw):
+        try:
+            return run(self, *args, **kw)
+        finally:
+            sizes.append(len(self.memo))
+
+    monkeypatch.setattr(dp.TableDP, "solve", counted)
+    return sizes
+
+
+def _check_cap_rule(table, rack, objective, cap, sizes) -> bool:
+    """The solver's state-cap rule on one position; True when the forward DP stayed below the cap.
+    Below it the answer is the forward DP's own play; past it, a play of the same value, the
+    same on every call, that the validator accepts."""
+    sizes.clear()
+    ref = solve(table, rack, objective=objective, state_cap=None)
+    below = max(sizes, default=0) < cap
+    sol = solve(table, rack, objective=objective, state_cap=cap)
+    assert (sol is None) == (ref is None)
+    if sol is None:
+        return below
+    if below:
+        assert sol == ref
+    else:
+        assert (sol.tiles, sol.points) == (ref.tiles, ref.points)
+        assert solve(table, rack, objective=objective, state_cap=cap) == sol
+    assert rules.check_play(table, sol.melds, rack, retrieval="strict") is None
+    return below
+
+
+def test_solver_state_cap_rule_both_halves(forward_states):
+    """With a small cap both halves of the rule occur on 40 + 6..12 positions."""
     rng = np.random.default_rng(12)
-    for _ in range(4):
-        table, rack = random_position(rng, 40, 12, jokers=True, joker_prob=0.3)
+    halves = []
+    for _ in range(10):
+        table, rack = random_position(rng, 40, int(rng.integers(6, 13)), jokers=True, joker_prob=0.3)
         for objective in ("tiles", "points"):
-            ref = solve(table, rack, objective=objective)
-            sol = solve(table, rack, objective=objective, state_cap=50)
-            assert (sol is None) == (ref is None)
-            if sol is not None:
-                assert (sol.tiles, sol.points) == (ref.tiles, ref.points)
-                assert rules.check_play(table, sol.melds, rack, retrieval="strict") is None
+            halves.append(_check_cap_rule(table, rack, objective, 2000, forward_states))
+    assert 3 <= halves.count(True) and 3 <= halves.count(False)
+
+
+@pytest.mark.slow
+def test_solver_default_cap_rule_on_the_tail_grid(forward_states):
+    """The default STATE_CAP on one seed of the tail grid (120 positions, both objectives): the
+    default solve's answer is the forward DP's own wherever that stays below the cap."""
+    from simkit.games.rummikub.random_positions import tail_grid
+
+    halves = [_check_cap_rule(table, rack, objective, solver.STATE_CAP, forward_states)
+              for _, table, rack in tail_grid(1) for objective in ("tiles", "points")]
+    assert halves.count(True) > 200 and halves.count(False) >= 1
+
+
+def test_solve_defaults_to_the_state_cap():
+    assert solver.solve.__kwdefaults__["state_cap"] == solver.STATE_CAP
+    assert solver.solve_observation.__defaults__[-1] == solver.STATE_CAP
 
 
 def test_tail_grid_positions_have_the_asked_jokers():

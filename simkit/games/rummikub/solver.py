@@ -12,7 +12,9 @@ ids) or None when no legal play exists. Two exact methods, chosen after measurin
 - After the initial meld (R12, R15): the table DP of `dp.TableDP` (van Rijn, Takes & Vis style:
   numbers 1..13, open runs per colour, groups per number), with jokers as units, strict joker
   retrieval as pending flags, and branch and bound. All table tiles stay on the table; >= 1 rack
-  tile is added.
+  tile is added. Past `STATE_CAP` states the mirrored position (numbers n -> 14 - n) takes turns
+  with it (`_table_dp`): the same optimum, in a fraction of the time on the positions where the
+  forward DP explodes.
 
 Objectives: 'tiles' = number of rack tiles placed; 'points' = rack value placed (R20: numbers, a
 joker `joker_points`). Ties are broken towards the other objective. The DP works on faces; tile ids
@@ -33,6 +35,14 @@ from simkit.games.rummikub.dp import StateCap, TableDP
 from simkit.games.rummikub.tiles import GROUP, RUN, Meld
 
 NEG = -(1 << 40)
+#: the default `state_cap` (about 0.15 s of DP): memo states of the forward table DP before the
+#: solver turns to the mirrored position (numbers n -> 14 - n, an isomorphic problem the DP often
+#: finds far easier, or far harder); the two then take turns with caps growing fourfold, each
+#: going on from its own memo. Every position the forward DP solves within the cap gets exactly
+#: the forward DP's play; past it, a play of the same optimal value (docs/rummikub.md).
+STATE_CAP = 20_000
+#: tests only: solve every table position through the mirrored DP
+FORCE_MIRROR = False
 #: strict rule: first try the free optimum and keep it if some tile assignment meets R15.
 #: Measured slower on game positions (median 13 ms vs 10 ms before the dead-flag pruning), so off.
 FREE_FIRST = False
@@ -266,15 +276,15 @@ def _build_melds(plan, table_ids, rack_ids, virtual, wild_table, wild_rack) -> l
 
 def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, objective: str = "tiles",
           retrieval: str = "strict", initial_points: int = 30, jokers_in_initial: bool = True,
-          joker_points: int = 30, state_cap: int | None = None) -> Solution | None:
+          joker_points: int = 30, state_cap: int | None = STATE_CAP) -> Solution | None:
     """The best legal submission for a player with `rack` facing `table`, or None if no legal
     play exists (then the player must draw or pass). See the module docstring for the method.
 
-    `state_cap` bounds the tail after the initial meld: once the table DP passes that many
-    states, the mirrored position (numbers n -> 14 - n) is solved too, the two taking turns under
-    fourfold caps (`STATE_CAP` is the measured choice). The value is the same optimum, but where
-    several plays share it the answer may be another of them, so None (the default) keeps the
-    forward DP alone and every answer exactly as before."""
+    `state_cap` bounds the tail after the initial meld: once the forward table DP passes that
+    many states, the mirrored position (numbers n -> 14 - n) is solved too, the two taking turns
+    under fourfold caps. Below the cap the answer is the forward DP's own; past it, it is the
+    same optimum, but where several plays share it possibly another of them (still a function
+    of the position alone). None: the forward DP alone, however long it takes."""
     w, jw = _weights(objective, joker_points)
     rack = list(rack)
     O = [0] * 56
@@ -422,15 +432,6 @@ def _solve_table(table, rack, objective, retrieval, joker_points, state_cap=None
     return _finish(Play(tuple(fixed)), fixed, table_tiles, False)
 
 
-#: the measured `state_cap` (about 50 ms of DP): memo states of the table DP before the solver
-#: turns to the mirrored position (numbers n -> 14 - n, an isomorphic problem the DP often finds
-#: far easier, or far harder); the two then take turns with caps growing fourfold, each going on
-#: from its own memo
-STATE_CAP = 5000
-#: tests only: solve every table position through the mirrored DP
-FORCE_MIRROR = False
-
-
 def _mirror_rows(rows):
     return [[r[0]] + r[13:0:-1] + r[14:] for r in rows]
 
@@ -539,7 +540,8 @@ def _finish(action, melds, table_tiles, proven) -> Solution:
     return Solution(action, placed, len(placed), points, proven)
 
 
-def solve_observation(obs, config, objective: str = "tiles", state_cap: int | None = None) -> Solution | None:
+def solve_observation(obs, config, objective: str = "tiles",
+                      state_cap: int | None = STATE_CAP) -> Solution | None:
     """`solve` for a seat's Observation under a RummikubConfig."""
     return solve(obs.table, obs.rack, opened=obs.opened[obs.seat], objective=objective,
                  retrieval=config.joker_retrieval, initial_points=config.initial_meld_points,
