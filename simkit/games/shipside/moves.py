@@ -92,7 +92,7 @@ class _Crew:
     def __init__(self, st):
         self.frozen = frozen(st)
         self.by_ship = {s: dirs(st, s, False, False) for s in st.row if st.crew[s]}
-        self.symbol_places: dict = {}   # (open place ids, seat) -> place ids with directions
+        self.symbol_places: dict = {}   # (open place ids, seat) -> (place ids with directions, getter)
 
 
 _MEMOS: dict[int, tuple[object, _Memo]] = {}
@@ -113,6 +113,14 @@ def _memo(st) -> _Memo:
 
 
 def crew_moves(st) -> _Crew:
+    """The crew's possible moves, kept on the state until a token moves or a ship is scored."""
+    crew = st._crew
+    if crew is None:
+        crew = st._crew = crew_lookup(st)
+    return crew
+
+
+def crew_lookup(st) -> _Crew:
     """The crew's possible moves, memoised by the row and the number of tokens on each ship."""
     row = st.row
     crew = st.crew
@@ -155,17 +163,16 @@ def frozen(st) -> bool:
                         st.config.movement.freeze_when_full)
 
 
-def _symbol_places(st, p: int, plain: tuple[int, ...]) -> tuple[int, ...]:
+def _symbol_places(st, p: int, plain: tuple[int, ...]) -> tuple[tuple[int, ...], Callable]:
     """S23-S25: the open places (ids without direction), each once per direction its crew may
     move when `p` plays a symbol card there (kept without one where nobody moves or where the
-    side's owner chooses)."""
+    side's owner chooses); with their getter."""
     moves = crew_moves(st)
-    if moves.frozen:
-        return plain
     key = (plain, p)
     hit = moves.symbol_places.get(key)
     if hit is None:
-        hit = moves.symbol_places[key] = _with_directions(st, p, plain, moves.by_ship)
+        ids = plain if moves.frozen else _with_directions(st, p, plain, moves.by_ship)
+        hit = moves.symbol_places[key] = (ids, _memo(st).gather(ids))
     return hit
 
 
@@ -182,28 +189,38 @@ def _with_directions(st, p: int, plain: tuple[int, ...], by_ship: dict) -> tuple
     return tuple(ids)
 
 
+def open_places(st, p: int) -> tuple[int, ...]:
+    """S19, S20: the ids (6 * ship + 3 * side) of the places where `p` may put a card, in row
+    order (the state keeps them with their getter until a side fills or empties or a ship is
+    scored)."""
+    maxc = st.config.rules.max_cards_per_side
+    sides_allowed = (0, 1) if st.config.rules.play_on_any_side else (p,)
+    sides = st.sides
+    return tuple([6 * s + 3 * a for s in st.row for a in sides_allowed if len(sides[s][a]) < maxc])
+
+
 def main_actions(st, p: int) -> list:
     cfg = st.config
     T = st.T
-    maxc = cfg.rules.max_cards_per_side
-    sides_allowed = (0, 1) if cfg.rules.play_on_any_side else (p,)
     sides = st.sides
     kind = T.kind
     memo = _memo(st)
     out: list = []
-    plain = tuple([6 * s + 3 * a for s in st.row for a in sides_allowed if len(sides[s][a]) < maxc])
-    moving = None           # the places with the crew directions a symbol card offers (S23-S25)
-    get_plain = get_moving = None
+    opened = st._open[p]
+    if opened is None:
+        ids = open_places(st, p)
+        opened = st._open[p] = (ids, memo.gather(ids))
+    plain, get_plain = opened
+    moving = get_moving = None      # the places with the crew directions a symbol card offers
+    plays = memo.plays
     for k in dict.fromkeys([kind[c] for c in st.hands[p]]):  # S19, S20
+        row = plays.get(k) or memo.play_row(k)
         if k[1]:
             if get_moving is None:
-                moving = _symbol_places(st, p, plain)
-                get_moving = memo.gather(moving)
-            out += get_moving(memo.play_row(k))
+                moving, get_moving = _symbol_places(st, p, plain)
+            out += get_moving(row)
         else:
-            if get_plain is None:
-                get_plain = memo.gather(plain)
-            out += get_plain(memo.play_row(k))
+            out += get_plain(row)
     if st._octopus_ready(p):  # S40-S46
         as_place = cfg.octopus.as_placement
         octo_on = st.octo_on
@@ -217,7 +234,7 @@ def main_actions(st, p: int) -> list:
                 for k in dict.fromkeys([kind[c] for c in cards if octo_on[c] < 0 or c == mine]):
                     if k[1] and as_place:
                         if moving is None:
-                            moving = _symbol_places(st, p, plain)
+                            moving, get_moving = _symbol_places(st, p, plain)
                         places = moving
                     else:
                         places = plain

@@ -230,6 +230,7 @@ def parse_position(text: str, config: ShipsideConfig, rng: np.random.Generator |
     st.config, st.T = config, T
     st.rng = rng if rng is not None else np.random.default_rng(0)
     st.events, st.n_octo, st.n_rum = [], 0, 0
+    st._forget_board(crew=True)
     _read_turn(lines, st)
     side_text = _read_board(lines, st)
     _read_marks(lines, st)

@@ -42,12 +42,13 @@ class ShipsideState(State):
                  "octo_on", "octo_at", "octo_spent", "hands", "piles", "pile_of", "out",
                  "captured", "crew_won", "crew_out", "ships_out", "score", "rum_left",
                  "rum_turn", "phase", "acting", "cur", "first", "pending", "turn", "passes", "reason",
-                 "events", "marks", "own", "n_octo", "n_rum")
+                 "events", "marks", "own", "n_octo", "n_rum", "_open", "_crew")
 
     def __init__(self, config: ShipsideConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
         T = rules.tables(config)
         self.config, self.T, self.rng = config, T, rng
+        self._forget_board(crew=True)
         n_ships = len(T.defense)
         self.row = rules.ship_row(T.defense, config.setup.ship_order, rng)          # S10
         self.sides = [[[], []] for _ in range(n_ships)]
@@ -299,6 +300,7 @@ class ShipsideState(State):
             src = self.sides[s1][a.src_side]
             src.remove(card)
             self.tot[s1][a.src_side] -= self.T.value[card]
+            self._forget_board(crew=False)                                         # a side may open
             self._put(card, s, a.side)
             self.octo_on[card] = p
             self.octo_at[p] = card
@@ -361,8 +363,18 @@ class ShipsideState(State):
 
     # ------------------------------------------------------------------ resolution
     def _put(self, card: int, s: int, side: int) -> None:
-        self.sides[s][side].append(card)
+        cards = self.sides[s][side]
+        cards.append(card)
         self.tot[s][side] += self.T.value[card]
+        if len(cards) >= self.config.rules.max_cards_per_side:                    # S20: now full
+            self._forget_board(crew=False)
+
+    def _forget_board(self, crew: bool) -> None:
+        """Drop what moves.py keeps on the state: the open places per seat (after a side filled
+        or emptied or a ship left) and, with `crew`, the crew's possible moves."""
+        self._open = [None, None]
+        if crew:
+            self._crew = None
 
     def _resolve(self, st: list) -> None:
         """S21 / S42: after placing: crew movement, ship check, origin check (S45), draw (S22).
@@ -421,6 +433,7 @@ class ShipsideState(State):
                                    self.config.crew.max_per_ship)
         token = self.crew[s].pop(0)
         self.crew[target].append(token)
+        self._crew = None
         self.events.append(("move", token, self.T.defense[s], self.T.defense[target], chooser, d))
 
     def _check_ship(self, s: int, actor: int) -> None:
@@ -433,6 +446,7 @@ class ShipsideState(State):
         if res is None:
             return
         winner, how = res
+        self._forget_board(crew=True)                                               # sides empty
         T = self.T
         crew = self.crew[s]
         self.events.append(("score", T.defense[s], winner, how, t[0], t[1], thr,
@@ -521,6 +535,7 @@ class ShipsideState(State):
     def clone(self) -> ShipsideState:
         new = ShipsideState.__new__(ShipsideState)
         new.config, new.T, new.rng = self.config, self.T, copy.deepcopy(self.rng)
+        new._forget_board(crew=True)
         new.row = self.row[:]
         new.sides = [[a[:], b[:]] for a, b in self.sides]
         new.tot = [t[:] for t in self.tot]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from simkit.games.shipside import moves
 from simkit.games.shipside.rules import DIR, MARK, OVER, PICK
 
 if TYPE_CHECKING:
@@ -124,6 +125,20 @@ def determinize(st, seat: int, rng: np.random.Generator) -> ShipsideState:
     return new
 
 
+def _stale_memos(st) -> list[str]:
+    """What moves.py keeps on the state must equal a fresh computation."""
+    problems = []
+    kept = st._crew
+    if kept is not None:
+        fresh = moves.crew_lookup(st)
+        if (kept.frozen, kept.by_ship) != (fresh.frozen, fresh.by_ship):
+            problems.append("the crew's moves kept on the state are out of date (engine bookkeeping)")
+    for p in (0, 1):
+        if st._open[p] is not None and st._open[p][0] != moves.open_places(st, p):
+            problems.append(f"seat {p}'s open places kept on the state are out of date (engine bookkeeping)")
+    return problems
+
+
 def audit(st) -> list[str]:
     """Conservation of cards (S2), crew (S8, S26), octopi, scores (S54) and the side limit (S20)."""
     T = st.T
@@ -175,6 +190,7 @@ def audit(st) -> list[str]:
             problems.append(f"seat {p} rum count negative")
     if sum(1 for o in st.octo_on if o >= 0) != sum(1 for c in st.octo_at if c >= 0):
         problems.append("octopus markers disagree")
+    problems += _stale_memos(st)
     goal = cfg.end.points_to_win
     if st.phase != OVER and goal and max(st.score) >= goal:
         problems.append(f"a player has {max(st.score)} >= {goal} points but the game goes on")
