@@ -213,7 +213,7 @@ def main_actions(st, p: int) -> list:
     plain, get_plain = opened
     moving = get_moving = None      # the places with the crew directions a symbol card offers
     plays = memo.plays
-    for k in dict.fromkeys([kind[c] for c in st.hands[p]]):  # S19, S20
+    for k in dict.fromkeys(map(kind.__getitem__, st.hands[p])):  # S19, S20
         row = plays.get(k) or memo.play_row(k)
         if k[1]:
             if get_moving is None:
@@ -231,14 +231,15 @@ def main_actions(st, p: int) -> list:
                 if not cards:
                     continue
                 source = 2 * s1 + a1
+                gets: dict = {}     # False: plain places, True: symbol places -> their getter
                 for k in dict.fromkeys([kind[c] for c in cards if octo_on[c] < 0 or c == mine]):
-                    if k[1] and as_place:
-                        if moving is None:
+                    sym = k[1] and as_place
+                    get = gets.get(sym)
+                    if get is None:
+                        if sym and moving is None:
                             moving, get_moving = _symbol_places(st, p, plain)
-                        places = moving
-                    else:
-                        places = plain
-                    out += memo.gather(places, source)(memo.octopus_row(k, source))
+                        get = gets[sym] = memo.gather(moving if sym else plain, source)
+                    out += get(memo.octopi.get((k, source)) or memo.octopus_row(k, source))
     if not out:
         out.append(PASS)  # S18
     if st.rum_left[p] > 0 and not st.rum_turn:  # S17, S47

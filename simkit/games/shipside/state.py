@@ -386,12 +386,13 @@ class ShipsideState(State):
         p, s, side, card, origin, is_play, d, stage = st
         placement = is_play or cfg.octopus.as_placement
         before = cfg.movement.before_scoring
+        sym = self.T.sym[card]
         if stage == 0:
-            if placement and before and self._crew_waits(st, 0):
+            if placement and before and sym and self._crew_waits(st, 0):
                 return
             if placement and s in self.row and self.phase != OVER:
                 self._check_ship(s, p)                                              # S31-S34
-        if placement and not before and self._crew_waits(st, 2):                    # S30
+        if placement and not before and sym and self._crew_waits(st, 2):            # S30
             return
         if (placement and origin >= 0 and origin != s and cfg.octopus.check_origin
                 and origin in self.row and self.phase != OVER):
@@ -407,9 +408,10 @@ class ShipsideState(State):
 
     def _crew_waits(self, st: list, stage: int) -> bool:
         """S23-S25: the crew on the ship a symbol card came to moves (or stays where it cannot);
-        True when the side's owner must choose the direction first (resolution waits at `stage`)."""
-        p, s, side, card, _, _, d, _ = st
-        if not self.T.sym[card] or s not in self.row or self.phase == OVER:
+        True when the side's owner must choose the direction first (resolution waits at `stage`).
+        The caller has checked that the card carries the symbol."""
+        p, s, side, _, _, _, d, _ = st
+        if s not in self.row or self.phase == OVER:
             return False
         dirs = self._dirs(s)
         if dirs:
@@ -441,6 +443,9 @@ class ShipsideState(State):
         side = self.sides[s]
         t = self.tot[s]
         thr = rules.threshold(self.T.defense[s], len(self.mugs[s]), cfg.rum.defense_bonus)
+        maxc = cfg.rules.max_cards_per_side
+        if t[0] < thr and t[1] < thr and (len(side[0]) < maxc or len(side[1]) < maxc):
+            return                          # the usual case: neither S32 nor S33 can apply
         res = rules.ship_result(t[0], t[1], len(side[0]), len(side[1]), thr,
                                 cfg.rules.max_cards_per_side, cfg.scoring.threshold_inclusive, actor)
         if res is None:
