@@ -8,6 +8,7 @@ from simkit.core.strategy import Decision, Strategy
 class RandomStrategy(Strategy):
     name = "random"
     description = "Uniformly random legal action (card and place, octopus move, rum, direction, pick)."
+    reusable = True     # setup() empties the draw buffer
 
     def setup(self, info, seat, rng) -> None:
         super().setup(info, seat, rng)

@@ -8,9 +8,14 @@ from simkit.core.strategy import Decision, Strategy
 class RandomStrategy(Strategy):
     name = "random"
     description = "uniform over all legal actions, parameters included (keep, slot, draw, use e(p))"
+    reusable = True     # setup() empties the draw buffer
 
     def __init__(self) -> None:
         self._buf: list[float] = []
+
+    def setup(self, info, seat, rng) -> None:
+        super().setup(info, seat, rng)
+        self._buf = []
 
     def act(self, decision: Decision):
         legal = decision.legal_actions

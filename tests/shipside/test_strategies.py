@@ -111,3 +111,18 @@ def test_greedy_does_not_fill_the_opponents_fifth_slot_and_hand_over_the_ship(na
     choice = _choice(name, st)
     assert not (type(choice) is Play and choice.ship == 34 and choice.side == B), choice
     assert _captures_for_b(_after(st, choice), 34) == []
+
+
+def test_a_reused_random_instance_plays_a_chunk_exactly_as_fresh_ones(monkeypatch):
+    """`reusable`: one instance per lineup slot for a chunk plays the games fresh instances play
+    (setup empties the buffer of draws a game leaves behind)."""
+    from simkit.core.play import play_range
+    from simkit.core.spec import RunSpec
+    from strategies.shipside.baseline import RandomStrategy
+
+    spec = RunSpec.create(game="shipside", n_players=2, strategies=["random"], n_games=20, seed=4)
+    reused = play_range(spec, 0, 20)
+    monkeypatch.setattr(RandomStrategy, "reusable", False)
+    fresh = play_range(spec, 0, 20)
+    assert reused.games == fresh.games and reused.seats == fresh.seats
+    assert len(set(reused.games["steps"])) > 1

@@ -146,3 +146,17 @@ def test_discard_memory_reconstructs_the_discard_pile_from_the_log(used_card):
         check(s)
         reshuffles += s.reshuffles
     assert reshuffles > 0
+
+
+def test_a_reused_random_instance_plays_a_chunk_exactly_as_fresh_ones(monkeypatch):
+    """`reusable`: one instance per lineup slot for a chunk plays the games fresh instances play
+    (setup empties the buffer of draws a game leaves behind)."""
+    from strategies.trains.baseline import RandomStrategy
+
+    spec = RunSpec.create(game="trains", n_players=3, strategies=["random"], n_games=12, seed=4,
+                          overrides={"max_turns": "60"})
+    reused = play_range(spec, 0, 12)
+    monkeypatch.setattr(RandomStrategy, "reusable", False)
+    fresh = play_range(spec, 0, 12)
+    assert reused.games == fresh.games and reused.seats == fresh.seats
+    assert len(set(reused.games["steps"])) > 1
