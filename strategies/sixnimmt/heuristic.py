@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+import functools
+from itertools import accumulate
 from math import comb
+from operator import itemgetter
+from typing import NamedTuple
 
 from simkit.core.strategy import Decision, Strategy
 from simkit.games.sixnimmt.actions import TakeRow
-from simkit.games.sixnimmt.rules import BH, DRAFT, row_points, target_row
+from simkit.games.sixnimmt.rules import BH, DRAFT, row_points
 from strategies.sixnimmt.baseline import cheapest_row
+
+#: the tie-break terms of a card's cost, per bullhead count and per gap: the same floats as
+#: computing 0.001 * BH[card] and 0.002 * gap in place
+_SHED = tuple(0.001 * b for b in BH)
+_GAP_COST = tuple(0.002 * gap for gap in range(105))
+_INF = float("inf")
+_ABOVE_EVERY_CARD = 1 << 30
+_last_card = itemgetter(-1)
 
 
 def _tail(k: int, n: int, q: float) -> float:
@@ -18,6 +29,30 @@ def _tail(k: int, n: int, q: float) -> float:
     if k > n:
         return 0.0
     return sum(comb(n, j) * q ** j * (1 - q) ** (n - j) for j in range(k, n + 1))
+
+
+@functools.cache
+def _take_chances(free: int, opponents: int, n_unseen: int) -> tuple[float, ...]:
+    """By gap (unseen cards between a row's end and our card): the chance that the opponents
+    fill the row's `free` places first."""
+    return tuple(_tail(free, opponents, gap / n_unseen) if free > 0 else 1.0
+                 for gap in range(n_unseen + 1))
+
+
+@functools.lru_cache(maxsize=4096)
+def _row_costs(free: int, opponents: int, n_unseen: int, points: int, caution: float) -> tuple[float, ...]:
+    """By gap: the cost of a card put on a row of `points` bullheads with `free` places."""
+    stake = points + 1.5    # the row, and the card left in it
+    return tuple(p_take * stake * caution + _GAP_COST[gap]
+                 for gap, p_take in enumerate(_take_chances(free, opponents, n_unseen)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _low_card_costs(opponents: int, n_unseen: int, cheapest: int) -> tuple[float, ...]:
+    """By the unseen cards below ours: the cost of a card below every row (N10), which takes
+    the cheapest row unless an opponent plays lower first."""
+    saved = (1 - (1 - lower / n_unseen) ** opponents for lower in range(n_unseen + 1))
+    return tuple(cheapest * (1 - p_saved) + 0.5 * p_saved for p_saved in saved)
 
 
 class HeuristicStrategy(Strategy):
@@ -31,8 +66,10 @@ class HeuristicStrategy(Strategy):
         self.caution = caution
 
     def act(self, decision: Decision):
-        obs = decision.observation
         legal = decision.legal_actions
+        if len(legal) == 1:
+            return legal[0]             # the only choice, whatever its cost
+        obs = decision.observation
         if type(legal[0]) is TakeRow:
             return cheapest_row(obs.rows)
         if obs.phase == DRAFT:
@@ -49,33 +86,72 @@ class HeuristicStrategy(Strategy):
         middle = (self.info.config.deck_cards(obs.n_players) + 1) / 2
         return min(pool, key=lambda c: (BH[c], abs(c - middle), c))
 
-    def _choose_card(self, obs, hand) -> int:
-        cap = self.info.config.row_capacity
-        opponents = obs.n_players - 1
-        known = set(obs.hand) | set(obs.seen_cards)
-        deck = self.info.config.deck_cards(obs.n_players)
-        unseen = [c for c in range(1, deck + 1) if c not in known]   # ascending
-        n_unseen = max(1, len(unseen))
-        ends = [r[-1] for r in obs.rows]
-        costs = [row_points(r) for r in obs.rows]
-        cheapest = min(costs)
-        best_card, best_cost = hand[0], float("inf")
-        for card in hand:
-            r = target_row(ends, card)
-            if r < 0:
-                # N10: we take a row unless someone else plays lower first
-                lower = bisect_left(unseen, card)
-                q = lower / n_unseen
-                p_saved = 1 - (1 - q) ** opponents
-                cost = cheapest * (1 - p_saved) + 0.5 * p_saved
-            else:
-                row = obs.rows[r]
-                free = cap - len(row)
-                gap = bisect_left(unseen, card) - bisect_right(unseen, ends[r])
-                q = gap / n_unseen
-                p_take = _tail(free, opponents, q) if free > 0 else 1.0
-                cost = p_take * (costs[r] + 1.5) * self.caution + 0.002 * gap
-            cost -= 0.001 * BH[card]   # shed costly cards on ties
-            if cost < best_cost:
+    def _choose_card(self, obs, legal) -> int:
+        """The card of least expected cost; the first in `legal` order among equal costs.
+
+        Walks the hand in ascending order (obs.hand is the sorted hand, the same cards as
+        `legal`), so a card's rank in the hand counts the own cards below it, and the row it
+        goes to (N8) only moves up.
+        """
+        config = self.info.config
+        hand, seen = obs.hand, obs.seen_cards
+        deck = config.deck_cards(obs.n_players)
+        unseen_total = deck - len(seen) - len(hand)   # a card is in this hand or seen, never both
+        turn = _turn(obs.rows, seen, deck, unseen_total if unseen_total > 1 else 1,
+                     obs.n_players - 1, config.row_capacity, self.caution)
+        ends, targets, not_seen_below = turn.ends, turn.targets, turn.not_seen_below
+        t, next_end = 0, ends[0]
+        end_unseen, costs = 0, turn.low_card_costs    # below every row, by unseen cards below
+        best_card, best_cost = legal[0], _INF
+        for own_below, card in enumerate(hand):
+            while card > next_end:   # the row this card goes to (N8) is the next one up
+                end_unseen, costs = targets[t]
+                end_unseen -= own_below
+                t += 1
+                next_end = ends[t]
+            # by the unseen cards between the row's end and this card
+            cost = costs[not_seen_below[card] - own_below - end_unseen]
+            cost -= _SHED[card]   # shed costly cards on ties
+            if cost < best_cost or (cost == best_cost and legal.index(card) < legal.index(best_card)):
                 best_card, best_cost = card, cost
         return best_card
+
+
+class _Turn(NamedTuple):
+    """What every seat's card choice reads from the public cards of a turn."""
+
+    not_seen_below: list[int]   # by card value v: the cards 1..v-1 not seen (own cards included)
+    ends: list[int]             # the row ends, ascending, then a sentinel above every card
+    #: per row, in the order of `ends`: its not_seen_below and its _row_costs
+    targets: list[tuple[int, tuple[float, ...]]]
+    low_card_costs: tuple[float, ...]
+
+
+_last_turn: tuple = ((), None)
+
+
+def _turn(rows, seen, deck: int, n_unseen: int, opponents: int, capacity: int,
+          caution: float) -> _Turn:
+    """The table of a turn, memoised for the last key: the seats of a turn see the same public
+    cards, so all but the first reuse its table (equal keys, equal tables)."""
+    global _last_turn
+    key = (rows, seen, deck, n_unseen, opponents, capacity, caution)
+    last_key, turn = _last_turn
+    if key != last_key:
+        turn = _new_turn(rows, seen, deck, n_unseen, opponents, capacity, caution)
+        _last_turn = (key, turn)
+    return turn
+
+
+def _new_turn(rows, seen, deck: int, n_unseen: int, opponents: int, capacity: int,
+              caution: float) -> _Turn:
+    not_seen = bytearray(b"\0" + b"\1" * deck)
+    for card in seen:
+        not_seen[card] = 0
+    not_seen_below = list(accumulate(not_seen, initial=0))
+    by_end = sorted(rows, key=_last_card)
+    points = list(map(row_points, by_end))
+    targets = [(not_seen_below[row[-1]], _row_costs(capacity - len(row), opponents, n_unseen, p, caution))
+               for row, p in zip(by_end, points)]
+    return _Turn(not_seen_below, [row[-1] for row in by_end] + [_ABOVE_EVERY_CARD], targets,
+                 _low_card_costs(opponents, n_unseen, min(points)))
