@@ -60,6 +60,8 @@ class HeuristicStrategy(Strategy):
     description = ("Plays the card with the least expected penalty given the rows and the unseen "
                    "cards; takes the cheapest row; drafts low-bullhead cards.")
 
+    reusable = True     # nothing is kept from a game: the turn memo is keyed by what it holds
+
     def __init__(self, caution: float = 1.0):
         if caution < 0:
             raise ValueError(f"caution={caution} is not allowed: it must be >= 0")

@@ -15,7 +15,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from simkit.core.play import play_out
+from simkit.core.play import play_game, play_out, play_range
+from simkit.core.runner import RunSpec
 from simkit.core.strategy import Decision, GameInfo, Strategy
 from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig
@@ -167,3 +168,17 @@ def test_equal_costs_go_to_the_first_card_in_legal_order():
     for bot in (HeuristicStrategy(), ReferenceHeuristic()):
         bot.setup(GameInfo("sixnimmt", SixNimmtConfig(), 2), 0, np.random.default_rng(0))
         assert bot.act(decision) == 42, type(bot).__name__
+
+
+def test_a_reused_heuristic_plays_each_game_as_a_fresh_one():
+    """`reusable`: the runner keeps one instance for a chunk; every game's seats and scores equal
+    those of the game played alone with new instances."""
+    lineup = ["heuristic", "random", "heuristic:caution=2", "heuristic"]
+    spec = RunSpec.create("sixnimmt", 4, lineup, 30, seed=4, config=SixNimmtConfig(max_rounds=1))
+    assert HeuristicStrategy.reusable
+    seats = play_range(spec, 0, 30).seats
+    for index in range(30):
+        record, _ = play_game(spec, index)
+        rows = [k for k, game in enumerate(seats["game"]) if game == index]
+        assert [seats["score"][k] for k in rows] == list(record.scores)
+        assert [seats["strategy"][k] for k in rows] == [spec.strategies[s].text for s in record.slots]
