@@ -6,6 +6,7 @@ games gives the same rows in any process, in any order.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import traceback
@@ -33,13 +34,18 @@ def seat_slots(seating: str, duplicate: bool, index: int, n: int,
     """Which lineup slot sits in each seat of game `index`; also its deal and rotation."""
     if duplicate:
         deal, rotation = divmod(index, n)
-        return [(s + rotation) % n for s in range(n)], deal, rotation
+        return list(_rotated(n, rotation)), deal, rotation
     if seating == "rotate":
         rotation = index % n
-        return [(s + rotation) % n for s in range(n)], index, rotation
+        return list(_rotated(n, rotation)), index, rotation
     if seating == "random":
         return streams.seating_rng(n).permutation(n).tolist(), index, 0
     return list(range(n)), index, 0
+
+
+@functools.cache
+def _rotated(n: int, rotation: int) -> tuple[int, ...]:
+    return tuple((s + rotation) % n for s in range(n))
 
 
 @dataclass
@@ -272,8 +278,8 @@ def _engine_error(state: State, played: Played, cap: int) -> str:
 
 class _Table:
     """What every game of a run shares, set up once per chunk: the game entry, what strategies
-    learn in `setup`, the step cap, the seatings of fixed and rotating runs, the generators, and
-    one instance per lineup slot of each strategy that declares itself `reusable`."""
+    learn in `setup`, the step cap, the generators, and one instance per lineup slot of each
+    strategy that declares itself `reusable`."""
 
     def __init__(self, spec: RunSpec, pool: GeneratorPool | None = None):
         self.spec = spec
@@ -283,17 +289,6 @@ class _Table:
         self.cap = self.game.max_steps(spec.config, n)
         self.pool = pool
         self.lineup: list[StrategySpec | Strategy] = [_reusable(entry) for entry in spec.strategies]
-        self.rotations = [[(s + r) % n for s in range(n)] for r in range(n)]
-
-    def slots(self, index: int, streams: GameStreams) -> tuple[list[int], int, int]:
-        spec = self.spec
-        if spec.seating == "random":
-            return seat_slots(spec.seating, spec.duplicate, index, self.n, streams)
-        if spec.duplicate:
-            deal, rotation = divmod(index, self.n)
-            return self.rotations[rotation], deal, rotation
-        rotation = index % self.n if spec.seating == "rotate" else 0
-        return self.rotations[rotation], index, rotation
 
     def play(self, index: int, *, words: list[int] | None = None, chance_words: list[int] | None = None,
              max_steps: int | None = None, guard: DecisionGuard | None = None) -> tuple[GameRecord, State]:
@@ -302,7 +297,7 @@ class _Table:
         n = self.n
         streams = game_streams(spec.seed, index, n, duplicate=spec.duplicate, pool=self.pool,
                                words=words, chance_words=chance_words)
-        slots, deal, rotation = self.slots(index, streams)
+        slots, deal, rotation = seat_slots(spec.seating, spec.duplicate, index, n, streams)
         state: State = self.game.new_state(spec.config, n, streams.chance)
         lineup = self.lineup
         partial = max_steps is not None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from numpy.random import PCG64, Generator, SeedSequence
@@ -174,20 +174,6 @@ class GeneratorPool:
             fast.seed(words[k], words[k + 1], _inc(stream))
         return gen
 
-    def game(self, words: list[int], chance_words: list[int], n_players: int) -> list[Generator]:
-        """The chance Generator (slot 0) and one per seat (slots 1..n), seeded for one game as
-        `get` seeds them, in one call (the runner's per-game set-up)."""
-        while len(self._gens) <= n_players:
-            self._add()
-        if None in self._words or n_players >= len(_INCS):
-            return [self.get(0, chance_words, 0)] + [self.get(s, words, s) for s in range(1, n_players + 1)]
-        fast = cast("list[PCG64Words]", self._words)
-        incs = _INCS
-        fast[0].seed(chance_words[0], chance_words[1], incs[0])
-        for s in range(1, n_players + 1):
-            fast[s].seed(words[2 * s], words[2 * s + 1], incs[s])
-        return self._gens[:n_players + 1]
-
     def _add(self) -> None:
         gen = Generator(PCG64(0))
         fast = PCG64Words(gen.bit_generator)
@@ -240,8 +226,8 @@ def game_streams(master: int, index: int, n_players: int, *, duplicate: bool = F
         chance_words = stream_words(master, index // n_players, 1) if duplicate else words
     if pool is None:
         return GameStreams(_fresh(chance_words, 0), [_fresh(words, 1 + s) for s in range(n_players)], words)
-    gens = pool.game(words, chance_words, n_players)
-    return GameStreams(gens[0], gens[1:], words, pool)
+    seats = [pool.get(1 + s, words, 1 + s) for s in range(n_players)]
+    return GameStreams(pool.get(0, chance_words, 0), seats, words, pool)
 
 
 MAX_SEED = (1 << 128) - 1

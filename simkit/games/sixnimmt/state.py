@@ -277,12 +277,15 @@ class SixNimmtState(State):
             raise IllegalAction(f"seat {seat} must take a row: allowed are "
                                 f"{', '.join(str(a) for a in TAKE_ROW[:len(self.rows)])}, got {action!r}",
                                 seat=seat, rule="N10")
+        row = action.row
         card = self.pending[self.pending_at][0]
-        self._take(seat, action.row, card, "lowest")
-        k = self.low_rows.index(action.row)       # the card is below every end: it goes first
-        del self.low_ends[k], self.low_rows[k]
-        self.low_ends.insert(0, card)
-        self.low_rows.insert(0, action.row)
+        self._take(seat, row, card, "lowest")
+        low_ends, low_rows = self.low_ends, self.low_rows
+        k = low_rows.index(row)                   # the card is below every end: it goes first
+        low_ends[1:k + 1] = low_ends[:k]
+        low_rows[1:k + 1] = low_rows[:k]
+        low_ends[0] = card
+        low_rows[0] = row
         self.phase = PLAY
         self.acting = self.all_seats
         self._resolve(self.pending, self.pending_at + 1)
