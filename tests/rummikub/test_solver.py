@@ -208,6 +208,42 @@ def test_solver_default_cap_rule_on_the_tail_grid(forward_states):
     assert halves.count(True) > 200 and halves.count(False) >= 1
 
 
+def _capped_and_resumed(args, kw):
+    """A table DP solved under a cap of 50 states, raised fourfold after each StateCap."""
+    table_dp, cap = dp.TableDP(*args, **kw), 50
+    while True:
+        table_dp.cap = cap
+        try:
+            value = table_dp.solve()
+            break
+        except dp.StateCap:
+            cap *= 4
+    table_dp.cap = None
+    return value, table_dp.plan() if value > 0 else None
+
+
+def test_a_capped_and_resumed_table_dp_makes_the_same_choices(monkeypatch):
+    """Past the cap the forward DP goes on from its memo: when it finishes first, its play is the
+    one it finds uncapped (so the rule's second half only ever changes mirrored answers)."""
+    made = []
+    init = dp.TableDP.__init__
+
+    def recorded(self, *args, **kw):
+        init(self, *args, **kw)
+        made.append((args, kw))
+
+    monkeypatch.setattr(dp.TableDP, "__init__", recorded)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        table, rack = random_position(rng, 40, int(rng.integers(6, 13)), jokers=True, joker_prob=0.3)
+        made.clear()
+        solve(table, rack, state_cap=None)
+        for args, kw in list(made):
+            free = dp.TableDP(*args, **kw)
+            value = free.solve()
+            assert _capped_and_resumed(args, kw) == (value, free.plan() if value > 0 else None)
+
+
 def test_solve_defaults_to_the_state_cap():
     assert solver.solve.__kwdefaults__["state_cap"] == solver.STATE_CAP
     assert solver.solve_observation.__defaults__[-1] == solver.STATE_CAP
