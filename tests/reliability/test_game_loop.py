@@ -114,6 +114,22 @@ def test_a_decision_over_the_time_limit_forfeits_that_seat(bot):
     assert played.forfeit == 1 and played.error.startswith("DecisionTimeout: seat 1 took over 0.2 s")
 
 
+class SleepsTogether(RandomPlay):
+    """Decides every seat's card in one `act_many` call, and hangs there."""
+
+    @classmethod
+    def act_many(cls, bots, decisions):
+        time.sleep(30)
+        return [bot.act(decision) for bot, decision in zip(bots, decisions)]
+
+
+def test_an_act_many_over_the_time_limit_forfeits_seat_0():
+    state, info, rngs = _table()
+    with DecisionGuard(0.2) as guard:
+        played = play_out(state, [SleepsTogether() for _ in range(3)], info, rngs, guard=guard)
+    assert played.forfeit == 0 and played.error.startswith("DecisionTimeout: seat 0 took over 0.2 s")
+
+
 def test_the_time_limit_reaches_the_runner_rows():
     chunk = play_range(_spec("tests.reliability.test_game_loop:Sleeps", decision_timeout=0.2), 0, 2)
     assert chunk.games["forfeit_seat"] == [1, 1]
