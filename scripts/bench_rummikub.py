@@ -103,7 +103,8 @@ def _games_per_s(strategies, seconds: float) -> float:
 def tail_grid_rows(seeds: int = 10, traced: int = 10,
                    state_cap: int | None | str = DEFAULT) -> list[tuple[str, float, str]]:
     """Solve every grid position under both objectives (CPU time each); then solve the `traced`
-    slowest again under tracemalloc for their peak memory. `state_cap` DEFAULT: solve's own."""
+    slowest again under tracemalloc for their peak memory, and once more for their time (the
+    machine is noisy: a max that is not met again is load). `state_cap` DEFAULT: solve's own."""
     from simkit.games.rummikub.random_positions import tail_grid
     from simkit.games.rummikub.solver import STATE_CAP, solve
 
@@ -124,6 +125,11 @@ def tail_grid_rows(seeds: int = 10, traced: int = 10,
         solve(table, rack, objective=objective, **kw)
         peak = max(peak, tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
+    again = []
+    for _, _, table, rack, objective in worst:
+        t0 = time.process_time()
+        solve(table, rack, objective=objective, **kw)
+        again.append(time.process_time() - t0)
     slow = worst[0]
     label = f"rummikub tail grid ({len(times)} solves), state_cap={cap_text}"
     return [(f"{label} median", float(np.median(ms)), "ms"),
@@ -131,6 +137,8 @@ def tail_grid_rows(seeds: int = 10, traced: int = 10,
             (f"{label} p99", float(np.percentile(ms, 99)), "ms"),
             (f"{label} max (table {slow[1][0]}, rack {slow[1][1]}, jokers {slow[1][2]}+{slow[1][3]}, "
              f"{slow[4]}) [target <= {MAX_TARGET_MS:g} ms]", float(ms.max()), "ms"),
+            (f"{label} max of the {len(worst)} slowest timed again [target <= {MAX_TARGET_MS:g} ms]",
+             max(again) * 1000, "ms"),
             (f"{label} peak traced memory of one solve [target <= {PEAK_TARGET_MB:g} MB]",
              peak / 2**20, "MB")]
 
