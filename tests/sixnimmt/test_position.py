@@ -80,6 +80,41 @@ def test_over_position_has_the_outcome_of_the_totals():
         "# 6 nimmt! basic game, 2 players: the match is over, seat 1 wins"
 
 
+
+def _with_round_scores(line: str, totals=(12, 30), round_no: int = 3) -> str:
+    text = position([[10], [20], [30], [40]], [[11], [21]], totals=list(totals), round_no=round_no)
+    return text.replace("\naside:", f"\n{line}\naside:")
+
+
+def test_round_scores_line_gives_the_matchs_earlier_rounds_to_its_outcome():
+    """A match restored in round 3 with its two finished rounds ends with all three in its
+    outcome's round_scores; without the line they are unknown (empty)."""
+    config = SixNimmtConfig(max_rounds=3)
+    known = parse_position(_with_round_scores("round scores: 5 10 | 7 20"), config)
+    assert format_position(known).splitlines()[-2] == "round scores: 5 10 | 7 20"
+    known.apply([11, 21])
+    assert known.is_over()
+    rounds = known.outcome().round_scores
+    assert rounds[:2] == ((5.0, 10.0), (7.0, 20.0)) and len(rounds) == 3
+    assert tuple(map(sum, zip(*rounds))) == known.outcome().scores
+    unknown = parse_position(position([[10], [20], [30], [40]], [[11], [21]], totals=[12, 30], round_no=3),
+                             config)
+    unknown.apply([11, 21])
+    assert unknown.outcome().round_scores == ()
+    assert "round scores" not in format_position(unknown)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("round scores: 5 10", "expected 2 groups of 2 whole numbers"),
+    ("round scores: 5 10 | 7", "expected 2 groups of 2 whole numbers"),
+    ("round scores: 5 10 | 7 x", "expected 2 groups of 2 whole numbers"),
+    ("round scores: 5 10 | 7 19", "they add up to 12 29 per seat, not the totals 12 30"),
+])
+def test_round_scores_that_do_not_fit_are_refused(line, message):
+    with pytest.raises(PositionError, match=message):
+        parse_position(_with_round_scores(line), SixNimmtConfig(max_rounds=3))
+
+
 GAMES = [
     ("basic 4 players", SixNimmtConfig(max_rounds=2), 4, ("heuristic", "lowest", "highest", "heuristic")),
     ("basic, hidden piles, last_round", SixNimmtConfig(public_penalties=False, tie_break="last_round",

@@ -13,6 +13,9 @@ the bullheads of rows and piles there). Seats count from 0, rows from 1, as in t
     hand 0: 90 29                each seat's hand, in the order the seat holds it
     pile 0: 34 36                each seat's penalty pile of this round, '-' when empty
     totals: 0 12                 bullheads of the finished rounds
+    round scores: 0 5 | 0 7      optional: each finished round's bullheads per seat (they add up to
+                                 the totals); without it a match's earlier rounds are unknown and
+                                 its outcome has no round_scores
     aside: 1 2 ... | rest        basic game: the cards set aside (N3); 'rest' = every card not listed
     round 1 first drafter: 2     advanced game, first_drafter=random_then_rotate
 
@@ -43,7 +46,7 @@ from simkit.games.sixnimmt.rules import (
 from simkit.games.sixnimmt.state import SixNimmtState
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
-FIXED_KEYS = ("round", "turns played", "phase", "revealed", "pool", "totals", "aside",
+FIXED_KEYS = ("round", "turns played", "phase", "revealed", "pool", "totals", "round scores", "aside",
               "round 1 first drafter")
 _NUMBERED_KEY = re.compile(r"(row|hand|pile) (\d+)")
 _REVEALED = re.compile(r"(\d+) by seat (\d+)")
@@ -63,6 +66,8 @@ def format_position(state: SixNimmtState) -> str:
     lines += [f"hand {s}: {_cards(hand)}" for s, hand in enumerate(state.hands)]
     lines += [f"pile {s}: {_cards(pile)}{_bullheads_note(pile)}" for s, pile in enumerate(state.penalty)]
     lines.append(f"totals: {' '.join(map(str, state.totals))}")
+    if state.round_log and len(state.round_log) == _finished_rounds(state.round, state.phase):
+        lines.append("round scores: " + " | ".join(" ".join(f"{p:g}" for p in r) for r in state.round_log))
     if not config.advanced:
         lines.append(f"aside: {_cards(sorted(state.aside))}")
     elif config.first_drafter == "random_then_rotate":
@@ -120,6 +125,7 @@ def parse_position(text: str, config: SixNimmtConfig,
     round_no = reader.whole("round", low=1)
     turn = reader.whole("turns played", low=0)
     totals = reader.totals(n)
+    round_log = reader.round_scores(n, _finished_rounds(round_no, phase), totals)
     rows = [reader.cards(key, deck) for key in reader.numbered("row", 1)]
     hands = [reader.cards(f"hand {s}", deck) for s in range(n)]
     piles = [reader.cards(f"pile {s}", deck) for s in range(n)]
@@ -139,7 +145,11 @@ def parse_position(text: str, config: SixNimmtConfig,
     return SixNimmtState.restore(
         config, rng if rng is not None else np.random.Generator(np.random.PCG64(0)),
         round_no=round_no, turn=turn, phase=phase, rows=rows, hands=hands, piles=piles, totals=totals,
-        aside=aside, pool=pool, revealed=revealed, round_one_drafter=drafter)
+        aside=aside, pool=pool, revealed=revealed, round_one_drafter=drafter, round_log=round_log)
+
+
+def _finished_rounds(round_no: int, phase: str) -> int:
+    return round_no if phase == OVER else round_no - 1
 
 
 def _read_lines(text: str) -> dict[str, _Line]:
@@ -231,6 +241,22 @@ class _Reader:
             raise self.fail("totals", f"expected {n} whole numbers, one per seat (bullheads of the "
                                       f"finished rounds)")
         return [int(w) for w in words]
+
+    def round_scores(self, n: int, finished: int, totals: list[int]) -> list[tuple[float, ...]]:
+        """The optional 'round scores' line: `finished` groups of n whole numbers adding up to
+        the totals; [] without the line."""
+        if "round scores" not in self.lines:
+            return []
+        groups = [g.split() for g in self.value("round scores").split("|")]
+        if len(groups) != finished or not all(len(g) == n and all(w.isdecimal() for w in g) for g in groups):
+            raise self.fail("round scores", f"expected {finished} groups of {n} whole numbers separated "
+                                            f"by '|', one group per finished round")
+        rounds = [tuple(float(w) for w in g) for g in groups]
+        sums = [int(sum(r[s] for r in rounds)) for s in range(n)]
+        if sums != totals:
+            raise self.fail("round scores", f"they add up to {' '.join(map(str, sums))} per seat, "
+                                            f"not the totals {' '.join(map(str, totals))}")
+        return rounds
 
     def cards(self, key: str, deck: int) -> list[int]:
         value = self.value(key)

@@ -49,7 +49,7 @@ class SixNimmtState(State):
     def restore(cls, config: SixNimmtConfig, rng: np.random.Generator, *, round_no: int, turn: int,
                 phase: str, rows: list[list[int]], hands: list[list[int]], piles: list[list[int]],
                 totals: list[int], aside: list[int], pool: list[int], revealed: list[tuple[int, int]],
-                round_one_drafter: int) -> SixNimmtState:
+                round_one_drafter: int, round_log: list[tuple[float, ...]] | None = None) -> SixNimmtState:
         """A state from the parts of a position (position.py checks them first); the other fields
         are derived. `revealed`: (card, seat) of this turn in ascending order, during a row pick."""
         state = cls.__new__(cls)
@@ -57,6 +57,7 @@ class SixNimmtState(State):
         state._begin(config, n, rng)
         state.round, state.turn, state.phase = round_no, turn, phase
         state.totals = list(totals)
+        state.round_log = list(round_log or ())
         state.rows = [list(r) for r in rows]
         state._sort_ends()
         state.hands = [list(h) for h in hands]
