@@ -6,6 +6,12 @@
     python scripts/bench.py --save-reference   # record these figures as the new reference
     python scripts/bench.py --game search      # search: clone/apply/determinize µs, ISMCTS decisions/s
 
+Every row is printed beside the reference figure (scripts/bench_reference.json, whose `_source`
+says what code it was measured on: the code before issue 12, run through this same script with
+`PYTHONPATH=/path/to/old/checkout python scripts/bench.py --save-reference --reference-source ...`
+in the same sitting) and beside issue 12's target for it (TARGETS), with whether it is met.
+Single-core rates are in CPU time, so other processes on a shared machine do not count.
+
 6 nimmt!: rounds/s on one core (4 players, single rounds) with `random` and with `heuristic`,
 the speed-up of a 2-worker run over a 1-worker run of the same games, and the µs of `clone()`
 and `apply()` (what search pays per simulated step). Other games add
@@ -16,10 +22,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import fnmatch
 import importlib.util
 import json
 import math
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,15 +38,16 @@ REFERENCE = HERE / "bench_reference.json"
 
 
 def _rate(spec, seconds: float) -> float:
-    """Games per second of play_range on this core, over about `seconds`."""
+    """Games per CPU second of play_range in this process, over about `seconds` (CPU time: other
+    processes on a shared machine do not count)."""
     from simkit.core.play import play_range
 
     play_range(spec, 0, 50)  # warm up imports and caches
     n, start = 200, 0
     while True:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         play_range(spec, start, start + n)
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         if dt * 2 > seconds or n >= 1_000_000:
             return n / dt
         start += n
@@ -185,6 +194,48 @@ def bench_sixnimmt(seconds: float) -> list[tuple[str, float, str]]:
     return rows
 
 
+def bench_cli(seconds: float) -> list[tuple[str, float, str]]:
+    """Wall time of `simkit --help` in a fresh interpreter, best of 5 (heavy libraries must be
+    imported lazily)."""
+    best = math.inf
+    for _ in range(5):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "simkit", "--help"], check=True, capture_output=True)
+        best = min(best, time.perf_counter() - t0)
+    return [("simkit --help start-up (best of 5)", best, "s")]
+
+
+#: (label pattern, comparison, figure, of what): a row's target, "ref" meaning a multiple of the
+#: reference figure, None an absolute figure. Patterns are fnmatch patterns over row labels.
+TARGETS = [
+    ("sixnimmt 4p single round, random, 1 core", ">=", 3.0, "ref"),
+    ("sixnimmt 4p single round, heuristic, 1 core", ">=", 3.0, "ref"),
+    ("sixnimmt 4p single round, random, 2 workers vs 1 *", ">=", 1.8, None),
+    ("sixnimmt batch / scalar, same sitting*", ">=", 30.0, None),
+    ("trains 4p random", ">=", 2.0, "ref"),
+    ("shipside random vs random", ">=", 2.0, "ref"),
+    ("rummikub tail grid * median", "<=", 1.0, "ref"),
+    ("rummikub tail grid * max *", "<=", 500.0, None),
+    ("rummikub tail grid * peak traced memory*", "<=", 200.0, None),
+    ("process peak RSS*", "<=", 200.0, None),
+    ("simkit --help start-up*", "<=", 0.5, None),
+]
+
+
+def meets(label: str, value: float, reference: float | None) -> tuple[str, str]:
+    """(target text, 'yes' / 'NO' / '') of a row."""
+    for pattern, op, figure, of in TARGETS:
+        if not fnmatch.fnmatchcase(label, pattern):
+            continue
+        if of == "ref" and reference is None:
+            return f"{op} {figure:g}x ref", ""
+        bound = figure * reference if of == "ref" else figure
+        ok = value >= bound if op == ">=" else value <= bound
+        text = f"{op} {bound:.4g}" + (f" ({figure:g}x ref)" if of == "ref" else "")
+        return text, "yes" if ok else "NO"
+    return "", ""
+
+
 def _game_modules() -> dict[str, object]:
     found = {}
     for path in sorted(HERE.glob("bench_*.py")):
@@ -204,8 +255,10 @@ def main() -> int:
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
     parser.add_argument("--save-reference", action="store_true", help="store the figures as the reference")
+    parser.add_argument("--reference-source", help="with --save-reference: what the figures are of "
+                                                   "(commit, date), printed above every later table")
     args = parser.parse_args()
-    benches = {"sixnimmt": bench_sixnimmt}
+    benches = {"sixnimmt": bench_sixnimmt, "cli": bench_cli}
     benches.update({name: module.bench for name, module in _game_modules().items()})
     unknown = set(args.game or []) - set(benches)
     if unknown:
@@ -214,17 +267,29 @@ def main() -> int:
         return 2
     reference = json.loads(REFERENCE.read_text()) if REFERENCE.exists() else {}
     results = {}
-    print(f"{'case':<70} {'now':>12} {'reference':>12}  unit")
+    print(f"reference: {reference.get('_source', 'figures in ' + REFERENCE.name)}")
+    print(f"{'case':<70} {'now':>12} {'reference':>12}  {'unit':<14} {'target':<22} met")
     for name, fn in benches.items():
         if args.game and name not in args.game:
             continue
-        for label, value, unit in fn(args.seconds):
+        try:
+            rows = fn(args.seconds)
+        except Exception as exc:     # a reference checkout may lack what a bench measures
+            if not args.save_reference:
+                raise
+            print(f"{name}: not measured here ({type(exc).__name__}: {exc})", flush=True)
+            continue
+        for label, value, unit in rows:
             ref = reference.get(label)
-            ref_text = f"{ref:12.4g}" if isinstance(ref, (int, float)) else f"{'-':>12}"
-            print(f"{label:<70} {value:12.4g} {ref_text}  {unit}", flush=True)
+            ref = ref if isinstance(ref, (int, float)) else None
+            ref_text = f"{ref:12.4g}" if ref is not None else f"{'-':>12}"
+            target, ok = meets(label, value, ref)
+            print(f"{label:<70} {value:12.4g} {ref_text}  {unit:<14} {target:<22} {ok}", flush=True)
             results[label] = value
     if args.save_reference:
-        REFERENCE.write_text(json.dumps({**reference, **results}, indent=1, sort_keys=True) + "\n")
+        source = args.reference_source or "figures of an earlier run of this script"
+        REFERENCE.write_text(json.dumps({**reference, **results, "_source": source}, indent=1,
+                                        sort_keys=True) + "\n")
         print(f"saved as reference in {REFERENCE}")
     return 0
 
