@@ -147,10 +147,12 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
 
     entry = get_game(game)
     players = default_players(entry) if players is None else players
+    deal_numbers = None
     if deals_path is not None:
         from simkit.core.deals import games_for_deals, read_deals
-        seed, n_games = games_for_deals(read_deals(deals_path), seed, options.typed("n_games", n_games),
-                                        players, duplicate)
+        fixed = read_deals(deals_path)
+        seed, n_games = games_for_deals(fixed, seed, options.typed("n_games", n_games), players, duplicate)
+        deal_numbers = fixed.ranges
     seed_given = seed is not None
     seed = options.recorded_seed(out, resume, seed)
     lineup = filled_lineup(named_or_default(strategy_names), players)
@@ -158,7 +160,7 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
                           seating=seating, duplicate=duplicate,
                           overrides=parse_set_options(set_items), command=options.command_line(),
                           strict=strict, decision_timeout=decision_timeout, paranoid=paranoid,
-                          engine=engine)
+                          engine=engine, deal_numbers=deal_numbers)
     out_dir = out if out is not None else default_out_dir(spec)
     say = _teller(quiet)
 
@@ -251,17 +253,20 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, d
 
     entry = get_game(game)
     counts = players or [default_players(entry)]
+    deal_numbers = None
     if deals_path is not None:
         from simkit.core.deals import games_for_deals, read_deals
         fixed = read_deals(deals_path)
         asked = options.typed("n_games", n_games)
         per_cell = [games_for_deals(fixed, seed, asked, n, duplicate) for n in counts]
         seed, n_games = per_cell[0][0], min(g for _, g in per_cell)
+        deal_numbers = fixed.ranges
     seed_given = seed is not None
     seed = options.recorded_seed(out, resume, seed, SWEEP_MANIFEST)
     planned = plan(game, counts, named_or_default(strategy_names),
                    n_games, seed, parse_vary(list(vary_items)), parse_set_options(set_items),
-                   seating=seating, duplicate=duplicate, command=options.command_line())
+                   seating=seating, duplicate=duplicate, command=options.command_line(),
+                   deal_numbers=deal_numbers)
     seed = planned[0][1].seed
     out_dir = out if out is not None else default_sweep_dir(game, seed)
     say = _teller(quiet)

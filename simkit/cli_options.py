@@ -116,10 +116,10 @@ duplicate = click.option(
 deals = click.option(
     "--deals", "deals_path", type=click.Path(path_type=Path, exists=True), default=None,
     metavar="FILE",
-    help="Play the deals of a deals file ('seed N' and 'deals N' lines; 'deals 0-499, "
-         "1000-1499' names which deals, read and checked, but runs play only the first N yet) "
-         "or of a run folder, so two studies use the same deals; -n defaults to every deal "
-         "(once per rotation with --duplicate).")
+    help="Play the deals of a deals file ('seed N' and 'deals N' lines, or 'deals 0-499, "
+         "1000-1499' for chosen deals, played in that order) or of a run folder, so two studies "
+         "use the same deals; the game's index still decides its seats. -n defaults to every "
+         "deal (once per rotation with --duplicate).")
 
 
 def typed(name: str, value):

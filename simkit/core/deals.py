@@ -1,6 +1,6 @@
 """Deals files (`--deals FILE`): two studies play the same deals.
 
-Game i of a run draws its deal (and every later chance event: reshuffles, draws) from the
+Game i of a plain run draws its deal (and every later chance event: reshuffles, draws) from the
 chance stream of SeedSequence(seed, spawn_key=(i,)); a duplicate run plays deal d in games
 d*n .. d*n+n-1 from the same stream (simkit/core/seeding.py). So a seed and deal numbers name
 a fixed list of deals, and a deals file is just that, two lines:
@@ -19,9 +19,13 @@ numbers and ranges (both ends included), so two studies can share any subset of 
 run folder (its seed and its deals). Deals are the same cards only for the same game, player
 count and rules config: the stream is the same, what it deals depends on them.
 
-A run plays the first deals of its seed: game i uses deal i. A deals file that names other deals
-(`deals 1000-1499`) is read and checked, but a run cannot play it until the runner can map game
-i to the i-th deal listed; `games_for_deals` says so in one line.
+A run on a deals file plays its listed deals in order: its k-th deal is the k-th deal number
+listed (`RunSpec.deal_numbers`), so game k (games k*n .. k*n+n-1 with --duplicate) is dealt the
+cards of that deal, and the `deal` column records the deal number, on which two studies join.
+The game's own index still decides the seats, their rotation and the strategies' random streams:
+a run on `deals 500-599` deals game 0 the cards of game 500 of a plain run, in game 0's seating.
+A run folder records its list (`deal_numbers` in manifest.json), so `--resume`, `replay` and
+`--deals RUN_FOLDER` play the same deals.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from pathlib import Path
 from simkit.core.errors import ConfigError
 from simkit.core.records import MANIFEST, read_manifest
 from simkit.core.seeding import root_seed
+from simkit.core.spec import checked_deal_numbers
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ class Deals:
 
     @property
     def first_only(self) -> bool:
-        """The deals are the first `count` deals of the seed, the ones a run plays."""
+        """The deals are the first `count` deals of the seed (a run without a deal list)."""
         return self.ranges is None or self.ranges == ((0, self.count - 1),)
 
     def text(self) -> str:
@@ -138,26 +143,26 @@ def read_deals(path: Path | str) -> Deals:
 
 
 def _run_folder_deals(path: Path) -> Deals:
+    """The deals a run folder played: its first deals, or those of its recorded list."""
     if not (path / MANIFEST).exists():
         raise ConfigError(f"--deals {path}: a folder must be a run folder (no {MANIFEST})")
     m = read_manifest(path)
     try:
         n, players = int(m["n_games"]), int(m["n_players"])
         count = n // players if m.get("duplicate") else n
-        return Deals(root_seed(int(m["seed"])), count)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ConfigError(f"--deals {path}: its {MANIFEST} has no usable seed and game count "
-                          f"({exc})") from None
+        ranges = checked_deal_numbers(m.get("deal_numbers"), count)
+        return Deals(root_seed(int(m["seed"])), count, ranges)
+    except (KeyError, TypeError, ValueError, ConfigError) as exc:
+        raise ConfigError(f"--deals {path}: its {MANIFEST} has no usable seed, game count and deal "
+                          f"list ({exc})") from None
 
 
 def games_for_deals(deals: Deals, seed: int | None, n_games: int | None, n_players: int,
                     duplicate: bool) -> tuple[int, int]:
     """(seed, games) of a study on `deals`: every deal once (once per rotation with
-    --duplicate) unless fewer games are asked; a different --seed or more games are refused."""
-    if not deals.first_only:
-        raise ConfigError(f"--deals names deals {ranges_text(deals.ranges or ())} of seed "
-                          f"{deals.seed}: a run plays the first deals of its seed (0, 1, ...), "
-                          f"and cannot yet play a chosen subset; use 'deals N' for the first N")
+    --duplicate) unless fewer games are asked, the first of them in the listed order; a
+    different --seed or more games are refused. The run plays `deals.ranges` (RunSpec's
+    `deal_numbers`)."""
     if seed is not None and seed != deals.seed:
         raise ConfigError(f"--seed {seed} differs from the deals' seed {deals.seed}: give one of "
                           f"--seed and --deals")

@@ -1,7 +1,8 @@
 """Playing games: the hot loop that turns (spec, game index) into result rows.
 
 Game i's randomness comes only from its seed streams (simkit.core.seeding), so any range of
-games gives the same rows in any process, in any order.
+games gives the same rows in any process, in any order. On listed deals (`RunSpec.deal_numbers`)
+the game's index decides its seats, rotation and strategies' streams, its deal number the cards.
 """
 
 from __future__ import annotations
@@ -21,7 +22,15 @@ from simkit.core.errors import EngineError, IllegalAction, StrategyError
 from simkit.core.game import ROUND_SCORES, Game, State
 from simkit.core.guard import DecisionGuard
 from simkit.core.registry import get_game
-from simkit.core.seeding import GameStreams, GeneratorPool, batch_stream_words, game_streams
+from simkit.core.seeding import (
+    GameStreams,
+    GeneratorPool,
+    batch_stream_words,
+    deal_number,
+    deal_numbers,
+    deal_stream_words,
+    game_streams,
+)
 from simkit.core.spec import RunSpec, batch_module
 from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec, load_class
 
@@ -31,7 +40,8 @@ SEAT_COLUMNS = ("game", "deal", "rotation", "seat", "slot", "strategy", "score",
 
 def seat_slots(seating: str, duplicate: bool, index: int, n: int,
                streams: GameStreams) -> tuple[list[int], int, int]:
-    """Which lineup slot sits in each seat of game `index`; also its deal and rotation."""
+    """Which lineup slot sits in each seat of game `index`; also its deal (the run's k-th: the
+    index, or index // n when duplicate; `RunSpec.deal_numbers` names its number) and rotation."""
     if duplicate:
         deal, rotation = divmod(index, n)
         return list(_rotated(n, rotation)), deal, rotation
@@ -291,13 +301,17 @@ class _Table:
         self.lineup: list[StrategySpec | Strategy] = [_reusable(entry) for entry in spec.strategies]
 
     def play(self, index: int, *, words: list[int] | None = None, chance_words: list[int] | None = None,
-             max_steps: int | None = None, guard: DecisionGuard | None = None) -> tuple[GameRecord, State]:
-        """`play_game` with this table's shared parts (see there)."""
+             deal: int | None = None, max_steps: int | None = None,
+             guard: DecisionGuard | None = None) -> tuple[GameRecord, State]:
+        """`play_game` with this table's shared parts (see there); `deal`, the game's deal
+        number, is passed in with `chance_words` when precomputed by `chunk_deals`."""
         spec = self.spec
         n = self.n
         streams = game_streams(spec.seed, index, n, duplicate=spec.duplicate, pool=self.pool,
-                               words=words, chance_words=chance_words)
-        slots, deal, rotation = seat_slots(spec.seating, spec.duplicate, index, n, streams)
+                               words=words, chance_words=chance_words, deals=spec.deal_numbers)
+        slots, k, rotation = seat_slots(spec.seating, spec.duplicate, index, n, streams)
+        if deal is None:
+            deal = k if spec.deal_numbers is None else deal_number(spec.deal_numbers, k)
         state: State = self.game.new_state(spec.config, n, streams.chance)
         lineup = self.lineup
         partial = max_steps is not None
@@ -382,17 +396,33 @@ def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
     n = spec.n_players
     rows = _Rows(n, [s.text for s in spec.strategies], table.game.has_rounds)
     words = batch_stream_words(spec.seed, start, stop, n + 2)
-    if spec.duplicate:
-        first_deal = start // n
-        deal_words = batch_stream_words(spec.seed, first_deal, (stop - 1) // n + 1, 1)
+    deals = chunk_deals(spec, start, stop)
     guard = DecisionGuard(spec.decision_timeout)
     play = table.play
     add = rows.add
     with guard:
-        for index in range(start, stop):
-            chance = deal_words[index // n - first_deal] if spec.duplicate else None
-            add(play(index, words=words[index - start], chance_words=chance, guard=guard)[0])
+        if deals is None:
+            for index in range(start, stop):
+                add(play(index, words=words[index - start], guard=guard)[0])
+        else:
+            for index, chance, deal in zip(range(start, stop), *deals):
+                add(play(index, words=words[index - start], chance_words=chance, deal=deal,
+                         guard=guard)[0])
     return rows.chunk(start, stop)
+
+
+def chunk_deals(spec: RunSpec, start: int, stop: int) -> tuple[list[list[int]], list[int]] | None:
+    """Per game start..stop-1, its chance stream's words and its deal number when its deal is not
+    its own stream (a duplicate run, a run on listed deals); None when every game's is (deal =
+    game index). Resolved once per chunk."""
+    if not spec.duplicate and spec.deal_numbers is None:
+        return None
+    per = spec.n_players if spec.duplicate else 1
+    first, last = start // per, (stop - 1) // per + 1
+    words = deal_stream_words(spec.seed, spec.deal_numbers, first, last)
+    numbers = deal_numbers(spec.deal_numbers, first, last)
+    ks = [index // per - first for index in range(start, stop)]
+    return [words[k] for k in ks], [numbers[k] for k in ks]
 
 
 class _Rows:

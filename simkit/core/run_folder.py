@@ -14,11 +14,19 @@ from pathlib import Path
 from simkit.core.chunk_index import quarantine
 from simkit.core.errors import RunFolderError
 from simkit.core.folder_lock import LOCK_NAME, FolderLock
-from simkit.core.records import MANIFEST, read_manifest, require_fields, verified_chunks, versions
+from simkit.core.records import (
+    MANIFEST,
+    REQUIRED,
+    read_manifest,
+    require_fields,
+    verified_chunks,
+    versions,
+)
 from simkit.core.spec import RunSpec
 
 #: manifest fields a resumed run must share with the command that resumes it
-SAME_ON_RESUME = ("game", "n_players", "strategies", "n_games", "seed", "seating", "duplicate", "config")
+#: (a folder written before `deal_numbers` existed reads it as None: the first deals)
+SAME_ON_RESUME = (*REQUIRED, "deal_numbers")
 
 
 @dataclass
@@ -81,7 +89,7 @@ def open_resume(spec: RunSpec, out_dir: Path) -> OpenedFolder:
 
 def _resume_locked(spec: RunSpec, out_dir: Path, lock: FolderLock) -> OpenedFolder:
     old = read_manifest(out_dir)
-    require_fields(old, out_dir, (*SAME_ON_RESUME, "chunk_size"))
+    require_fields(old, out_dir, (*REQUIRED, "chunk_size"))
     fields = spec.manifest_fields()
     differs = [k for k in SAME_ON_RESUME if old.get(k) != fields[k]]
     if differs:

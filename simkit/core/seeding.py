@@ -6,6 +6,12 @@ stream 0 is the game's chance stream (deals, reshuffles), stream 1+s the strateg
 stream n+1 the seating draw. With `--duplicate`, games i = deal*n + rotation share the chance
 stream of SeedSequence(master, spawn_key=(deal,)), so each deal is replayed exactly.
 
+Deal numbers: deal D is the chance stream of SeedSequence(master, spawn_key=(D,)), the deal of
+game D of a plain run. A run on listed deals (`RunSpec.deal_numbers`, from a deals file) plays
+its k-th deal from the k-th listed deal number; the seats' streams and the seating draw stay
+those of the game's own index. `deal_number` and `deal_stream_words` map the run's deals to
+deal numbers (once per chunk, not per game or step).
+
 Building a Generator from a SeedSequence costs ~10 µs; setting the state of an existing one
 ~1.3 µs through `bit_generator.state`, ~0.2 µs through its state words (`PCG64Words`). The
 runner plays one game at a time per process, so it reuses a `GeneratorPool` (one Generator per
@@ -96,6 +102,47 @@ def batch_stream_words(master: int, start: int, stop: int, n_streams: int) -> li
             value = value * u32(hb)
             out[:, k] = value ^ (value >> u32(16))
     return out.astype("<u4").view("<u8").astype(np.uint64).tolist()
+
+
+#: listed deal numbers: sorted, disjoint (low, high) ranges, both ends included
+DealRanges = tuple[tuple[int, int], ...]
+
+
+def deal_number(ranges: DealRanges | None, k: int) -> int:
+    """The deal number of a run's k-th deal: k itself without a list."""
+    if ranges is None:
+        return k
+    for low, high in ranges:
+        if k <= high - low:
+            return low + k
+        k -= high - low + 1
+    raise IndexError(f"the deal list has no deal {k} beyond its end")
+
+
+def deal_pieces(ranges: DealRanges | None, start: int, stop: int) -> list[tuple[int, int]]:
+    """The deal numbers of a run's deals start..stop-1, as (first, stop) pieces of consecutive
+    numbers, in the run's order."""
+    if ranges is None:
+        return [(start, stop)] if start < stop else []
+    pieces, offset = [], 0
+    for low, high in ranges:
+        size = high - low + 1
+        a, b = max(start, offset), min(stop, offset + size)
+        if a < b:
+            pieces.append((low + a - offset, low + b - offset))
+        offset += size
+    return pieces
+
+
+def deal_numbers(ranges: DealRanges | None, start: int, stop: int) -> list[int]:
+    """The deal numbers of a run's deals start..stop-1."""
+    return [d for a, b in deal_pieces(ranges, start, stop) for d in range(a, b)]
+
+
+def deal_stream_words(master: int, ranges: DealRanges | None, start: int, stop: int) -> list[list[int]]:
+    """The chance stream's words (stream 0) of a run's deals start..stop-1."""
+    return [words for a, b in deal_pieces(ranges, start, stop)
+            for words in batch_stream_words(master, a, b, 1)]
 
 
 def _stream_inc(stream: int) -> int:
@@ -215,15 +262,19 @@ class GameStreams:
 
 def game_streams(master: int, index: int, n_players: int, *, duplicate: bool = False,
                  pool: GeneratorPool | None = None, words: list[int] | None = None,
-                 chance_words: list[int] | None = None) -> GameStreams:
-    """The random streams of game `index` of a run with seed `master`.
+                 chance_words: list[int] | None = None, deals: DealRanges | None = None) -> GameStreams:
+    """The random streams of game `index` of a run with seed `master` (on the listed `deals`).
 
     `words` / `chance_words` may be passed in when precomputed by batch_stream_words.
     """
     if words is None:
         words = stream_words(master, index, n_players + 2)
     if chance_words is None:
-        chance_words = stream_words(master, index // n_players, 1) if duplicate else words
+        if duplicate or deals is not None:
+            k = index // n_players if duplicate else index
+            chance_words = stream_words(master, deal_number(deals, k), 1)
+        else:
+            chance_words = words
     if pool is None:
         return GameStreams(_fresh(chance_words, 0), [_fresh(words, 1 + s) for s in range(n_players)], words)
     seats = [pool.get(1 + s, words, 1 + s) for s in range(n_players)]

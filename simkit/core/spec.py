@@ -12,7 +12,7 @@ from simkit.core.chunks import check_game_count
 from simkit.core.config import GameConfig, config_from_dict, with_overrides
 from simkit.core.errors import ConfigError
 from simkit.core.registry import all_games, get_game
-from simkit.core.seeding import root_seed
+from simkit.core.seeding import DealRanges, deal_pieces, root_seed
 from simkit.core.strategy import StrategySpec, load_class, parse_strategy
 from simkit.core.timed import timed_specs
 
@@ -40,6 +40,43 @@ def choose_engine(spec: RunSpec, wanted: str) -> str:
         raise ConfigError(f"--engine batch cannot play this run: {reason}; use --engine scalar or auto")
     return "scalar"
 MAX_DECISION_TIMEOUT = 86_400.0
+#: deal numbers are recorded in an int64 column
+MAX_DEAL = (1 << 63) - 1
+
+
+def _deal_range(item: Any) -> tuple[int, int]:
+    try:
+        low, high = item
+    except (TypeError, ValueError):
+        raise ConfigError(f"deal list entry {item!r} is not a (low, high) pair") from None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)) \
+            or not 0 <= low <= high <= MAX_DEAL:
+        raise ConfigError(f"deal list entry {item!r} is not allowed: whole deal numbers from 0 to "
+                          f"2**63 - 1, low <= high")
+    return low, high
+
+
+def checked_deal_numbers(ranges: Any, deals_needed: int) -> DealRanges | None:
+    """The first `deals_needed` deals of a deal list, as sorted, disjoint ranges with adjacent
+    ones joined; None when they are deals 0 .. deals_needed-1 (a plain run). A malformed list,
+    or one with too few deals, is a one-line ConfigError."""
+    if ranges is None:
+        return None
+    joined: list[tuple[int, int]] = []
+    for low, high in map(_deal_range, ranges):
+        if joined and low <= joined[-1][1]:
+            raise ConfigError(f"the deal list is not sorted and disjoint at {low}-{high} (after "
+                              f"{joined[-1][0]}-{joined[-1][1]})")
+        if joined and low == joined[-1][1] + 1:
+            joined[-1] = (joined[-1][0], high)
+        else:
+            joined.append((low, high))
+    listed = sum(high - low + 1 for low, high in joined)
+    if listed < deals_needed:
+        raise ConfigError(f"the deal list names {listed} deals, the run needs {deals_needed}: "
+                          f"ask for fewer games or list more deals")
+    first = tuple((a, b - 1) for a, b in deal_pieces(tuple(joined), 0, deals_needed))
+    return None if first == ((0, deals_needed - 1),) else first
 
 
 def check_strategy_game(spec: StrategySpec, game: str) -> None:
@@ -73,6 +110,9 @@ class RunSpec:
     paranoid: bool = False
     #: "scalar" (one game at a time, every strategy) or "batch" (the game's array engine)
     engine: str = "scalar"
+    #: the deal numbers the run plays, in order (its k-th deal is the k-th listed one); None:
+    #: deals 0, 1, ... (simkit/core/seeding.py)
+    deal_numbers: DealRanges | None = None
 
     @classmethod
     def create(cls, game: str, n_players: int, strategies: list[str], n_games: int,
@@ -80,7 +120,7 @@ class RunSpec:
                overrides: dict[str, str] | None = None, command: str = "",
                strict: bool = False, config: GameConfig | None = None,
                decision_timeout: float | None = None, paranoid: bool = False,
-               engine: str = "scalar") -> RunSpec:
+               engine: str = "scalar", deal_numbers: Any = None) -> RunSpec:
         """Validate every option and resolve names; raises SimkitError subclasses."""
         entry = get_game(game)
         if not entry.min_players <= n_players <= entry.max_players:
@@ -112,10 +152,11 @@ class RunSpec:
         if duplicate:
             n_games = math.ceil(n_games / n_players) * n_players
             check_game_count(n_games)
+        deals = checked_deal_numbers(deal_numbers, n_games // n_players if duplicate else n_games)
         planned = cls(game=game, n_players=n_players, strategies=specs, n_games=n_games,
                       seed=root_seed(seed), config=cfg, seating=seating, duplicate=duplicate,
                       strict=strict, command=command, decision_timeout=decision_timeout,
-                      paranoid=paranoid)
+                      paranoid=paranoid, deal_numbers=deals)
         return dataclasses.replace(planned, engine=choose_engine(planned, engine))
 
     def manifest_fields(self) -> dict:
@@ -126,7 +167,8 @@ class RunSpec:
                 "seed": self.seed, "seating": self.seating, "duplicate": self.duplicate,
                 "config": self.config.to_dict(), "command": self.command,
                 "decision_timeout": self.decision_timeout, "paranoid": self.paranoid,
-                "engine": self.engine}
+                "engine": self.engine,
+                "deal_numbers": None if self.deal_numbers is None else [list(r) for r in self.deal_numbers]}
 
     @classmethod
     def from_manifest(cls, manifest: dict) -> RunSpec:
@@ -137,4 +179,5 @@ class RunSpec:
                           duplicate=manifest["duplicate"], command=manifest.get("command", ""),
                           config=config, decision_timeout=manifest.get("decision_timeout"),
                           paranoid=manifest.get("paranoid", False),
-                          engine=manifest.get("engine", "scalar"))
+                          engine=manifest.get("engine", "scalar"),
+                          deal_numbers=manifest.get("deal_numbers"))

@@ -22,7 +22,7 @@ from simkit.core.lineup import filled_lineup
 from simkit.core.records import read_manifest, write_text_file
 from simkit.core.run_folder import check_out_path
 from simkit.core.runner import RESULTS, RunResult, RunSpec, _duration, load_run, run, stamped_dir
-from simkit.core.seeding import root_seed
+from simkit.core.seeding import DealRanges, root_seed
 
 SWEEP_MANIFEST = "sweep.json"
 
@@ -61,8 +61,10 @@ def cells(players: list[int], axes: dict[str, list[str]]) -> list[Cell]:
 
 def plan(game: str, players: list[int], strategies: list[str], n_games: int, seed: int | None,
          axes: dict[str, list[str]], base_overrides: dict[str, str], seating: str = "rotate",
-         duplicate: bool = False, command: str = "") -> list[tuple[Cell, RunSpec]]:
-    """Validate every cell before anything runs (a bad value fails fast, naming its cell)."""
+         duplicate: bool = False, command: str = "",
+         deal_numbers: DealRanges | None = None) -> list[tuple[Cell, RunSpec]]:
+    """Validate every cell before anything runs (a bad value fails fast, naming its cell);
+    every cell plays the listed `deal_numbers` (RunSpec), if given."""
     seed = root_seed(seed)
     overlap = set(axes) & set(base_overrides)
     if overlap:
@@ -73,7 +75,7 @@ def plan(game: str, players: list[int], strategies: list[str], n_games: int, see
             spec = RunSpec.create(game, cell.n_players, filled_lineup(strategies, cell.n_players),
                                   n_games, seed=seed, seating=seating, duplicate=duplicate,
                                   overrides={**base_overrides, **dict(cell.overrides)},
-                                  command=command)
+                                  command=command, deal_numbers=deal_numbers)
         except ConfigError as exc:
             raise type(exc)(f"sweep cell {cell.label}: {exc}") from None
         specs.append((cell, spec))

@@ -141,11 +141,18 @@ def test_malformed_deal_lists_are_one_line_errors(cli, tmp_path, value, message)
     assert len(out.output.strip().splitlines()) == 1
 
 
-def test_a_subset_other_than_the_first_deals_is_refused_in_one_line_until_runs_can_play_it(
-        cli, tmp_path):
+def test_a_chosen_subset_is_played_and_more_games_than_it_lists_are_refused(cli, tmp_path):
     deals = tmp_path / "deals.txt"
-    deals.write_text("seed 1\ndeals 0-499, 1000-1499\n")
-    out = cli.invoke(main, ["run", "sixnimmt", "--deals", str(deals), "--out", str(tmp_path / "x")])
+    deals.write_text("seed 1\ndeals 0-4, 1000-1002\n")
+    out = cli.invoke(main, ["run", "sixnimmt", "--deals", str(deals), "-n", "9",
+                            "--out", str(tmp_path / "x")])
     assert out.exit_code == 1 and "Traceback" not in out.output
-    assert "names deals 0-499, 1000-1499 of seed 1" in out.output
+    assert "--games 9 needs 9 deals, the deals file has 8" in out.output
     assert not (tmp_path / "x").exists()
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "3", "-j", "1", "--deals", str(deals),
+                            "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0, out.output
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["n_games"] == 8 and manifest["deal_numbers"] == [[0, 4], [1000, 1002]]
+    games = pd.read_parquet(tmp_path / "r" / "games.parquet")
+    assert games.deal.tolist() == [0, 1, 2, 3, 4, 1000, 1001, 1002]

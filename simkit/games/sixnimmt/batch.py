@@ -11,7 +11,8 @@ NumPy's own Fisher-Yates, exactly as `SixNimmtState` does, so with deterministic
 strategy's draws come from a counter-based hash (SplitMix64) of the run's seed, the game's index,
 the seat, the round and the turn, not from the seat's `Generator`, so random games
 have the same distributions, not the same individual results. Rows and results depend only on
-the seed and the game's index, never on the chunking.
+the seed, the game's index and its deal number (`RunSpec.deal_numbers`, as in the scalar
+engine), never on the chunking.
 
 The state of a block of G games is two int32 arrays of card keys (see `_KEYS`): the hands,
 (n, h, G) with played cards swapped out to the end, and the rows, (R, G), one key per row that
@@ -29,7 +30,7 @@ import numpy as np
 from numpy.random import PCG64, BitGenerator, Generator, RandomState
 
 from simkit.core.game import ROUND_SCORES
-from simkit.core.play import ENGINE_ERROR, GAME_COLUMNS, SEAT_COLUMNS, Chunk, seat_slots
+from simkit.core.play import ENGINE_ERROR, GAME_COLUMNS, SEAT_COLUMNS, Chunk, chunk_deals, seat_slots
 from simkit.core.seeding import GameStreams, GeneratorPool, PCG64Words, batch_stream_words
 from simkit.core.spec import RunSpec
 from simkit.games.sixnimmt.config import DECK_SIZE, SixNimmtConfig
@@ -507,17 +508,16 @@ class _Block:
         seating, duplicate = spec.seating, spec.duplicate
         words = batch_stream_words(spec.seed, lo, hi, n + 2 if seating == "random" else 1)
         index = np.arange(lo, hi, dtype=np.int64)
-        if duplicate:
-            first_deal = lo // n
-            deal_words = batch_stream_words(spec.seed, first_deal, (hi - 1) // n + 1, 1)
-            self.chance = [deal_words[i // n - first_deal] for i in range(lo, hi)]
-            self.deal, self.rotation = np.divmod(index, n)
-        else:
+        deals = chunk_deals(spec, lo, hi)
+        if deals is None:
             self.chance = words if seating != "random" else [w[:2] for w in words]
-            self.deal = None                          # the game's index
-            self.rotation = index % n if seating == "rotate" else np.zeros(size, dtype=np.int64)
+            self.deal: list[int] | None = None          # the game's index
+        else:
+            self.chance, self.deal = deals
+        rotating = duplicate or seating == "rotate"
+        self.rotation = index % n if rotating else np.zeros(size, dtype=np.int64)
         seats = np.arange(n)
-        if duplicate or seating == "rotate":
+        if rotating:
             self.slots = (seats[None, :] + self.rotation[:, None]) % n
         elif seating == "fixed":
             self.slots = np.broadcast_to(seats, (size, n)).copy()
@@ -612,7 +612,7 @@ class _Block:
             wins[:, self.failed] = math.nan
             ranks[:, self.failed] = n
         index = list(range(self.lo, self.hi))
-        deal = index if self.deal is None else self.deal.tolist()
+        deal = index if self.deal is None else self.deal
         rotation = self.rotation.tolist()
         g["game"] += index
         g["deal"] += deal
