@@ -140,6 +140,7 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
       simkit run sixnimmt -p 4 -s heuristic -s random -s random -s random --duplicate -n 4000
       simkit run sixnimmt -p 4 -s heuristic -s random -n 2000 --json -q > summary.json
     """
+    from simkit.core.deals import games_for_deals, ranges_text, read_deals
     from simkit.core.run_facts import facts_text, run_json
     from simkit.core.runner import default_out_dir
     from simkit.core.runner import run as run_games
@@ -149,7 +150,6 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
     players = default_players(entry) if players is None else players
     deal_numbers = None
     if deals_path is not None:
-        from simkit.core.deals import games_for_deals, read_deals
         fixed = read_deals(deals_path)
         seed, n_games = games_for_deals(fixed, seed, options.typed("n_games", n_games), players, duplicate)
         deal_numbers = fixed.ranges
@@ -169,6 +169,9 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
             f"{options.seed_text(spec.seed, seed_given or seed is not None)} -> {out_dir}")
         if len(set(lineup)) > 1 and len(strategy_names) < players:
             say(f"lineup: {', '.join(lineup)} (the last -s fills the remaining seats)")
+        if spec.deal_numbers is not None:
+            say(f"deals: {ranges_text(spec.deal_numbers)} of seed {spec.seed}, in that order (a "
+                f"game's own index decides its seats)")
 
     def saved() -> str:
         return (f"{_saved_games(out_dir)} finished games are saved in {out_dir}; "

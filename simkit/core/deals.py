@@ -37,7 +37,7 @@ from pathlib import Path
 from simkit.core.errors import ConfigError
 from simkit.core.records import MANIFEST, read_manifest
 from simkit.core.seeding import root_seed
-from simkit.core.spec import checked_deal_numbers
+from simkit.core.spec import MAX_DEAL, checked_deal_numbers
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,8 @@ def parse_deal_ranges(value: str) -> tuple[tuple[int, int], ...]:
         if a < 0 or b < a:
             raise ValueError(f"{item!r} is not allowed: deal numbers start at 0 and a range "
                              f"runs upwards (low-high)")
+        if b > MAX_DEAL:
+            raise ValueError(f"{item!r} is not allowed: deal numbers go up to 2**63 - 1")
         ranges.append((a, b))
     ranges.sort()
     joined = [ranges[0]]

@@ -10,7 +10,7 @@ from typing import Any
 from simkit.core.runner import RunResult
 
 FACT_KEYS = ("game", "rules_version", "n_players", "strategies", "n_games", "seed", "seating",
-             "duplicate", "config", "status", "chunk_size", "command")
+             "duplicate", "deal_numbers", "config", "status", "chunk_size", "command")
 
 
 def _plain(value: Any) -> Any:
@@ -52,6 +52,8 @@ def run_json(result: RunResult, **extra: Any) -> str:
 def facts_text(result: RunResult) -> str:
     """The run facts as `key: value` lines (for -v)."""
     facts = run_facts(result)
-    keys = ("out_dir", "seed", "status", "games_played", "jobs", "backend", "chunk_size",
+    keys = ("out_dir", "seed", "deals", "status", "games_played", "jobs", "backend", "chunk_size",
             "wall_seconds", "games_per_second", "command")
+    listed = facts.get("deal_numbers")
+    facts["deals"] = ", ".join(f"{a}-{b}" for a, b in listed) if listed else None
     return "\n".join(f"{k}: {facts[k]}" for k in keys if facts.get(k) is not None)

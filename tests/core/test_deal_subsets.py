@@ -249,3 +249,15 @@ def test_the_batch_engine_plays_a_deals_file_from_the_command_line(tmp_path):
     assert result.games.deal.tolist() == list(range(500, 550))
     scalar = play_range(_spec(50, [(500, 549)]), 0, 50)
     assert result.seats.score.tolist() == scalar.seats["score"]
+
+
+def test_the_command_line_names_the_listed_deals(tmp_path):
+    deals = tmp_path / "deals.txt"
+    deals.write_text("seed 8\ndeals 9-9, 500-502\n")
+    common = ["run", "sixnimmt", "-p", "3", "-j", "1", "--deals", str(deals), "--no-progress"]
+    out = CliRunner().invoke(main, [*common, "-v", "--out", str(tmp_path / "a")])
+    assert out.exit_code == 0, out.output
+    assert "deals: 9-9, 500-502 of seed 8, in that order" in out.output
+    assert "\ndeals: 9-9, 500-502\n" in out.output                    # the run facts of -v
+    out = CliRunner().invoke(main, [*common, "--json", "-q", "--out", str(tmp_path / "b")])
+    assert json.loads(out.output)["run"]["deal_numbers"] == [[9, 9], [500, 502]]

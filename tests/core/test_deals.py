@@ -130,6 +130,7 @@ def test_the_first_deals_named_as_a_range_are_the_first_deals(cli, tmp_path):
     ("-3", "line 2: '-3' is not a deal number or a range"),
     ("", "line 2: 'deals' needs a count or a list of deals"),
     ("1-2-3", "line 2: '1-2-3' is not a deal number or a range"),
+    ("5-9223372036854775808", "line 2: '5-9223372036854775808' is not allowed: deal numbers go up to"),
 ])
 def test_malformed_deal_lists_are_one_line_errors(cli, tmp_path, value, message):
     deals = tmp_path / "deals.txt"
