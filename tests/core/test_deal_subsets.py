@@ -186,6 +186,8 @@ def test_a_run_folder_records_its_deals_and_replays_and_passes_them_on(tmp_path)
     for index in (0, 29, 30, 39):       # random seats: a replay that differed would be refused
         state, record, spec = replay_game(tmp_path / "a", index)
         assert record.deal == games.deal[index] and spec.deal_numbers == ((500, 529), (700, 709))
+    logs = cli.invoke(main, ["replay", str(tmp_path / "a"), "--all", "--to", str(tmp_path / "logs")])
+    assert logs.exit_code == 0 and len(list((tmp_path / "logs").iterdir())) == 40, logs.output
     assert read_deals(tmp_path / "a") == read_deals(deals)
     b = cli.invoke(main, ["run", "sixnimmt", "-p", "4", "-s", "lowest", "-j", "1",
                           "--deals", str(tmp_path / "a"), "--out", str(tmp_path / "b")])
