@@ -9,8 +9,8 @@ stream of SeedSequence(master, spawn_key=(deal,)), so each deal is replayed exac
 Deal numbers: deal D is the chance stream of SeedSequence(master, spawn_key=(D,)), the deal of
 game D of a plain run. A run on listed deals (`RunSpec.deal_numbers`, from a deals file) plays
 its k-th deal from the k-th listed deal number; the seats' streams and the seating draw stay
-those of the game's own index. `deal_number` and `deal_stream_words` map the run's deals to
-deal numbers (once per chunk, not per game or step).
+those of the game's own index. `deal_numbers` and `deal_stream_words` resolve a chunk's deals
+at once (the runner calls them per chunk, never per step); `deal_number` one game's (replay).
 
 Building a Generator from a SeedSequence costs ~10 µs; setting the state of an existing one
 ~1.3 µs through `bit_generator.state`, ~0.2 µs through its state words (`PCG64Words`). The
