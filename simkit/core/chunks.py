@@ -12,6 +12,9 @@ import os
 from simkit.core.errors import ConfigError
 
 MAX_CHUNK = 5000
+#: the batch engine plays a chunk as arrays: its measured block size (simkit/games/sixnimmt/batch.py)
+#: is ~13 % faster than chunks of MAX_CHUNK games
+MAX_BATCH_CHUNK = 16_384
 TASKS_PER_WORKER = 8
 COMPARE_BATCH = 100
 #: the most games one run may hold (docs/reliability.md); larger studies are several runs
@@ -43,9 +46,11 @@ def check_game_count(n_games: int) -> None:
                           f"(split the study into several runs with different seeds)")
 
 
-def default_chunk_size(n_games: int, jobs: int) -> int:
-    """Thousands of games per task where possible, but enough tasks to balance the workers."""
-    return max(1, min(MAX_CHUNK, math.ceil(n_games / max(1, jobs * TASKS_PER_WORKER))))
+def default_chunk_size(n_games: int, jobs: int, engine: str = "scalar") -> int:
+    """Thousands of games per task where possible (more for the batch engine), but enough tasks
+    to balance the workers."""
+    most = MAX_BATCH_CHUNK if engine == "batch" else MAX_CHUNK
+    return max(1, min(most, math.ceil(n_games / max(1, jobs * TASKS_PER_WORKER))))
 
 
 def whole_deal_chunk_size(batch: int | None, deal_size: int) -> int:

@@ -258,7 +258,7 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
     if resume:
         opened = open_resume(spec, out_dir)
     else:
-        opened = open_new(spec, out_dir, chunk_size or default_chunk_size(spec.n_games, jobs))
+        opened = open_new(spec, out_dir, chunk_size or default_chunk_size(spec.n_games, jobs, spec.engine))
     with opened.lock:
         write_manifest(out_dir, opened.manifest)
         if on_start is not None:

@@ -18,6 +18,8 @@ def test_jobs_minus_one_means_every_core_and_zero_is_refused():
 def test_default_chunk_gives_each_worker_several_tasks_of_at_most_5000_games():
     assert default_chunk_size(1000, 4) == 32             # ceil(1000 / 32 tasks)
     assert default_chunk_size(10_000_000, 4) == 5000
+    assert default_chunk_size(10_000_000, 4, "batch") == 16_384    # the batch engine's block
+    assert default_chunk_size(1000, 4, "batch") == 32
     assert default_chunk_size(3, 8) == 1
 
 
