@@ -304,7 +304,7 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
             _write_manifest_quietly(out_dir, manifest)
             if stop is not None:
                 prefix.add(chunk_id, chunk)
-                stopped = prefix.grow(finished) and stop(*prefix.frames())
+                stopped = prefix.grow_until(finished, stop)
             bar.update(chunk.stop - chunk.start)      # after the stop rule: its status is current
             if stopped:
                 break
@@ -319,7 +319,7 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
         if writing is not None and chunk_files(out_dir, writing)[2].exists():
             finished.add(writing)        # stopped just after the chunk's index entry was written
         elapsed = time.perf_counter() - t0
-        keep = range(_contiguous(finished, n_chunks)) if stopped else sorted(finished)
+        keep = range(prefix.length) if stopped else sorted(finished)
         timings = manifest.get("timings", {})
         manifest["timings"] = {**timings, "wall_seconds": round(timings.get("wall_seconds", 0) + elapsed, 3),
                                "jobs": jobs, "backend": backend}
@@ -376,8 +376,10 @@ class _Prefix:
     def add(self, chunk_id: int, chunk: Chunk) -> None:
         self.pending[chunk_id] = chunk
 
-    def grow(self, finished: set[int]) -> bool:
-        grew = False
+    def grow_until(self, finished: set[int], stop: StopRule) -> bool:
+        """Extend the prefix by the finished chunks one at a time, asking `stop` at every new
+        length: a run stops at the first chunk boundary where its rule says so, whatever order
+        the workers finish in (asking once after several chunks would depend on timing)."""
         while self.length < self.n_chunks and self.length in finished:
             chunk = self.pending.pop(self.length, None)
             if chunk is None:
@@ -387,18 +389,12 @@ class _Prefix:
             self.games.append(g)
             self.seats.append(s)
             self.length += 1
-            grew = True
-        return grew
+            if stop(*self.frames()):
+                return True
+        return False
 
     def frames(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         return (pd.concat(self.games, ignore_index=True), pd.concat(self.seats, ignore_index=True))
-
-
-def _contiguous(finished: set[int], n_chunks: int) -> int:
-    k = 0
-    while k < n_chunks and k in finished:
-        k += 1
-    return k
 
 
 def load_run(run_dir: Path | str) -> RunResult:

@@ -153,6 +153,30 @@ def test_stop_rule_ends_early_with_a_contiguous_prefix(tmp_path):
     assert seen == [20, 40, 60]
 
 
+
+def test_stop_rule_stops_at_the_same_boundary_whatever_order_chunks_finish_in(tmp_path, monkeypatch):
+    """Chunks finishing out of order (1, 0, 3, 2, ...) must not let the run skip a boundary
+    where its rule stops: the result is the one a single worker gives."""
+    from simkit.core import runner
+
+    def swapped_pairs(spec, todo, jobs, backend, scheduler):
+        todo = list(todo)
+        for k in range(0, len(todo), 2):
+            for chunk_id, start, stop in reversed(todo[k:k + 2]):
+                yield chunk_id, play_range(spec, start, stop)
+
+    monkeypatch.setattr(runner, "_parallel_chunks", swapped_pairs)
+    seen = []
+
+    def stop(games, seats):
+        seen.append(len(games))
+        return len(games) >= 60
+
+    result = run(_spec(200), tmp_path / "r", jobs=2, chunk_size=20, progress=False, stop=stop)
+    assert seen == [20, 40, 60]
+    assert list(result.games.game) == list(range(60)) and result.manifest["games_done"] == 60
+
+
 def test_replay_matches_the_recorded_row(tmp_path):
     spec = _spec(12, ("heuristic", "random", "random", "lowest"), overrides={})
     result = run(spec, tmp_path / "r", jobs=2, chunk_size=5, progress=False)
