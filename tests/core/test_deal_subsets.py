@@ -8,7 +8,6 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import simkit.core.runner as runner_mod
 from simkit.cli import main
 from simkit.core.deals import read_deals
 from simkit.core.errors import ConfigError, RunFolderError
@@ -24,6 +23,7 @@ from simkit.core.seeding import (
 )
 from simkit.core.spec import checked_deal_numbers
 from simkit.games.sixnimmt.batch import play_range_batch
+from tests.reliability.helpers import interrupt_after_chunks
 
 SEED = 2026
 LINEUP = ("lowest", "highest", "highest", "highest")     # deterministic, and every rotation differs
@@ -202,18 +202,7 @@ def test_a_run_folder_records_its_deals_and_replays_and_passes_them_on(tmp_path)
 def test_an_interrupted_run_on_listed_deals_resumes_only_with_the_same_deals(tmp_path, monkeypatch):
     spec = _spec(60, [(100, 129), (400, 429)], strategies=("random",))
     full = run(spec, tmp_path / "full", jobs=1, chunk_size=10, progress=False)
-    real, calls = runner_mod.write_chunk, {"n": 0}
-
-    def flaky(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 4:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runner_mod, "write_chunk", flaky)
-    with pytest.raises(KeyboardInterrupt):
-        run(spec, tmp_path / "part", jobs=1, chunk_size=10, progress=False)
-    monkeypatch.setattr(runner_mod, "write_chunk", real)
+    interrupt_after_chunks(monkeypatch, spec, tmp_path / "part")
     other = _spec(60, [(100, 159)], strategies=("random",))
     with pytest.raises(RunFolderError, match="different deal_numbers"):
         run(other, tmp_path / "part", jobs=1, resume=True, progress=False)

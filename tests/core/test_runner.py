@@ -9,6 +9,7 @@ import pytest
 from simkit.core.errors import IllegalAction, RunFolderError, StrategyError
 from simkit.core.play import play_range
 from simkit.core.runner import RunSpec, load_run, replay_game, run
+from tests.reliability.helpers import interrupt_after_chunks
 
 
 def _spec(n_games=60, strategies=("random",), players=4, **kw):
@@ -114,22 +115,8 @@ def test_existing_folder_is_never_overwritten(tmp_path):
 def test_interrupted_run_resumes_to_identical_results(tmp_path, monkeypatch):
     spec = _spec(100)
     full = run(spec, tmp_path / "full", jobs=1, chunk_size=10, progress=False)
-    import simkit.core.runner as runner_mod
-    real = runner_mod.write_chunk
-    calls = {"n": 0}
-
-    def flaky(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 4:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runner_mod, "write_chunk", flaky)
-    with pytest.raises(KeyboardInterrupt):
-        run(spec, tmp_path / "part", jobs=1, chunk_size=10, progress=False)
-    partial = load_run(tmp_path / "part")
+    partial = load_run(interrupt_after_chunks(monkeypatch, spec, tmp_path / "part"))
     assert partial.manifest["status"] == "interrupted" and len(partial.games) == 30
-    monkeypatch.setattr(runner_mod, "write_chunk", real)
     with pytest.raises(RunFolderError, match="different n_games"):
         run(_spec(50), tmp_path / "part", jobs=1, resume=True, progress=False)
     resumed = run(spec, tmp_path / "part", jobs=2, resume=True, progress=False)

@@ -9,7 +9,10 @@ import sys
 import time
 from pathlib import Path
 
-from simkit.core.runner import RunSpec
+import pytest
+
+import simkit.core.runner as runner_mod
+from simkit.core.runner import RunSpec, run
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the most a test waits for a subprocess to reach a state (generous: the machine is shared)
@@ -19,6 +22,25 @@ PATIENCE = 120.0
 def small_spec(n_games: int = 60, strategies=("random",), players: int = 4, seed: int = 5, **kw) -> RunSpec:
     return RunSpec.create("sixnimmt", players, list(strategies), n_games, seed=seed,
                           overrides=kw.pop("overrides", {"max_rounds": "1"}), **kw)
+
+
+def interrupt_after_chunks(monkeypatch, spec: RunSpec, out: Path, chunks: int = 3,
+                           chunk_size: int = 10) -> Path:
+    """Run `spec` into `out` and stop it with a Ctrl-C after `chunks` chunks are written (one
+    worker, so chunks/ then holds chunks 0..chunks-1); return `out`."""
+    real, calls = runner_mod.write_chunk, {"n": 0}
+
+    def stop_after(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] > chunks:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(runner_mod, "write_chunk", stop_after)
+        with pytest.raises(KeyboardInterrupt):
+            run(spec, out, jobs=1, chunk_size=chunk_size, progress=False)
+    return out
 
 
 def simkit_process(*args: str, **kw) -> subprocess.Popen:

@@ -7,11 +7,10 @@ import shutil
 import pandas as pd
 import pytest
 
-import simkit.core.runner as runner_mod
 from simkit.core.errors import RunFolderError
 from simkit.core.runner import load_run, run
 
-from .helpers import small_spec
+from .helpers import interrupt_after_chunks, small_spec
 
 SPEC = small_spec(100)
 
@@ -25,20 +24,7 @@ def whole(tmp_path_factory):
 @pytest.fixture
 def interrupted(tmp_path, monkeypatch):
     """A run stopped after 3 of its 10 chunks (chunks/ holds chunks 0, 1, 2)."""
-    real = runner_mod.write_chunk
-    calls = {"n": 0}
-
-    def stop_at_fourth(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 4:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runner_mod, "write_chunk", stop_at_fourth)
-    with pytest.raises(KeyboardInterrupt):
-        run(SPEC, tmp_path / "r", jobs=1, chunk_size=10, progress=False)
-    monkeypatch.setattr(runner_mod, "write_chunk", real)
-    return tmp_path / "r"
+    return interrupt_after_chunks(monkeypatch, SPEC, tmp_path / "r")
 
 
 def _truncate(path):
