@@ -325,6 +325,7 @@ def replay(run_dir, index, step, all_games, target):
       simkit replay results/sixnimmt-20261130-101500-s7 --all
       simkit replay results/sixnimmt-20261130-101500-s7 --all --to games.txt
     """
+    from simkit.core.game_logs import forfeit_line, game_header
     from simkit.core.runner import replay_game
 
     if all_games:
@@ -338,17 +339,18 @@ def replay(run_dir, index, step, all_games, target):
         raise ConfigError("--to goes with --all (the log of one game is printed)")
     state, record, spec = replay_game(run_dir, index, step)
     entry = get_game(spec.game)
-    seats = ", ".join(f"seat {s}: {spec.strategies[k].text}" for s, k in enumerate(record.slots))
+    header = game_header(run_dir, index, [s.text for s in spec.strategies], record.slots)
     if step is not None:
         if entry.format_position is None:
             raise ConfigError(f"{spec.game} has no text positions, so --position cannot be used")
-        click.echo(f"Game {index} of {run_dir} ({seats}), position before step {step}:")
+        click.echo(f"{header}, position before step {step} (seats in the position count from 0):")
         click.echo(entry.format_position(state))
         return
-    click.echo(f"Game {index} of {run_dir} ({seats})")
+    click.echo(header)
     click.echo(entry.render_log(state))
-    if record.forfeit >= 0:
-        click.echo(f"Seat {record.forfeit} forfeited: {record.error}")
+    forfeit = forfeit_line(record)
+    if forfeit is not None:
+        click.echo(forfeit)
 
 
 def _export_all(run_dir: Path, target: Path | None) -> None:
@@ -370,7 +372,8 @@ def _export_all(run_dir: Path, target: Path | None) -> None:
 @options.players
 @options.strategies("Strategy of the other seats (once for all, or once per seat). "
                    "Default: heuristic if the game has it, else random.")
-@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 plays first).")
+@click.option("--seat", type=int, default=1, show_default=True,
+              help="Your seat, 1 to the number of players (seat 1 plays first).")
 @options.seed
 @options.overrides
 def play(game, players, strategy_names, seat, seed, set_items):
@@ -378,24 +381,26 @@ def play(game, players, strategy_names, seat, seed, set_items):
 
     \b
     Example:
-      simkit play sixnimmt -p 4 -s heuristic --seat 0
+      simkit play sixnimmt -p 4 -s heuristic --seat 1
     """
     from simkit.core.interactive import play_interactive
+    from simkit.core.seats import seat_index, seat_label
 
     entry = get_game(game)
     players = default_players(entry) if players is None else players
     others = list(strategy_names) or [default_opponent(game)]
-    spec = RunSpec.create(game, players, lineup_around(others, players, seat), 1, seed=seed,
+    spec = RunSpec.create(game, players, lineup_around(others, players, seat - 1), 1, seed=seed,
                           seating="fixed", overrides=parse_set_options(set_items))
-    click.echo(f"{entry.title}, {players} players, you are seat {seat}, seed {spec.seed}")
+    human = seat_index(seat, spec.n_players)
+    click.echo(f"{entry.title}, {players} players, you are {seat_label(human)}, seed {spec.seed}")
 
     def ask(prompt, n):
         return click.prompt(prompt, type=click.IntRange(1, n))
 
-    state = play_interactive(entry, spec, seat, ask, click.echo,
+    state = play_interactive(entry, spec, human, ask, click.echo,
                              ask_text=lambda prompt: click.prompt(prompt, type=str))
     out = state.outcome()
-    click.echo("You win!" if out.win_shares[seat] > 0 else f"You finish with rank {out.ranks[seat]}.")
+    click.echo("You win!" if out.win_shares[human] > 0 else f"You finish with rank {out.ranks[human]}.")
 
 
 main.add_command(report_command, "report")

@@ -16,6 +16,7 @@ import numpy as np
 from simkit.core.config import GameConfig, setting
 from simkit.core.errors import ConfigError, IllegalAction, PositionError
 from simkit.core.game import Game, State, outcome_from_scores
+from simkit.core.seats import seat_label
 from simkit.core.strategy import Decision, Strategy
 
 PLAY, OVER = "play", "over"
@@ -153,7 +154,7 @@ def render_log(state: HighCardState) -> str:
     lines = []
     for event in state.events:
         if event[0] == "deal":
-            lines += [f"seat {s} holds {' '.join(map(str, h))}" for s, h in enumerate(event[1])]
+            lines += [f"{seat_label(s)} holds {' '.join(map(str, h))}" for s, h in enumerate(event[1])]
         else:
             lines.append(f"trick: {' '.join(map(str, event[1]))}")
     return "\n".join(lines + [f"points: {' '.join(map(str, state.points))}"])

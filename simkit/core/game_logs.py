@@ -20,6 +20,7 @@ from simkit.core.play import play_game
 from simkit.core.records import read_manifest, read_tables
 from simkit.core.registry import get_game
 from simkit.core.replay_check import differences, spec_of
+from simkit.core.seats import seat_label, seat_number
 
 LOGS = "logs"
 
@@ -32,8 +33,16 @@ class Exported:
 
 
 def game_header(run_dir: Path, index: int, strategies: list[str], slots) -> str:
-    seats = ", ".join(f"seat {s}: {strategies[k]}" for s, k in enumerate(slots))
+    """`Game 3 of RUN (seat 1: heuristic, seat 2: random)`: a log's first line, seats from 1."""
+    seats = ", ".join(f"{seat_label(s)}: {strategies[k]}" for s, k in enumerate(slots))
     return f"Game {index} of {run_dir} ({seats})"
+
+
+def forfeit_line(record) -> str | None:
+    """`Seat 2 forfeited: ...` under the log of a game a seat forfeited, else None."""
+    if record.forfeit < 0:
+        return None
+    return f"Seat {seat_number(record.forfeit)} forfeited: {record.error}"
 
 
 def export_logs(run_dir: Path | str, target: Path | str | None = None, *,
@@ -62,8 +71,9 @@ def export_logs(run_dir: Path | str, target: Path | str | None = None, *,
                 result.differ.append((int(index), "; ".join(found)))
                 continue
             text = game_header(run_dir, int(index), texts, record.slots) + "\n" + entry.render_log(state)
-            if record.forfeit >= 0:
-                text += f"\nSeat {record.forfeit} forfeited: {record.error}"
+            forfeit = forfeit_line(record)
+            if forfeit is not None:
+                text += "\n" + forfeit
             if handle is not None:
                 handle.write(("\n" if result.written else "") + text.rstrip("\n") + "\n")
             else:

@@ -9,6 +9,7 @@ from typing import Any
 from simkit.core.errors import ConfigError, IllegalAction
 from simkit.core.game import Action, Game, State
 from simkit.core.play import play_out
+from simkit.core.seats import seat_label
 from simkit.core.seeding import game_streams
 from simkit.core.spec import RunSpec
 from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec
@@ -110,7 +111,7 @@ class Person(Strategy):
                 visible = False
             if seat != self.seat and visible:
                 who = self.names[seat] if seat < len(self.names) else ""
-                shown.append(f"seat {seat}{f' ({who})' if who else ''} played "
+                shown.append(f"{seat_label(seat)}{f' ({who})' if who else ''} played "
                              f"{self.game.format_action(action)}")
         self.moves = []
         return "Since your last move: " + "; ".join(shown) if shown else None
@@ -199,10 +200,11 @@ class Person(Strategy):
 def play_interactive(game: Game, spec: RunSpec, human_seat: int, ask: Callable[[str, int], int],
                      show: Callable[[str], None], index: int = 0,
                      ask_text: Callable[[str], str] | None = None) -> State:
-    """Play game `index` of `spec` with a person in `human_seat` (see `Person`); returns the final state."""
+    """Play game `index` of `spec` with a person in the 0-based `human_seat` (see `Person`; `simkit
+    play --seat` counts from 1 and converts); returns the final state."""
     n = spec.n_players
     if not 0 <= human_seat < n:
-        raise ConfigError(f"--seat {human_seat} is not allowed: seats are 0 to {n - 1}")
+        raise ConfigError(f"human_seat {human_seat} is not a seat index: seats are 0 to {n - 1}")
     streams = game_streams(spec.seed, index, n)
     state = game.new_state(spec.config, n, streams.chance)
     lineup: list[StrategySpec | Strategy] = list(spec.strategies)

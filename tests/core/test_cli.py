@@ -109,11 +109,13 @@ def test_replay_prints_a_readable_log(cli, tmp_path):
     out = cli.invoke(main, ["replay", str(tmp_path / "r"), "--game", "3"])
     assert out.exit_code == 0, out.output
     text = out.output
-    for piece in ("Round 1", "seat 0 hand:", "Turn 1: reveal", "row 1:", "Round 1 bullheads", "Game over"):
+    for piece in ("Round 1", "seat 1 hand:", "Turn 1: reveal", "row 1:", "Round 1 bullheads", "Game over"):
         assert piece in text
+    assert "seat 0" not in text and "seat 3 hand:" in text           # seats count from 1 in logs
     seats = pd.read_parquet(tmp_path / "r" / "seats.parquet")
-    winners = seats[(seats.game == 3) & (seats.win > 0)].seat.tolist()
-    assert f"seat {winners[0]}" in text.split("Game over:")[1]
+    winners = seats[(seats.game == 3) & (seats.win > 0)].seat.tolist()   # 0-based, as Python
+    names = " and ".join(f"seat {s + 1}" for s in winners)
+    assert text.split("Game over:")[1].startswith(f" {names} ")
     bad = cli.invoke(main, ["replay", str(tmp_path / "r"), "--game", "99"])
     assert bad.exit_code != 0 and "--game 99 is out of range: the run has games 0 to 4" in bad.output
 

@@ -32,7 +32,7 @@ def test_all_logs_in_one_file(run_dir, tmp_path):
     out = CliRunner().invoke(main, ["replay", str(run_dir), "--all", "--to", str(tmp_path / "all.txt")])
     assert out.exit_code == 0, out.output
     text = (tmp_path / "all.txt").read_text()
-    assert text.count(f"Game 0 of {run_dir} (seat 0: ") == 1
+    assert text.count(f"Game 0 of {run_dir} (seat 1: ") == 1 and "(seat 0: " not in text
     assert sum(text.count(f"Game {i} of ") for i in range(6)) == 6 and text.count("Game over") == 6
 
 
@@ -63,3 +63,13 @@ def test_a_game_that_replays_differently_gets_no_log(run_dir, monkeypatch):
 def test_replay_option_mistakes(run_dir, args, message):
     out = CliRunner().invoke(main, ["replay", str(run_dir), *args])
     assert out.exit_code == 1 and out.output == f"Error: {message}\n"
+
+
+def test_a_forfeit_is_named_by_the_seat_number_people_read():
+    from types import SimpleNamespace
+
+    from simkit.core.game_logs import forfeit_line
+
+    assert forfeit_line(SimpleNamespace(forfeit=1, error="boom")) == "Seat 2 forfeited: boom"
+    assert forfeit_line(SimpleNamespace(forfeit=0, error="x")) == "Seat 1 forfeited: x"
+    assert forfeit_line(SimpleNamespace(forfeit=-1, error="")) is None

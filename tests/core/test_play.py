@@ -1,6 +1,8 @@
 """The one game loop (play_out), `simkit play` (a person's seat driven through prompts) and
 `simkit replay --position`."""
 
+import re
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -34,7 +36,8 @@ def test_cards_are_typed_by_value_and_the_bots_last_cards_are_shown():
     first, second = out.output.split("Since your last move:", 2)[:2]
     assert "Your choices: 7  11  16  39  45  56  62  64  80  81" in first
     assert "5 is not one of your choices: type one as shown" in first
-    assert " seat 1 (heuristic) played 6; seat 2 (heuristic) played 66" in second
+    assert out.output.startswith("6 nimmt!, 3 players, you are seat 1, seed 4\n")   # --seat 1 by default
+    assert " seat 2 (heuristic) played 6; seat 3 (heuristic) played 66" in second
     assert "  row 1: 63 66**** 81 " in second               # 81, typed by value, was played
     assert "  row 2: 9                                1 bullhead\n" in second
     assert "your hand: 7 11**** 16 39 45* 56 62 64 80**\n" in second
@@ -75,9 +78,25 @@ def test_an_illegal_meld_says_why():
     assert "R3: a meld needs at least 3 tiles, this one has 2" in out.output
 
 
-def test_bad_seat_is_refused():
-    out = CliRunner().invoke(main, ["play", "sixnimmt", "-p", "2", "--seat", "5"])
-    assert out.exit_code != 0 and "--seat 5 is not allowed: seats are 0 to 1" in out.output
+@pytest.mark.parametrize("seat", ["0", "3", "-1"])
+def test_a_seat_outside_1_to_n_is_refused_in_one_line(seat):
+    out = CliRunner().invoke(main, ["play", "sixnimmt", "-p", "2", "--seat", seat])
+    assert out.exit_code != 0
+    assert out.output == f"Error: --seat {seat} is not allowed: seats are 1 to 2\n"
+
+
+def test_seats_count_from_1_in_play():
+    """--seat 3 of 3 is the last seat: the prompts, the other seats' moves, the totals and the
+    final log all name the seats 1 to 3, and the person's own seat is never reported as another's."""
+    out = CliRunner().invoke(main, ["play", "sixnimmt", "-p", "3", "--seat", "3", "--seed", "4",
+                                    "--set", "max_rounds=1"], input=EVERY_CARD)
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith("6 nimmt!, 3 players, you are seat 3, seed 4\n")
+    others = [line for line in out.output.splitlines() if line.startswith("Since your last move:")]
+    assert others and all("seat 1 (heuristic) played" in line and "seat 2 (heuristic) played" in line
+                          and "seat 3" not in line for line in others)
+    assert "totals: seat 1: 0, seat 2: 0, seat 3: 0" in out.output
+    assert "  seat 3 hand:" in out.output and re.search(r"\bseat 0\b", out.output) is None
 
 
 def test_typed_moves_where_moves_cannot_be_listed():
@@ -168,6 +187,9 @@ def test_replay_prints_the_text_position_at_a_step(tmp_path):
     later = runner.invoke(main, ["replay", str(tmp_path / "r"), "--game", "2", "--position", "3"])
     assert first.exit_code == 0 and later.exit_code == 0, first.output + later.output
     assert "position before step 0" in first.output and "position before step 3" in later.output
+    header = first.output.splitlines()[0]                  # seats from 1; the position counts from 0
+    assert header.endswith("(seat 1: random, seat 2: random, seat 3: random), position before step 0 "
+                           "(seats in the position count from 0):")
     assert first.output.splitlines()[1:] != later.output.splitlines()[1:]
     bad = runner.invoke(main, ["replay", str(tmp_path / "r"), "--game", "2", "--position", "100000"])
     assert bad.exit_code == 1 and "--position 100000 is out of range: game 2 has steps 0 to" in bad.output

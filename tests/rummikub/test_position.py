@@ -105,8 +105,8 @@ def test_a_parsed_position_replays_from_a_position_event():
     state = parse_position(BASE, RummikubConfig())
     _play(state, RummikubConfig(), ("simple", "simple"), seed=3)
     log = GAME.render_log(state).splitlines()
-    assert log[:4] == ["=== Position in hand 1: 2 players, seat 0 to move ===",
-                       "  seat 0 rack: B4 B6 J0", "  seat 1 rack: K1 K2", "  table: Run[R5 R6 R7]"]
+    assert log[:4] == ["=== Position in hand 1: 2 players, seat 1 to move ===",    # logs count from 1
+                       "  seat 1 rack: B4 B6 J0", "  seat 2 rack: K1 K2", "  table: Run[R5 R6 R7]"]
     assert log[-1].startswith("Final scores:")
 
 

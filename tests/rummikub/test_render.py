@@ -20,6 +20,6 @@ def test_render_log_shows_melds_racks_and_diffs():
     st = make_state(2, table=(G("B5 R5 K5 O5"),), racks=[T("B4 B6 B7 K2"), T("K1")])
     st.apply([Play((R("B4 B5 B6 B7"), G("R5 K5 O5")))])
     text = GAME.render_log(st)
-    assert "seat 0 plays B4 B6 B7" in text
+    assert "seat 1 plays B4 B6 B7" in text            # the first seat: logs count seats from 1
     assert "broke up: Group[B5 R5 K5 O5]" in text and "formed:   Run[B4 B5 B6 B7] Group[R5 K5 O5]" in text
     assert "rack now: K2" in text

@@ -185,7 +185,7 @@ def test_replay_log_of_a_game_played_on_from_a_position():
     play_on(state)
     log = GAME.render_log(state)
     assert "== Round 1, from a position after 0 turns ==" in log
-    assert "62 (seat 1) 6th card of a full row: takes row 4" in log
+    assert "62 (seat 2) 6th card of a full row: takes row 4" in log      # the position's seat 1
 
 
 ROW_PICK_LINES = E5_ROW_PICK.splitlines()

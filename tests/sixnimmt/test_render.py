@@ -33,4 +33,5 @@ def test_N10_a_row_pick_shows_what_each_row_costs():
     assert "card 5 is lower than every row end: you take a whole row (N10)" in text
     assert "row 1 costs 8, row 2 costs 3, row 3 costs 3, row 4 costs 7" in text
     other = GAME.describe_observation(state.observe(1))
-    assert "seat 0 takes a whole row" in other
+    assert "seat 1 takes a whole row" in other       # seat 0 of the state: people count from 1
+    assert "totals: seat 1: " in other and "seat 0" not in other

@@ -136,12 +136,14 @@ def test_render_log_shows_trains_display_effects_and_locks():
     s.apply([USE[7][0]])                # P1 uses effect 7 and wins on its own refill
     text = GAME.render_log(s)
     lines = [" ".join(line.split()) for line in text.splitlines()]
-    assert "P0 locks slot 1 with card 2" in lines
-    assert "Turn 2: P1 uses card 14: effect 7 (remove rightmost)" in lines
-    assert "P1: 3 9 20 41 55 70 84" in lines
-    assert "P1's train is ascending: P1 wins on turn 2 (T25)" in lines
-    assert "P0: 80* 66 51 40 22 13 5 locks: slot 1 (card 2)" in lines   # locked slot marked
-    assert "P2: 77 62 50 36 27 11 _" in lines                           # never refilled
+    # the log counts players as people do, from P1 (the position above counts from P0)
+    assert "P1 locks slot 1 with card 2" in lines
+    assert "Turn 2: P2 uses card 14: effect 7 (remove rightmost)" in lines
+    assert "P2: 3 9 20 41 55 70 84" in lines
+    assert "P2's train is ascending: P2 wins on turn 2 (T25)" in lines
+    assert "P1: 80* 66 51 40 22 13 5 locks: slot 1 (card 2)" in lines   # locked slot marked
+    assert "P3: 77 62 50 36 27 11 _" in lines                           # never refilled
+    assert not any(line.startswith("P0") or " P0 " in line for line in lines)
     assert "display: e2:8 e6:5 e8:18" in lines
 
 

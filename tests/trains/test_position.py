@@ -83,8 +83,10 @@ def test_parsed_position_renders_as_a_log_from_that_position():
     s.apply([("place", 6)])
     log = GAME.render_log(s)
     assert "from a position after 17 turns" in log
-    assert "P1: 12* 30  45  50  61  82  77*   locks: slot 1 (card 2), slot 7 (card 10)" in log
-    assert "P2 places 33 in slot 6; 13 goes face up to the display" in log
+    # the log counts players from P1: the position's P1 and P2 are the log's P2 and P3
+    assert "start player P2," in log
+    assert "P2: 12* 30  45  50  61  82  77*   locks: slot 1 (card 2), slot 7 (card 10)" in log
+    assert "P3 places 33 in slot 6; 13 goes face up to the display" in log
 
 
 CONFIGS = [

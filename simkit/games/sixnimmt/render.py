@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from simkit.core.seats import seat_label
 from simkit.games.sixnimmt.rules import BH, ROW_PICK, row_points
 
 
@@ -26,7 +27,7 @@ def render_log(state) -> str:
             rows = [[c] for c in dealt[n * h:]]
             lines.append(f"\n== Round {rnd} ==")
             for s, hand in enumerate(hands):
-                lines.append(f"  seat {s} hand: {_cards(sorted(hand))}")
+                lines.append(f"  {seat_label(s)} hand: {_cards(sorted(hand))}")
             lines.append(_rows_text(rows))
         elif kind == "position":
             _, rnd, turns, rows_now = ev
@@ -35,24 +36,25 @@ def render_log(state) -> str:
             lines.append(_rows_text(rows))
         elif kind == "draft_start":
             _, rnd, first, pool = ev
-            lines.append(f"\n== Round {rnd} == open draft of cards 1..{len(pool)}, seat {first} drafts first")
+            lines.append(f"\n== Round {rnd} == open draft of cards 1..{len(pool)}, "
+                         f"{seat_label(first)} drafts first")
         elif kind == "draft":
-            lines.append(f"  seat {ev[1]} drafts {ev[2]}")
+            lines.append(f"  {seat_label(ev[1])} drafts {ev[2]}")
         elif kind == "rows":
             rows = [[c] for c in ev[2]]
             lines.append(_rows_text(rows))
         elif kind == "reveal":
             _, rnd, turn, plays = ev
-            shown = ", ".join(f"seat {s}: {c}" for c, s in plays)
+            shown = ", ".join(f"{seat_label(s)}: {c}" for c, s in plays)
             lines.append(f"Turn {turn}: reveal {shown}")
         elif kind == "place":
             _, s, card, r = ev
             rows[r].append(card)
-            lines.append(f"  {card} (seat {s}) -> row {r + 1}")
+            lines.append(f"  {card} ({seat_label(s)}) -> row {r + 1}")
         elif kind == "take":
             _, s, r, taken, card, cause = ev
             why = "6th card of a full row" if cause == "full" else "lower than every row end, chooses"
-            lines.append(f"  {card} (seat {s}) {why}: takes row {r + 1} [{_cards(taken)}] "
+            lines.append(f"  {card} ({seat_label(s)}) {why}: takes row {r + 1} [{_cards(taken)}] "
                          f"= {sum(BH[c] for c in taken)} bullheads")
             rows[r] = [card]
         elif kind == "round_end":
@@ -62,14 +64,14 @@ def render_log(state) -> str:
             lines.append("Totals: " + _per_seat(totals))
         elif kind == "end":
             _, winners, totals = ev
-            names = " and ".join(f"seat {s}" for s in winners)
+            names = " and ".join(seat_label(s) for s in winners)
             lines.append(f"\nGame over: {names} {'wins' if len(winners) == 1 else 'share the win'} "
                          f"with {totals[winners[0]]} bullheads.")
     return "\n".join(lines) + "\n"
 
 
 def _per_seat(values) -> str:
-    return ", ".join(f"seat {s}: {v}" for s, v in enumerate(values))
+    return ", ".join(f"{seat_label(s)}: {v}" for s, v in enumerate(values))
 
 
 def _rows_text(rows: list[list[int]]) -> str:
@@ -85,7 +87,7 @@ def describe_observation(obs) -> str:
         lines.append(f"  row {i + 1}: {_cards(row):<32} {points} bullhead{'s' if points != 1 else ''}")
     if obs.phase == ROW_PICK and obs.revealed:
         card, seat = obs.revealed[0]
-        who = "you take" if seat == obs.seat else f"seat {seat} takes"
+        who = "you take" if seat == obs.seat else f"{seat_label(seat)} takes"
         lines.append(f"card {card} is lower than every row end: {who} a whole row (N10)")
         costs = ", ".join(f"row {i + 1} costs {row_points(list(r))}" for i, r in enumerate(obs.rows))
         lines.append(f"  {costs}")

@@ -1,14 +1,22 @@
 """`render_log`: a finished (or running) Game of Trains as text a person can follow.
 
-The log is rebuilt from the event tuples alone: trains as rows of numbers (slot 1..7, a `*`
-marks a locked slot), the display after each action and after each setup placement (always
-after the pair rule T11 has been applied, whose discards are listed just before), every effect
-with its parameter, locks placed and voided, pairs discarded, reshuffles, the win or the turn cap.
+Players are named P1..Pn, P1 the first seat, as people count seats (text positions, a data
+format, count from P0). The log is rebuilt from the event tuples alone: trains as rows of
+numbers (slot 1..7, a `*` marks a locked slot), the display after each action and after each
+setup placement (always after the pair rule T11 has been applied, whose discards are listed just
+before), every effect with its parameter, locks placed and voided, pairs discarded, reshuffles,
+the win or the turn cap.
 """
 
 from __future__ import annotations
 
+from simkit.core.seats import seat_number
 from simkit.games.trains.rules import EFFECT_NAMES, effect_table
+
+
+def _p(seat: int) -> str:
+    """`P1` for the 0-based seat 0: the log counts players as people do."""
+    return f"P{seat_number(seat)}"
 
 
 def _row(train, locks) -> str:
@@ -41,7 +49,7 @@ class _Board:
         extra = ""
         if self.locks[p]:
             extra = "   locks: " + ", ".join(f"slot {s} (card {c})" for s, c in sorted(self.locks[p].items()))
-        return f"    P{p}: {_row(self.trains[p], self.locks[p])}{extra}"
+        return f"    {_p(p)}: {_row(self.trains[p], self.locks[p])}{extra}"
 
 
 def render_log(state) -> str:
@@ -51,7 +59,7 @@ def render_log(state) -> str:
     if events[0][0] == "start":
         _, n, start, trains, table_name = events[0]
         board = _Board(n, trains, effect_table(table_name))
-        out = [f"Game of Trains: {n} players, start player P{start}, effect table '{table_name}' "
+        out = [f"Game of Trains: {n} players, start player {_p(start)}, effect table '{table_name}' "
                f"(trains read slot 1..7 left to right, * = locked slot)",
                "Trains after dealing (T3, descending):"]
         out += [board.train_line(p) for p in range(n)]
@@ -63,7 +71,7 @@ def render_log(state) -> str:
         board.locks = [{k + 1: c for k, c in enumerate(lk) if c} for lk in locks]
         board.display = [c for c in display if c]
         out = [f"Game of Trains: {n} players from a position after {turn} turns, start player "
-               f"P{start}, effect table '{table_name}' (trains read slot 1..7 left to right, "
+               f"{_p(start)}, effect table '{table_name}' (trains read slot 1..7 left to right, "
                f"* = locked slot)", "Trains in the position:"]
         out += [board.train_line(p) for p in range(n)]
         out.append("    " + board.display_text())
@@ -82,27 +90,27 @@ def render_log(state) -> str:
             flush()                  # the previous setup placement, after its pair rule (T7, T11)
             _, p, cards = ev
             if isinstance(cards, int):
-                out.append(f"  P{p} draws {cards} card(s)")
+                out.append(f"  {_p(p)} draws {cards} card(s)")
             else:
-                out.append(f"  P{p} draws {len(cards)} card(s): {_cards(cards)}")
+                out.append(f"  {_p(p)} draws {len(cards)} card(s): {_cards(cards)}")
         elif kind == "keep":
             flush()
             _, p, card, gone = ev
             if card is None:
-                out.append(f"  P{p} keeps one card and discards {gone} face down")
+                out.append(f"  {_p(p)} keeps one card and discards {gone} face down")
             else:
-                out.append(f"  P{p} keeps {card} and discards {_cards(gone)} face down")
+                out.append(f"  {_p(p)} keeps {card} and discards {_cards(gone)} face down")
         elif kind == "draw":
             flush()
             turn += 1
             _, p, card = ev
             what = f"draws {card}" if card is not None else "draws a card"
-            out.append(f"Turn {turn}: P{p} {what}")
+            out.append(f"Turn {turn}: {_p(p)} {what}")
         elif kind == "place":
             _, p, slot, card, old = ev
             board.trains[p][slot - 1] = card
             board.display.append(old)
-            out.append(f"  P{p} places {card} in slot {slot}; {old} goes face up to the display")
+            out.append(f"  {_p(p)} places {card} in slot {slot}; {old} goes face up to the display")
             changed.append(p)
         elif kind == "use":
             flush()
@@ -111,7 +119,7 @@ def render_log(state) -> str:
             if card in board.display:
                 board.display.remove(card)
             par = "" if param is None else (f" on slot {param}" if e == 8 else f" i={param}")
-            out.append(f"Turn {turn}: P{p} uses card {card}: effect {e} ({EFFECT_NAMES[e]}){par}")
+            out.append(f"Turn {turn}: {_p(p)} uses card {card}: effect {e} ({EFFECT_NAMES[e]}){par}")
             changed.append(p)
         elif kind == "train":
             _, p, t = ev
@@ -121,15 +129,15 @@ def render_log(state) -> str:
             _, p, slot, card = ev
             board.trains[p][slot - 1] = 0
             board.display.append(card)
-            out.append(f"  P{p} loses {card} from slot {slot} to the display")
+            out.append(f"  {_p(p)} loses {card} from slot {slot} to the display")
             changed.append(p)
         elif kind == "protected":
             _, p, slot = ev
-            out.append(f"  P{p}'s slot {slot} is locked: nothing removed")
+            out.append(f"  {_p(p)}'s slot {slot} is locked: nothing removed")
         elif kind == "refill":
             _, p, slot, card = ev
             board.trains[p][slot - 1] = card
-            out.append(f"  P{p} refills slot {slot} with {card}")
+            out.append(f"  {_p(p)} refills slot {slot} with {card}")
             changed.append(p)
         elif kind == "pairs":
             _, e, cards = ev
@@ -140,20 +148,20 @@ def render_log(state) -> str:
         elif kind == "lock":
             _, p, slot, card = ev
             board.locks[p][slot] = card
-            out.append(f"  P{p} locks slot {slot} with card {card}")
+            out.append(f"  {_p(p)} locks slot {slot} with card {card}")
         elif kind == "wasted_lock":
             _, p, slot, card = ev
-            out.append(f"  slot {slot} of P{p} is already locked: card {card} is discarded")
+            out.append(f"  slot {slot} of {_p(p)} is already locked: card {card} is discarded")
         elif kind == "void":
             _, p, slot, card = ev
             board.locks[p].pop(slot, None)
-            out.append(f"  P{p}'s lock on slot {slot} is voided (T24): card {card} discarded face down")
+            out.append(f"  {_p(p)}'s lock on slot {slot} is voided (T24): card {card} discarded face down")
             changed.append(p)
         elif kind == "reshuffle":
             out.append(f"  the discard pile ({ev[1]} cards) is shuffled into a new draw pile (T13)")
         elif kind == "win":
             flush()
-            out.append(f"P{ev[1]}'s train is ascending: P{ev[1]} wins on turn {ev[2]} (T25)")
+            out.append(f"{_p(ev[1])}'s train is ascending: {_p(ev[1])} wins on turn {ev[2]} (T25)")
         elif kind == "cap":
             flush()
             out.append(f"Turn cap reached after {ev[1]} turns: the game is a draw (T15)")
