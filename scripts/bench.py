@@ -218,7 +218,6 @@ TARGETS = [
     ("rummikub tail grid * median", "<=", 1.0, "ref"),
     ("rummikub tail grid * max *", "<=", 500.0, None),
     ("rummikub tail grid * peak traced memory*", "<=", 200.0, None),
-    ("process peak RSS*", "<=", 200.0, None),
     ("simkit --help start-up*", "<=", 0.5, None),
 ]
 

@@ -21,9 +21,17 @@ def _rate(fn, seconds: float) -> float:
             return n / dt
 
 
-def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
-    import json
+def _real_run(out: Path) -> Path:
+    """A 2,000-game run folder as `simkit run` writes it (a report needs a complete manifest)."""
+    from simkit.core.runner import RunSpec, run
 
+    spec = RunSpec.create("sixnimmt", 4, ["heuristic", "random", "random", "random"], 2000, seed=2,
+                          overrides={"max_rounds": "1"})
+    run(spec, out, jobs=1, progress=False)
+    return out
+
+
+def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
     from simkit.report import build_report
     from simkit.stats import SPRT, balance, match_summary, plackett_luce, summary_table
     from simkit.stats.match import sides_from_slots
@@ -44,16 +52,10 @@ def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
     sprt = SPRT(0, 10, 0.05, 0.05, "normalized")
     rows.append(("SPRT LLR (normalized, pentanomial)",
                  1000 / _rate(lambda: sprt.llr([871, 26175, 55983, 26678, 821]), share), "ms"))
-    small_games, small_seats = synth(2000, strengths=(0.6, 0.5, 0.4, 0.3), n_players=4, seed=2)
     with tempfile.TemporaryDirectory() as tmp:
-        run = Path(tmp) / "run"
-        run.mkdir()
-        small_games.to_parquet(run / "games.parquet", index=False)
-        small_seats.to_parquet(run / "seats.parquet", index=False)
-        (run / "manifest.json").write_text(json.dumps({"game": "synthetic", "n_players": 4,
-                                                       "strategies": ["s0", "s1", "s2", "s3"]}))
+        run_dir = _real_run(Path(tmp) / "run")
         t0 = time.perf_counter()
-        build_report([run], Path(tmp) / "rep")
+        build_report([run_dir], Path(tmp) / "rep")
         rows.append(("build_report, 2000 games x 4 seats", time.perf_counter() - t0, "s"))
     return rows
 
