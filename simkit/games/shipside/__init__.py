@@ -17,7 +17,7 @@ from simkit.games.shipside.actions import (
 )
 from simkit.games.shipside.config import ShipsideConfig
 from simkit.games.shipside.position import format_position, parse_position
-from simkit.games.shipside.render import render_log
+from simkit.games.shipside.render import describe_observation, render_log
 from simkit.games.shipside.state import Observation, ShipsideState, ShipView
 
 
@@ -35,6 +35,7 @@ GAME = Game(
     new_state=ShipsideState,
     rules_version="shipside-1",
     render_log=render_log,
+    describe_observation=describe_observation,
     format_action=format_action,
     parse_action=parse_action,
     format_position=format_position,

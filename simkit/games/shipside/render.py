@@ -149,3 +149,29 @@ def render_log(state) -> str:
     if in_turn:
         flush()
     return "\n".join(lines)
+
+
+def _side(cards) -> str:
+    return " ".join(f"{s}{'*' if sym else ''}{'{' + SEAT[o] + '}' if o >= 0 else ''}"
+                    for s, sym, o in cards) or "-"
+
+
+def describe_observation(obs) -> str:
+    """What a person playing one side sees (`simkit play`): the row of ships with both sides'
+    cards (`*` a symbol card, `{A}` an octopus), crew and rum mugs; scores, rum, octopi, piles
+    and the own hand. Seats are A and B, as in the log."""
+    me, other = SEAT[obs.seat], SEAT[1 - obs.seat]
+    lines = [f"you are {me}; turn {obs.turn}, {obs.phase}; {SEAT[obs.to_move]} to move",
+             f"score A {obs.scores[0]}, B {obs.scores[1]}; rum left A {obs.rum_left[0]}, "
+             f"B {obs.rum_left[1]}; octopus A {obs.octopus[0]}, B {obs.octopus[1]}"]
+    for ship in obs.row:
+        extra = "".join([f"  crew {' '.join(ship.crew)}" if ship.crew else "",
+                         f"  rum {' '.join(SEAT[m] for m in ship.mugs)}" if ship.mugs else ""])
+        lines.append(f"  ship {ship.defense:>3} (needs {ship.threshold}): A {_side(ship.cards[0])} = "
+                     f"{ship.totals[0]} | B {_side(ship.cards[1])} = {ship.totals[1]}{extra}")
+    lines.append(f"draw pile{'s' if len(obs.piles) > 1 else ''}: {' / '.join(map(str, obs.piles))}; "
+                 f"{other} holds {obs.opp_hand} cards")
+    lines.append("your hand: " + (" ".join(f"{s}{'*' if sym else ''}" for s, sym in obs.hand) or "-"))
+    if obs.pending_dirs:
+        lines.append(f"the crew of ship {obs.pending_ship} moves: {' or '.join(obs.pending_dirs)}")
+    return "\n".join(lines)

@@ -4,7 +4,7 @@ from simkit.core.game import Game
 from simkit.games.trains.actions import format_action, parse_action
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.position import format_position, parse_position
-from simkit.games.trains.render import render_log
+from simkit.games.trains.render import describe_observation, render_log
 from simkit.games.trains.state import TrainsState, new_state
 
 GAME = Game(
@@ -16,6 +16,7 @@ GAME = Game(
     new_state=new_state,
     rules_version="trains-1",
     render_log=render_log,
+    describe_observation=describe_observation,
     format_action=format_action,
     parse_action=parse_action,
     format_position=format_position,

@@ -172,3 +172,20 @@ def render_log(state) -> str:
     out += [board.train_line(p) for p in range(n)]
     out.append("    " + board.display_text())
     return "\n".join(out)
+
+
+def describe_observation(obs) -> str:
+    """What a person playing one seat sees (`simkit play`): whose turn, every train with its
+    locks, the display, the piles and the seat's own cards in hand; players count from P1."""
+    lines = [f"you are {_p(obs.seat)}; turn {obs.turn}, {obs.phase}; "
+             f"{', '.join(_p(s) for s in obs.to_act) or 'nobody'} to act (start player {_p(obs.start_seat)})"]
+    for p, train in enumerate(obs.trains):
+        locks = {k + 1: c for k, c in enumerate(obs.locks[p]) if c}
+        lines.append(f"  {_p(p)}{' (you)' if p == obs.seat else ''}: {_row(train, locks)}")
+    shown = [f"e{e}:{c}" for e, c in enumerate(obs.display) if e and c]
+    lines.append("display: " + ("  ".join(shown) or "(empty)"))
+    lines.append(f"draw pile: {obs.draw_size} cards; discard pile: {obs.discard_size} cards")
+    own = [("your setup draw", _cards(obs.hand) if obs.hand else ""),
+           ("kept, to place", obs.kept or ""), ("drawn, to place", obs.drawn or "")]
+    lines += [f"{name}: {value}" for name, value in own if value]
+    return "\n".join(lines)
