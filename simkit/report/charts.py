@@ -69,6 +69,19 @@ def displayed_font_px(font_pt: float, fig_width_in: float, shown_px: float) -> f
     return font_pt / 72.0 * shown_px / fig_width_in
 
 
+#: the longest strategy label a chart shows whole; a longer one keeps its start and end
+LABEL_CHARS = 36
+
+
+def short(label) -> str:
+    """A strategy label for a chart: whole up to LABEL_CHARS, else its start … its end (a long
+    plug-in path with parameters would squeeze the plot to nothing)."""
+    text = str(label)
+    if len(text) <= LABEL_CHARS:
+        return text
+    return text[:LABEL_CHARS - 12] + "…" + text[-11:]
+
+
 def _color(i: int):
     return COLORS[i % len(COLORS)]
 
@@ -118,7 +131,7 @@ def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
         if x.size == 0:
             continue
         ax.hist(x, bins=bins, density=True, histtype="step", linewidth=1.6, color=_color(i),
-                label=f"{p} (mean {x.mean():.1f})")
+                label=f"{short(p)} (mean {x.mean():.1f})")
         ax.axvline(x.mean(), color=_color(i), linestyle="--", linewidth=1)
     ax.set_xlabel("score" + ("" if higher_is_better else " (lower is better)"))
     ax.set_ylabel("share of games")
@@ -143,7 +156,7 @@ def win_shares(table: pd.DataFrame, title: str = "Win share with 95 % Wilson int
     for yi, s in zip(y, share):
         ax.text(s, yi + 0.25, f" {100 * s:.1f}%", va="center", fontsize=9)
     spg = table["seats_per_game"].to_numpy() if "seats_per_game" in table else np.ones(n)
-    ax.set_yticks(y, [f"{p} ({k:g} seats)" if k > 1 else str(p)
+    ax.set_yticks(y, [f"{short(p)} ({k:g} seats)" if k > 1 else short(p)
                       for p, k in zip(table["player"], spg)])
     ax.set_xlim(0, min(1.0, max(float(table["win_high"].max()), 0.05) * 1.25))
     ax.set_xlabel("win share per game (dotted: fair share)")
@@ -216,7 +229,7 @@ def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % b
     table = summary_table(seats).set_index("player")
     for i, p in enumerate(players(seats)):
         sub = run[run["player"] == p]
-        ax.plot(sub["games"], sub["win_share"], color=_color(i), linewidth=1.4, label=p)
+        ax.plot(sub["games"], sub["win_share"], color=_color(i), linewidth=1.4, label=short(p))
         ax.fill_between(sub["games"], sub["low"], sub["high"], color=_color(i), alpha=0.12,
                         linewidth=0)
         ax.axhline(float(table.loc[p, "fair_share"]), color=_color(i), linestyle=":",
@@ -260,10 +273,10 @@ def _grouped_bars(ax: plt.Axes, labels: list[str], tables: list[pd.DataFrame], n
         if not vals:
             continue
         v = np.array(vals)
-        ax.barh(ys, v, height=h * 0.9, color=_color(j), alpha=0.85, label=name)
+        ax.barh(ys, v, height=h * 0.9, color=_color(j), alpha=0.85, label=short(name))
         ax.errorbar(v, ys, xerr=np.vstack([v - np.array(lo), np.array(hi) - v]), fmt="none",
                     ecolor="black", capsize=2, linewidth=0.8)
-    ax.set_yticks(y0, labels, fontsize=9)
+    ax.set_yticks(y0, [short(x) for x in labels], fontsize=9)
 
 
 @styled
@@ -303,7 +316,7 @@ def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: boo
         m, sd, n = g.mean(), g.std(ddof=1), g.size()
         half = 1.96 * (sd / np.sqrt(n)).fillna(0.0)
         a1.errorbar(m.index + (i - 0.5) * 0.08, m.to_numpy(), yerr=half.to_numpy(), marker="o",
-                    markersize=4, capsize=3, color=_color(i), label=p, linewidth=1.3)
+                    markersize=4, capsize=3, color=_color(i), label=short(p), linewidth=1.3)
     a1.set_ylabel("mean final score" + ("" if higher_is_better else "\n(lower is better)"))
     a1.grid(True, alpha=0.3)
     a1.legend(fontsize=9, loc="best")
@@ -333,7 +346,7 @@ def round_scores_chart(curves: pd.DataFrame, higher_is_better: bool = True,
         a1 = a2 = fig.add_subplot()
     for i, p in enumerate(dict.fromkeys(curves["player"])):
         c = curves[curves["player"] == p]
-        a1.plot(c["round"], c["mean"], marker="o", markersize=3.5, color=_color(i), label=p,
+        a1.plot(c["round"], c["mean"], marker="o", markersize=3.5, color=_color(i), label=short(p),
                 linewidth=1.4)
         a1.fill_between(c["round"], c["low"], c["high"], color=_color(i), alpha=0.18, linewidth=0)
     a1.set_ylabel("mean score so far" + ("" if higher_is_better else "\n(lower is better)"))

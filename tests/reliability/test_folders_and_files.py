@@ -130,6 +130,7 @@ def test_report_out_that_cannot_be_written(cli, finished_run, out, message):
     _one_line_error(cli.invoke(main, ["report", str(finished_run), "--out", out]), message)
 
 
+@pytest.mark.filterwarnings("error:constrained_layout not applied")   # a long label squeezed a chart
 def test_summary_md_escapes_markup_from_parameters_and_command(cli, tmp_path, monkeypatch):
     label = "<script>alert(1)</script>[x](http://evil)**b**"
     args = ["run", "sixnimmt", "-p", "2", "-s", f"tests.reliability.plugins:Labelled:label={label}",

@@ -367,3 +367,13 @@ def test_a_sweeps_cells_are_titled_as_a_sweep(tmp_path, sixnimmt_runs):
     assert "<h1>synthetic: sweep my-sweep, 2 cells</h1>" in text
     loose = build_report([sixnimmt_runs / "four", sixnimmt_runs / "dup"], tmp_path / "r2").read_text()
     assert ": 2 runs compared</h1>" in loose
+
+
+def test_a_long_strategy_label_is_shortened_in_charts_keeping_start_and_end():
+    from simkit.report.charts import LABEL_CHARS, short
+
+    label = "mybots.deep.package:CautiousPlayer:depth=3,caution=2,rollout=greedy"
+    shown = short(label)
+    assert len(shown) == LABEL_CHARS and shown.startswith("mybots.deep")
+    assert shown.endswith(label[-11:])
+    assert "…" in shown and short("heuristic") == "heuristic"
