@@ -185,20 +185,25 @@ def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int 
     return out_dir
 
 
+def _pairing_options(folder: str) -> Callable:
+    """The options `ladder` and `tournament` share, after their -s, in --help order."""
+    shared = [options.players, options.pair_games, options.pairing_format, options.seed, options.jobs,
+              options.overrides, options.out(f"{folder} folder (default: a new folder under results/)."),
+              options.resume, options.decision_timeout(DEFAULT_DECISION_TIMEOUT), options.progress]
+
+    def apply(command: Callable) -> Callable:
+        for option in reversed(shared):
+            command = option(command)
+        return command
+
+    return apply
+
+
 @click.command("ladder")
 @options.game
 @options.strategies("An agent of the ladder (repeat; at least 2). Default: random, each built-in "
                     "heuristic, and ismcts at 10, 100 and 1000 iterations.")
-@options.players
-@options.pair_games
-@options.pairing_format
-@options.seed
-@options.jobs
-@options.overrides
-@options.out("Ladder folder (default: a new folder under results/).")
-@options.resume
-@options.decision_timeout(DEFAULT_DECISION_TIMEOUT)
-@options.progress
+@_pairing_options("Ladder")
 def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_items, out, resume,
                    decision_timeout, progress):
     """Rate a field of agents against each other and measure the game's skill depth.
@@ -228,16 +233,7 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
 @click.command("tournament")
 @options.game
 @options.strategies("An agent of the tournament (repeat; at least 2).")
-@options.players
-@options.pair_games
-@options.pairing_format
-@options.seed
-@options.jobs
-@options.overrides
-@options.out("Tournament folder (default: a new folder under results/).")
-@options.resume
-@options.decision_timeout(DEFAULT_DECISION_TIMEOUT)
-@options.progress
+@_pairing_options("Tournament")
 @options.quiet
 def tournament_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_items, out, resume,
                        decision_timeout, progress, quiet):
