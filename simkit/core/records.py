@@ -11,6 +11,7 @@ import json
 import os
 import platform
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,8 @@ from simkit.core.game import ROUND_SCORES
 
 MANIFEST = "manifest.json"
 TABLES = ("games.parquet", "seats.parquet")
+#: a chunk's columns by name: lists, NumPy arrays or Arrow arrays
+Columns = Mapping[str, Any]
 #: manifest keys without which a folder cannot be read or replayed
 REQUIRED = ("game", "n_players", "strategies", "n_games", "seed", "seating", "duplicate", "config")
 
@@ -92,7 +95,7 @@ def require_fields(manifest: dict, run_dir: Path, keys=REQUIRED) -> None:
                              f"complete run manifest (written by `simkit run`)")
 
 
-def _table(columns: dict[str, list]) -> pa.Table:
+def _table(columns: Columns) -> pa.Table:
     table = pa.Table.from_pydict(columns)
     if ROUND_SCORES in columns:     # typed here: a chunk of forfeits only has no float to infer from
         i = table.schema.get_field_index(ROUND_SCORES)
@@ -105,14 +108,15 @@ def chunk_paths(run_dir: Path, chunk_id: int) -> tuple[Path, Path, Path]:
     return chunk_files(run_dir, chunk_id)
 
 
-def write_chunk(run_dir: Path, chunk_id: int, games: dict[str, list], seats: dict[str, list]) -> None:
+def write_chunk(run_dir: Path, chunk_id: int, games: Columns, seats: Columns) -> None:
     """Seats, then games, then the index entry: a chunk counts as done only when its entry
-    exists and matches both files."""
+    exists and matches both files. A column is a list, a NumPy array or an Arrow array (the
+    batch engine's): each gives the same file."""
     g_path, s_path, e_path = chunk_files(run_dir, chunk_id)
     _atomic_write_bytes(s_path, lambda tmp: pq.write_table(_table(seats), tmp))
     _atomic_write_bytes(g_path, lambda tmp: pq.write_table(_table(games), tmp))
     index = games["game"]
-    entry = entry_for(run_dir, chunk_id, index[0], index[-1] + 1, len(index), len(seats["game"]))
+    entry = entry_for(run_dir, chunk_id, int(index[0]), int(index[-1]) + 1, len(index), len(seats["game"]))
     write_text_file(e_path, entry_text(entry))
 
 

@@ -22,15 +22,14 @@ bullheads; rows never need their other cards).
 
 from __future__ import annotations
 
-import gc
-import math
 from collections.abc import Callable
 
 import numpy as np
+import pyarrow as pa
 from numpy.random import PCG64, BitGenerator, Generator, RandomState
 
 from simkit.core.game import ROUND_SCORES
-from simkit.core.play import ENGINE_ERROR, GAME_COLUMNS, SEAT_COLUMNS, Chunk, chunk_deals, seat_slots
+from simkit.core.play import ENGINE_ERROR, Chunk, chunk_deals, seat_slots
 from simkit.core.seeding import GameStreams, GeneratorPool, PCG64Words, batch_stream_words
 from simkit.core.spec import RunSpec
 from simkit.games.sixnimmt.config import DECK_SIZE, SixNimmtConfig
@@ -97,22 +96,24 @@ def play_range_batch(spec: RunSpec, start: int, stop: int) -> Chunk:
             groups[strategy] = len(forms)
             forms.append(build_array_form(strategy))
         slot_group.append(groups[strategy])
-    labels = [s.text for s in spec.strategies]
-    g: dict[str, list] = {c: [] for c in GAME_COLUMNS}
-    g["rounds"] = []
-    st: dict[str, list] = {c: [] for c in SEAT_COLUMNS}
-    st[ROUND_SCORES] = []
+    labels = np.array([s.text for s in spec.strategies], dtype=object)
     dealer = _Dealer()
-    collecting = gc.isenabled()
-    gc.disable()    # the rows are millions of acyclic lists and floats: collecting would rescan them
-    try:
-        for lo in range(start, stop, BLOCK):
-            hi = min(stop, lo + BLOCK)
-            _Block(spec, forms, np.array(slot_group), lo, hi).play(dealer).write(g, st, labels)
-    finally:
-        if collecting:
-            gc.enable()
-    return Chunk(start, stop, g, st)
+    blocks = [_Block(spec, forms, np.array(slot_group), lo, min(stop, lo + BLOCK)).play(dealer)
+              .columns(labels) for lo in range(start, max(stop, start + 1), BLOCK)]
+    return Chunk(start, stop, _joined([g for g, _ in blocks]), _joined([st for _, st in blocks]))
+
+
+def _joined(blocks: list[dict]) -> dict:
+    """The blocks' columns, each joined into one array."""
+    if len(blocks) == 1:
+        return blocks[0]
+    return {name: _concatenated([block[name] for block in blocks]) for name in blocks[0]}
+
+
+def _concatenated(parts: list) -> np.ndarray | pa.Array:
+    if all(isinstance(part, np.ndarray) for part in parts):
+        return np.concatenate(parts)
+    return pa.concat_arrays([part if isinstance(part, pa.Array) else pa.array(part) for part in parts])
 
 
 # ---- random draws of the array strategies ------------------------------------------------------
@@ -588,9 +589,10 @@ class _Block:
         return over | reached
 
     # ---- results (N17) ---------------------------------------------------------------------
-    def write(self, g: dict[str, list], st: dict[str, list], labels: list[str]) -> None:
-        """Append the block's rows to the chunk's column lists, as play_range writes them."""
-        config, n, size = self.config, self.n, self.size
+    def columns(self, labels: np.ndarray) -> tuple[dict, dict]:
+        """The block's games and seats columns as arrays, with play_range's names, order, types
+        and values (`labels`: each slot's strategy text, an object array)."""
+        config, n, size, failed = self.config, self.n, self.size, self.failed
         totals = self.totals.T                                              # (n, G)
         keys = totals * 1_000_000 + self.last.T if config.tie_break == "last_round" else totals
         ranks = np.ones((n, size), dtype=np.int64)
@@ -599,63 +601,41 @@ class _Block:
         first = ranks == 1
         wins = first / first.sum(axis=0)
         scores = totals.astype(np.float64)
-        error = [""] * size
-        rounds: list = self.rounds.tolist()
-        if self.failed.any():
+        errors = np.full(size, "", dtype=object)
+        rounds: np.ndarray | pa.Array = self.rounds
+        if failed.any():
             cap = max_decision_steps(config, n)
-            text = (ENGINE_ERROR + f"the game did not end within {cap} steps "
-                    "(its hard step cap, Game.max_steps)")
-            for k in np.flatnonzero(self.failed).tolist():
-                error[k] = text
-                rounds[k] = None
-            scores[:, self.failed] = math.nan
-            wins[:, self.failed] = math.nan
-            ranks[:, self.failed] = n
-        index = list(range(self.lo, self.hi))
-        deal = index if self.deal is None else self.deal
-        rotation = self.rotation.tolist()
-        g["game"] += index
-        g["deal"] += deal
-        g["rotation"] += rotation
-        g["n_players"] += [n] * size
-        g["steps"] += self.steps.tolist()
-        g["forfeit_seat"] += [-1] * size
-        g["error"] += error
-        g["draw"] += (~first.any(axis=0) & ~self.failed).tolist()
-        g["rounds"] += rounds
-        st["game"] += _each(index, n)
-        st["deal"] += _each(deal, n)
-        st["rotation"] += _each(rotation, n)
-        st["seat"] += list(range(n)) * size
-        slots = self.slots.reshape(-1).tolist()
-        st["slot"] += slots
-        st["strategy"] += [labels[0]] * len(slots) if len(set(labels)) == 1 else \
-            [labels[k] for k in slots]
-        score_list = scores.T.reshape(-1).tolist()
-        st["score"] += score_list
-        st["rank"] += ranks.T.reshape(-1).tolist()
-        st["win"] += wins.T.reshape(-1).tolist()
-        st["forfeit"] += [False] * (size * n)
-        st[ROUND_SCORES] += self._round_scores(rounds, score_list)
+            errors[failed] = (ENGINE_ERROR + f"the game did not end within {cap} steps "
+                              "(its hard step cap, Game.max_steps)")
+            rounds = pa.array(self.rounds, mask=failed)
+            scores[:, failed] = np.nan
+            wins[:, failed] = np.nan
+            ranks[:, failed] = n
+        index = np.arange(self.lo, self.hi, dtype=np.int64)
+        deal = index if self.deal is None else np.array(self.deal, dtype=np.int64)
+        games = {"game": index, "deal": deal, "rotation": self.rotation,
+                 "n_players": np.full(size, n, dtype=np.int64), "steps": self.steps,
+                 "forfeit_seat": np.full(size, -1, dtype=np.int64), "error": errors,
+                 "draw": ~first.any(axis=0) & ~failed, "rounds": rounds}
+        slots = self.slots.reshape(-1)
+        seats = {"game": index.repeat(n), "deal": deal.repeat(n), "rotation": self.rotation.repeat(n),
+                 "seat": np.tile(np.arange(n, dtype=np.int64), size), "slot": slots,
+                 "strategy": labels[slots], "score": scores.T.reshape(-1),
+                 "rank": ranks.T.reshape(-1), "win": wins.T.reshape(-1),
+                 "forfeit": np.zeros(size * n, dtype=bool), ROUND_SCORES: self._round_scores()}
+        return games, seats
 
-    def _round_scores(self, rounds: list, scores: list[float]) -> list[list[float]]:
-        """The `round_scores` column: per seat row, its points in each round the game played
-        (empty for a game without a result)."""
-        n = self.n
-        played = len(self.per_round)
-        if played == 1 and not self.failed.any():     # single rounds: the scores themselves
-            return list(map(list, zip(scores)))        # ~15 % cheaper than [[x] for x in ...]
-        lists = np.stack(self.per_round, axis=2).astype(np.float64).reshape(-1, played).tolist()
-        for k in np.flatnonzero((self.rounds != played) | self.failed).tolist():
-            count = rounds[k] or 0          # a shorter match, or None (no result)
-            for row in range(k * n, (k + 1) * n):
-                lists[row] = lists[row][:count]
-        return lists
-
-
-def _each(values: list, n: int) -> list:
-    """Each value n times in a row (a game's value on each of its n seat rows)."""
-    out: list = [None] * (len(values) * n)
-    for s in range(n):
-        out[s::n] = values
-    return out
+    def _round_scores(self) -> pa.ListArray:
+        """The `round_scores` column, list<double>: per seat row, its points in each round the
+        game played (empty for a game without a result)."""
+        per_round = self.per_round or [np.zeros((self.size, self.n))]     # an empty range of games
+        played = len(per_round)
+        points = np.stack(per_round, axis=2).astype(np.float64).reshape(-1, played)
+        counts = np.where(self.failed, 0, self.rounds).repeat(self.n)
+        if (counts == played).all():
+            values = points.reshape(-1)
+        else:
+            values = points[np.arange(played) < counts[:, None]]
+        offsets = np.zeros(counts.size + 1, dtype=np.int32)
+        np.cumsum(counts, out=offsets[1:])
+        return pa.ListArray.from_arrays(offsets, values)
