@@ -52,7 +52,9 @@ _LOW = (1 << _END) - 1                      # a row key's count, bullheads and r
 _COUNT_BITS = 0xFF << _COUNT
 _KEYS = np.array([0] + [(c << _END) | (1 << _COUNT) | (BH[c] << _POINTS)
                         for c in range(1, DECK_SIZE + 1)], dtype=np.int32)
-_DECK = np.arange(1, DECK_SIZE + 1, dtype=np.int64)
+#: the deck as card keys in card order: shuffling the keys moves them as it would the cards, and
+#: a deal is then the keys themselves (8-byte items: NumPy's fastest swap)
+_DECK = _KEYS[1:].astype(np.int64)
 _SHUFFLED = 1024        # decks shuffled between two copies out (their 0.8 MB stays in cache)
 
 _M1 = 0xBF58476D1CE4E5B9
@@ -243,10 +245,11 @@ class _Dealer:
         self.rows = list(self.decks)            # views made once: ~0.1 µs each
 
     def deal(self, seeds: list, cards: int, keep: bool, first: bool) -> tuple[np.ndarray, list | None]:
-        """The first `cards` cards of one round's deck per game, (cards, games), each deck
-        shuffled from its chance stream's state (hi, lo, has_uint32, uinteger), or with `first`
-        from its seed words [hi, lo]; with `keep` also the states after the shuffles."""
-        out = np.empty((cards, len(seeds)), dtype=np.int64)
+        """The keys of the first `cards` cards of one round's deck per game, (cards, games)
+        int32, each deck shuffled from its chance stream's state (hi, lo, has_uint32, uinteger),
+        or with `first` from its seed words [hi, lo]; with `keep` also the states after the
+        shuffles."""
+        out = np.empty((cards, len(seeds)), dtype=np.int32)
         after: list | None = [] if keep else None
         for lo in range(0, len(seeds), _SHUFFLED):      # a few decks at a time, in cache
             part = seeds[lo:lo + _SHUFFLED]
@@ -330,7 +333,9 @@ def _sort(values: list[np.ndarray], network: list[tuple[int, int]]) -> list[np.n
 class _Round:
     """One round of the active games of a block, all in lockstep."""
 
-    def __init__(self, block: _Block, cards: np.ndarray, active: np.ndarray, round_no: int):
+    def __init__(self, block: _Block, keys: np.ndarray, active: np.ndarray, round_no: int):
+        """`keys`: the dealt card keys, (cards, games) (taken over: the hands and rows are
+        views of it)."""
         config = block.config
         n, h, rows = block.n, config.hand_size, config.rows
         size = self.size = active.size
@@ -340,8 +345,7 @@ class _Round:
         self.pairs = _form_pairs(block.group[active], len(block.forms))
         self.network = sorting_network(n)
         dealt = n * h
-        keys = _KEYS.take(cards)                                            # N1-N2
-        self.hands = keys[:dealt].reshape(n, h, size)
+        self.hands = keys[:dealt].reshape(n, h, size)                       # N1-N2
         self.hands += np.arange(n, dtype=np.int32)[:, None, None]
         self.rows = keys[dealt:]
         self.rows += np.arange(rows, dtype=np.int32)[:, None]
