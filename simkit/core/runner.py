@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from simkit.core.chunk_index import chunk_files
+from simkit.core.chunk_task import play_chunk
 from simkit.core.chunks import (
     check_chunk_size,
     chunk_count,
@@ -28,7 +29,6 @@ from simkit.core.chunks import (
     resolve_jobs,
 )
 from simkit.core.errors import ConfigError, RunFolderError
-from simkit.core.orphan_guard import exit_with_parent
 from simkit.core.play import ENGINE_ERROR, Chunk, play_range
 from simkit.core.records import (
     read_chunks,
@@ -93,31 +93,29 @@ def stamped_dir(stem: str, seed: int, root: Path = RESULTS) -> Path:
 
 
 def _parallel_chunks(spec: RunSpec, todo: Iterable[tuple[int, int, int]], jobs: int, backend: str,
-                     scheduler: str | None):
-    """Yield (chunk_id, Chunk) as chunks finish, in any order."""
+                     scheduler: str | None, out_dir: Path | None = None):
+    """Yield (chunk_id, Chunk, written) as chunks finish, in any order. With `out_dir`, workers
+    on this machine write their chunk into it themselves (`written`, the Chunk then has no
+    rows); dask workers may be on other machines, so theirs always come back as rows."""
     if jobs == 1 and backend == "loky":
         for chunk_id, start, stop in todo:
-            yield chunk_id, play_range(spec, start, stop)
+            yield chunk_id, play_range(spec, start, stop), False
         return
     from joblib import Parallel, delayed, parallel_config
 
     parent = os.getpid()
-
-    def task(chunk_id, start, stop):
-        exit_with_parent(parent)
-        return chunk_id, play_range(spec, start, stop)
-
     if backend == "dask":
         client = _dask_client(scheduler)
         try:
             with parallel_config(backend="dask"):
                 yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                    delayed(task)(*t) for t in todo)
+                    delayed(play_chunk)(spec, *t, parent) for t in todo)
         finally:
             client.close()
         return
     with parallel_config(backend=backend, n_jobs=jobs):
-        yield from Parallel(return_as="generator_unordered")(delayed(task)(*t) for t in todo)
+        yield from Parallel(return_as="generator_unordered")(
+            delayed(play_chunk)(spec, *t, parent, out_dir) for t in todo)
 
 
 def _dask_client(scheduler: str | None):
@@ -289,14 +287,16 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
     stopped = False
     status = "interrupted"
     writing: int | None = None
-    chunks = _parallel_chunks(spec, todo, jobs, backend, scheduler)
+    # a stop rule reads every chunk's rows in this process, so they come back here to be written
+    chunks = _parallel_chunks(spec, todo, jobs, backend, scheduler, out_dir if stop is None else None)
     try:
-        for chunk_id, chunk in chunks:
+        for chunk_id, chunk, written in _disk_errors(chunks, lambda: games_done(finished), out_dir):
             writing = chunk_id
-            try:
-                write_chunk(out_dir, chunk_id, chunk.games, chunk.seats)
-            except OSError as exc:
-                raise _disk_error(exc, "a finished chunk", saved, out_dir) from None
+            if not written:
+                try:
+                    write_chunk(out_dir, chunk_id, chunk.games, chunk.seats)
+                except OSError as exc:
+                    raise _disk_error(exc, "a finished chunk", saved, out_dir) from None
             finished.add(chunk_id)
             writing = None
             saved += chunk.stop - chunk.start
@@ -342,6 +342,14 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
     write_manifest(out_dir, manifest)
     remove_chunks(out_dir, keep)
     return _result(out_dir, games, seats, manifest, stopped)
+
+
+def _disk_errors(chunks, saved: Callable[[], int], out_dir: Path):
+    """`chunks`, with a worker's failure to write its chunk explained as the parent's would be."""
+    try:
+        yield from chunks
+    except OSError as exc:
+        raise _disk_error(exc, "a finished chunk", saved(), out_dir) from None
 
 
 def _write_manifest_quietly(out_dir: Path, manifest: dict) -> None:

@@ -146,11 +146,11 @@ def test_stop_rule_stops_at_the_same_boundary_whatever_order_chunks_finish_in(tm
     where its rule stops: the result is the one a single worker gives."""
     from simkit.core import runner
 
-    def swapped_pairs(spec, todo, jobs, backend, scheduler):
+    def swapped_pairs(spec, todo, jobs, backend, scheduler, out_dir=None):
         todo = list(todo)
         for k in range(0, len(todo), 2):
             for chunk_id, start, stop in reversed(todo[k:k + 2]):
-                yield chunk_id, play_range(spec, start, stop)
+                yield chunk_id, play_range(spec, start, stop), False
 
     monkeypatch.setattr(runner, "_parallel_chunks", swapped_pairs)
     seen = []

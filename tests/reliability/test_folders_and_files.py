@@ -66,6 +66,29 @@ def test_disk_full_while_writing_a_chunk_keeps_the_earlier_chunks(tmp_path, monk
     assert json.loads((tmp_path / "r" / "manifest.json").read_text())["games_done"] == 20
 
 
+def test_disk_full_in_a_worker_writing_its_chunk_is_explained_the_same_way(tmp_path, monkeypatch):
+    from simkit.core import chunk_task
+
+    monkeypatch.setattr(chunk_task, "write_chunk", _disk_full)
+    with pytest.raises(RunFolderError, match="No space left on device.*0 finished games are saved"):
+        run(small_spec(50), tmp_path / "r", jobs=2, backend="threading", chunk_size=10, progress=False)
+
+
+def test_workers_write_their_own_chunks_unless_a_stop_rule_reads_them(tmp_path, monkeypatch):
+    from simkit.core import chunk_task
+
+    writers = []      # (who, folder): a thread left over from another test may still write
+    for module, name in ((chunk_task, "worker"), (runner_mod, "parent")):
+        monkeypatch.setattr(module, "write_chunk", lambda folder, *a, real=module.write_chunk, who=name:
+                            writers.append((who, folder)) or real(folder, *a))
+    plain = run(small_spec(50), tmp_path / "a", jobs=2, backend="threading", chunk_size=10, progress=False)
+    ruled = run(small_spec(50), tmp_path / "b", jobs=2, backend="threading", chunk_size=10, progress=False,
+                stop=lambda games, seats: False)
+    assert [who for who, folder in writers if folder == tmp_path / "a"] == ["worker"] * 5
+    assert [who for who, folder in writers if folder == tmp_path / "b"] == ["parent"] * 5
+    pd.testing.assert_frame_equal(plain.seats, ruled.seats)
+
+
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
 def test_run_files_follow_the_umask(tmp_path, monkeypatch, umask, mode):
     real = runner_mod.write_chunk
