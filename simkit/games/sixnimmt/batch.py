@@ -349,10 +349,9 @@ class _Round:
         self.hands += np.arange(n, dtype=np.int32)[:, None, None]
         self.rows = keys[dealt:]
         self.rows += np.arange(rows, dtype=np.int32)[:, None]
-        self.penalty = np.zeros((size, n), dtype=np.int32)
+        self.penalty = np.zeros((n, size), dtype=np.int32)
         self.steps = np.full(size, h, dtype=np.int64)
         self.hand_at = (np.arange(n)[:, None] * (h * size) + np.arange(size)).astype(np.intp)
-        self.seat_at = np.arange(size, dtype=np.intp) * n
         self.full_at = (config.row_capacity << _COUNT) - 1
         self.scratch = np.empty_like(self.rows)
         self.taken = np.empty((n, size), dtype=np.int32)
@@ -362,7 +361,7 @@ class _Round:
         """Every turn; each game's points per seat (size, n) and decision steps."""
         for turn in range(self.h):
             self._turn(turn)
-        return self.penalty, self.steps
+        return self.penalty.T, self.steps
 
     def _turn(self, turn: int) -> None:
         m = self.h - turn
@@ -376,8 +375,9 @@ class _Round:
         taken = self.taken
         for k in range(self.n):
             taken[k] = self._place(order[k], cards[k], turn, k == 0)
-        at = (order & _ID) + self.seat_at
-        self.penalty.reshape(-1)[at] += (taken >> _POINTS) & 0xFF          # N11
+        # N11: each card's taken bullheads under its seat, back in seat order by the same network
+        back = _sort(list(((order & _ID) << 16) | ((taken >> _POINTS) & 0xFF)), self.network)
+        self.penalty += np.stack(back) & 0xFFFF
 
     def _place(self, key: np.ndarray, card: np.ndarray, turn: int, lowest: bool) -> np.ndarray:
         """N7-N12 for one card per game (`key`, `card` its key without the seat); the key of
@@ -471,7 +471,7 @@ class _Round:
             if name == "totals":
                 return self.totals.take(games, axis=0)
             if name == "round_points":
-                return self.penalty.take(games, axis=0)
+                return self.penalty.take(games, axis=1).T
             shift = {"ends": _END, "counts": _COUNT, "points": _POINTS}[name]
             return ((self.rows.take(games, axis=1) >> shift) & 0xFF).T     # (K, R)
 
