@@ -391,8 +391,7 @@ class _Round:
         if lowest:      # N10: only the turn's lowest card can be below every row end
             self._below_every_end(key, best, take, turn)
         keep = _LOW ^ (take & (_LOW ^ _ID))             # a taken row keeps only its index
-        at = (best & _ID) * self.size
-        at += self.games
+        at = self.games + (best & _ID) * self.size       # intp (an int32 index is cast first)
         rows.reshape(-1)[at] = card + (best & keep)
         return best & take
 
