@@ -19,7 +19,8 @@ How to write one
    no per-game state between calls (the decisions in a view change from call to call).
    Randomness comes only from `view.random()`, a fresh uniform draw in [0, 1) per decision each
    call (a counter-based hash of the run's seed and the game's index, so a game's draws do not
-   depend on which other games share the batch).
+   depend on which other games share the batch), or `view.random_below(limit)`, the same draw
+   as floor(random() * limit) computed without floats.
 2. Give your scalar `Strategy` class the attribute `array_form = "package.module:Class"`; the
    batch engine builds that class with the same keyword parameters as the scalar strategy
    (`-s mybots:Cautious:margin=2` builds `CautiousArrays(margin=2)`). The built-in baselines are
@@ -37,19 +38,32 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from functools import cached_property
+from typing import Protocol
 
 import numpy as np
 
 from simkit.core.strategy import StrategySpec, load_class
 
 
+class Draws(Protocol):
+    """A view's random draws, one per decision each call (calls of both count together)."""
+
+    def random(self) -> np.ndarray:
+        """(K,) uniforms in [0, 1)"""
+
+    def below(self, limit: int) -> np.ndarray:
+        """(K,) intp, floor(random() * limit): the same draw, computed without floats"""
+
+
 class _View:
     """K decisions at once; every array is computed on first access by `fetch(name)`."""
 
-    def __init__(self, fetch: Callable[[str], np.ndarray], random: Callable[[], np.ndarray]):
+    def __init__(self, fetch: Callable[[str], np.ndarray], draws: Draws):
         self._fetch = fetch
         #: () -> (K,) uniforms in [0, 1), fresh each call
-        self.random = random
+        self.random = draws.random
+        #: (limit) -> (K,) ints uniform in 0..limit-1, floor(random() * limit) (cheaper)
+        self.random_below = draws.below
 
     @cached_property
     def seat(self) -> np.ndarray:
@@ -85,9 +99,8 @@ class _View:
 class CardView(_View):
     """K seats choosing a card (N5), each with `cards_left` cards."""
 
-    def __init__(self, cards_left: int, fetch: Callable[[str], np.ndarray],
-                 random: Callable[[], np.ndarray]):
-        super().__init__(fetch, random)
+    def __init__(self, cards_left: int, fetch: Callable[[str], np.ndarray], draws: Draws):
+        super().__init__(fetch, draws)
         self.cards_left = cards_left
 
     @cached_property
@@ -133,11 +146,11 @@ class RandomArrays(ArrayStrategy):
         self.uniform_rows = row == "uniform"
 
     def choose_cards(self, view: CardView) -> np.ndarray:
-        return (view.random() * view.cards_left).astype(np.intp)
+        return view.random_below(view.cards_left)
 
     def choose_rows(self, view: RowView) -> np.ndarray:
         if self.uniform_rows:
-            return (view.random() * view.points.shape[1]).astype(np.intp)
+            return view.random_below(view.points.shape[1])
         return super().choose_rows(view)
 
 

@@ -61,6 +61,7 @@ _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
+_MASK32 = (1 << 32) - 1
 
 
 def batch_supported(spec: RunSpec) -> str | None:
@@ -178,31 +179,54 @@ class _Draws:
         self._first = self._bits = np.empty(0)
 
     def first_cards(self, turn: int) -> np.ndarray:
-        """The first card draw of every seat and game in `turn`, flat (n * G,) seat-major."""
+        """The first card draw of every seat and game in `turn` as 32-bit ints (uint64), flat
+        (n * G,) seat-major."""
         if turn != self._turn:
             if turn % 2 == 0 or self._turn != turn - 1:
                 with np.errstate(over="ignore"):
                     self._bits = _mix(self.keys ^ _counter(self.round_no, turn // 2, _CARD_PAIR, 0))
-            half = self._bits >> np.uint64(32) if turn % 2 else self._bits
-            self._first = half.astype(np.uint32) * 2.0 ** -32
+            self._first = self._bits >> np.uint64(32) if turn % 2 else self._bits & np.uint64(_MASK32)
             self._turn = turn
         return self._first
 
-    def source(self, pairs: np.ndarray | None, turn: int, kind: int) -> Callable[[], np.ndarray]:
-        """The `random()` of a view of the decisions `pairs` (flat seat * G + game; None: all)."""
-        calls = [0]
+    def source(self, pairs: np.ndarray | None, turn: int, kind: int) -> _Source:
+        """The draws of a view of the decisions `pairs` (flat seat * G + game; None: all)."""
+        return _Source(self, pairs, turn, kind)
 
-        def random() -> np.ndarray:
-            call = calls[0]
-            calls[0] += 1
-            if kind == _CARD and call == 0:
-                first = self.first_cards(turn)
-                return first if pairs is None else first[pairs]
-            keys = self.keys if pairs is None else self.keys[pairs]
-            with np.errstate(over="ignore"):
-                return _unit(_mix(keys ^ _counter(self.round_no, turn, kind, call)))
 
-        return random
+class _Source:
+    """One view's draws (`strategies.sixnimmt.arrays.Draws`): call c of the view is its
+    decisions' draw c."""
+
+    def __init__(self, draws: _Draws, pairs: np.ndarray | None, turn: int, kind: int):
+        self.draws, self.pairs, self.turn, self.kind = draws, pairs, turn, kind
+        self.calls = 0
+
+    def random(self) -> np.ndarray:
+        first = self._next_first()
+        return self._hashed() if first is None else first * 2.0 ** -32
+
+    def below(self, limit: int) -> np.ndarray:
+        first = self._next_first()
+        if first is None or limit >= 1 << 21:
+            return (self._hashed() * limit).astype(np.intp)
+        # floor(first / 2**32 * limit) exactly: first * limit < 2**53 is exact as a float too
+        return ((first * np.uint64(limit)) >> np.uint64(32)).view(np.intp)
+
+    def _next_first(self) -> np.ndarray | None:
+        """Counts a call; the 32-bit first card draws if it is the first of a card view."""
+        self.calls += 1
+        if self.kind != _CARD or self.calls > 1:
+            return None
+        first = self.draws.first_cards(self.turn)
+        return first if self.pairs is None else first[self.pairs]
+
+    def _hashed(self) -> np.ndarray:
+        """The uniforms of the call just counted, when not a first card draw."""
+        draws = self.draws
+        keys = draws.keys if self.pairs is None else draws.keys[self.pairs]
+        with np.errstate(over="ignore"):
+            return _unit(_mix(keys ^ _counter(draws.round_no, self.turn, self.kind, self.calls - 1)))
 
 
 # ---- the deal ----------------------------------------------------------------------------------
