@@ -180,7 +180,7 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
     try:
         bots = seat_strategies(lineup, info, rngs)
         acts = [bot.act for bot in bots]
-        decisions = [Decision(state, seat, rngs[seat]) for seat in range(len(bots))]
+        decisions = Decision.for_seats(state, rngs[:len(bots)])
         together = _together(bots)
         everyone = tuple(range(len(bots)))
         apply = state.apply

@@ -56,6 +56,25 @@ class Decision:
         self._is_legal = state.is_legal
         self._determinize = state.determinize
 
+    @classmethod
+    def for_seats(cls, state: State, rngs: Sequence[np.random.Generator]) -> list[Decision]:
+        """`[Decision(state, seat, rng) for seat, rng in enumerate(rngs)]`, sharing one bound
+        method of each kind between the seats (the runner's per-game set-up)."""
+        observe, legal = state.observe, state.legal_actions
+        is_legal, determinize = state.is_legal, state.determinize
+        new = object.__new__
+        decisions = []
+        for seat, rng in enumerate(rngs):
+            decision = new(cls)
+            decision.seat = seat
+            decision.rng = rng
+            decision._observe = observe
+            decision._legal = legal
+            decision._is_legal = is_legal
+            decision._determinize = determinize
+            decisions.append(decision)
+        return decisions
+
     @property
     def observation(self) -> Any:
         return self._observe(self.seat)

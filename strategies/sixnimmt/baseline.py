@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from simkit.core.strategy import Decision, Strategy
 from simkit.games.sixnimmt.actions import TAKE_ROW, TakeRow
-from simkit.games.sixnimmt.rules import BH
-
-_bullheads_of = BH.__getitem__
+from simkit.games.sixnimmt.rules import BH_BYTES
 
 
 def cheapest_row(rows) -> TakeRow:
     """N10 pick: the row with the fewest bullheads (lowest index on ties)."""
-    costs = [sum(map(_bullheads_of, r)) for r in rows]    # rules.row_points, inlined
+    costs = [sum(bytes(r).translate(BH_BYTES)) for r in rows]    # rules.row_points, inlined
     return TAKE_ROW[costs.index(min(costs))]
 
 

@@ -195,3 +195,19 @@ def test_the_paranoid_audit_passes_every_step_of_the_fast_paths():
     assert chunk.games["error"] == [""] * 20
     plain = play_range(dataclasses.replace(spec, paranoid=False), 0, 20)
     assert chunk.seats == plain.seats
+
+
+def test_decisions_for_seats_are_the_decisions_of_each_seat():
+    """`Decision.for_seats` (the loop's set-up) gives every seat what `Decision(state, seat, rng)` gives."""
+    from simkit.core.strategy import Decision
+
+    spec = RunSpec.create("sixnimmt", 4, ["random"], 1, seed=3)
+    state = get_game("sixnimmt").new_state(spec.config, 4, np.random.default_rng(3))
+    rngs = [np.random.default_rng(s) for s in range(4)]
+    plain_ones = [Decision(state, s, rngs[s]) for s in range(4)]
+    for seat, (fast, plain) in enumerate(zip(Decision.for_seats(state, rngs), plain_ones)):
+        assert type(fast) is Decision and fast.seat == plain.seat == seat and fast.rng is plain.rng
+        assert fast.observation == plain.observation
+        assert fast.legal_actions == plain.legal_actions
+        assert fast.is_legal(plain.legal_actions[0]) and not fast.is_legal(105)
+        assert fast._observe.__self__ is state

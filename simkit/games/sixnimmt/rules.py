@@ -40,12 +40,14 @@ def target_row(ends: list[int], card: int) -> int:
     return ends.index(best_end) if best_end else -1
 
 
-_bullheads_of = BH.__getitem__
+#: BH as a 256-byte translation table (0 beyond 104): cards fit a byte, so `bytes(cards)`
+#: translated by it holds their bullheads, summed in C (half the cost of `map(BH.__getitem__)`)
+BH_BYTES = bytes(BH) + bytes(256 - len(BH))
 
 
-def row_points(row: list[int]) -> int:
+def row_points(row) -> int:
     """N13 bullheads in a row (what taking it costs)."""
-    return sum(map(_bullheads_of, row))
+    return sum(bytes(row).translate(BH_BYTES))
 
 
 def match_over(totals: list[int], rounds_played: int, config: SixNimmtConfig) -> bool:
