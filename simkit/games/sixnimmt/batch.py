@@ -357,12 +357,12 @@ def _sort(values: list[np.ndarray], network: list[tuple[int, int]]) -> list[np.n
 class _Round:
     """One round of the active games of a block, all in lockstep."""
 
-    def __init__(self, block: _Block, keys: np.ndarray, active: np.ndarray, round_no: int):
-        """`keys`: the dealt card keys, (cards, games) (taken over: the hands and rows are
-        views of it)."""
+    def __init__(self, block: _Block, keys: np.ndarray, active: np.ndarray | slice, round_no: int):
+        """`keys`: the dealt card keys of the `active` games, (cards, games) (taken over: the
+        hands and rows are views of it)."""
         config = block.config
         n, h, rows = block.n, config.hand_size, config.rows
-        size = self.size = active.size
+        size = self.size = keys.shape[1]
         self.n, self.h, self.forms, self.config = n, h, block.forms, config
         self.totals = block.totals[active]
         self.draws = _Draws(block.keys[:, active], round_no)
@@ -570,15 +570,15 @@ class _Block:
         cards = self.n * config.hand_size + config.rows
         dealt, states = dealer.deal(self.chance, cards, keep=not single, first=True)
         while active.size:
-            points, steps = _Round(self, dealt, active,
-                                   int(self.rounds[active[0]]) + 1).play()
-            self.totals[active] += points
-            self.last[active] = points
+            at = slice(None) if active.size == self.size else active    # all: views, no gathers
+            points, steps = _Round(self, dealt, at, int(self.rounds[active[0]]) + 1).play()
+            self.totals[at] += points
+            self.last[at] = points
             self._keep_round(active, points)
-            self.rounds[active] += 1
-            self.steps[active] += steps
-            going = ~self._over(active)
-            stuck = going & (self.steps[active] >= cap)
+            self.rounds[at] += 1
+            self.steps[at] += steps
+            going = ~self._over(at)
+            stuck = going & (self.steps[at] >= cap)
             if stuck.any():                  # the scalar engine's step cap (unreachable in practice)
                 self.failed[active[stuck]] = True
                 self.steps[active[stuck]] = cap
@@ -600,14 +600,14 @@ class _Block:
             full[active] = points
             self.per_round.append(full)
 
-    def _over(self, active: np.ndarray) -> np.ndarray:
+    def _over(self, active: np.ndarray | slice) -> np.ndarray:
         """N15/N16 with N17's play_on (rules.match_over, per game)."""
         config = self.config
         totals = self.totals[active]
         if config.max_rounds is not None:
             over = self.rounds[active] >= config.max_rounds
         else:
-            over = np.zeros(active.size, dtype=bool)
+            over = np.zeros(len(totals), dtype=bool)
         top = totals.max(axis=1)
         reached = top >= config.end_threshold if config.end_inclusive else top > config.end_threshold
         if config.tie_break == "play_on":
