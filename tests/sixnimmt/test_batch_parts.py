@@ -117,3 +117,17 @@ def test_an_array_forms_answer_is_checked():
         batch._checked(np.array([0, 1]), 3, 3, "bad")
     with pytest.raises(ValueError, match="3 ints"):
         batch._checked(np.array([0.0, 1.0, 2.0]), 3, 3, "bad")
+
+
+@pytest.mark.parametrize("kind, pairs", [(batch._CARD, None), (batch._CARD, np.array([7, 3, 400, 3])),
+                                         (batch._ROW, np.arange(0, 800, 3))])
+def test_random_below_is_floor_of_random_times_the_limit_call_by_call(kind, pairs):
+    keys = batch._seat_keys(12345, 1000, 1200, 4)
+    for turn in (0, 1, 2, 5):
+        drawn, floats = (batch._Draws(keys, 2).source(pairs, turn, kind) for _ in range(2))
+        for limit in (1, 3, 10, 104, 1 << 21):
+            below = drawn.below(limit)
+            assert below.dtype == np.intp
+            assert np.array_equal(below, np.floor(floats.random() * limit).astype(np.intp))
+        assert np.array_equal(drawn.random(), floats.random())       # the same call count
+    assert 0 < below.min() < below.max() < 1 << 21
