@@ -203,13 +203,12 @@ class _Source:
         self.calls = 0
 
     def random(self) -> np.ndarray:
-        first = self._next_first()
-        return self._hashed() if first is None else first * 2.0 ** -32
+        return self._uniform(self._next_first())
 
     def below(self, limit: int) -> np.ndarray:
         first = self._next_first()
         if first is None or limit >= 1 << 21:
-            return (self._hashed() * limit).astype(np.intp)
+            return (self._uniform(first) * limit).astype(np.intp)
         # floor(first / 2**32 * limit) exactly: first * limit < 2**53 is exact as a float too
         return ((first * np.uint64(limit)) >> np.uint64(32)).view(np.intp)
 
@@ -221,8 +220,10 @@ class _Source:
         first = self.draws.first_cards(self.turn)
         return first if self.pairs is None else first[self.pairs]
 
-    def _hashed(self) -> np.ndarray:
-        """The uniforms of the call just counted, when not a first card draw."""
+    def _uniform(self, first: np.ndarray | None) -> np.ndarray:
+        """The uniforms of the call just counted (`first`: its first card draws, if it is one)."""
+        if first is not None:
+            return first * 2.0 ** -32
         draws = self.draws
         keys = draws.keys if self.pairs is None else draws.keys[self.pairs]
         with np.errstate(over="ignore"):
