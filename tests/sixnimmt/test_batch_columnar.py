@@ -7,6 +7,7 @@ import io
 import math
 import pickle
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -55,10 +56,13 @@ def test_a_chunk_of_several_blocks_makes_the_tables_of_one_block(monkeypatch):
     _assert_same_tables(whole, parts)
 
 
-def test_a_game_over_the_step_cap_has_no_result_and_its_lists_form_the_same_tables(monkeypatch):
+@pytest.mark.parametrize("block", [batch.BLOCK, 4])     # 4: blocks with and without such games
+def test_a_game_over_the_step_cap_has_no_result_and_its_lists_form_the_same_tables(monkeypatch, block):
     spec = RunSpec.create("sixnimmt", 3, ["lowest", "highest", "random"], 100, seed=2)
     monkeypatch.setattr(batch, "max_decision_steps", lambda config, n: 88)
+    monkeypatch.setattr(batch, "BLOCK", block)
     chunk = play_range_batch(spec, 0, 40)
+    assert isinstance(chunk.games["rounds"], pa.Array) and isinstance(chunk.games["steps"], np.ndarray)
     games, seats = as_lists(chunk.games), as_lists(chunk.seats)
     failed = [k for k, error in enumerate(games["error"]) if error]
     assert 0 < len(failed) < 40 and "did not end within 88 steps" in games["error"][failed[0]]

@@ -101,22 +101,47 @@ def play_range_batch(spec: RunSpec, start: int, stop: int) -> Chunk:
         slot_group.append(groups[strategy])
     labels = np.array([s.text for s in spec.strategies], dtype=object)
     dealer = _Dealer()
-    blocks = [_Block(spec, forms, np.array(slot_group), lo, min(stop, lo + BLOCK)).play(dealer)
-              .columns(labels) for lo in range(start, max(stop, start + 1), BLOCK)]
-    return Chunk(start, stop, _joined([g for g, _ in blocks]), _joined([st for _, st in blocks]))
+    starts = range(start, max(stop, start + 1), BLOCK)
+    games, seats = _Joined(stop - start), _Joined((stop - start) * spec.n_players)
+    for lo in starts:
+        g, st = _Block(spec, forms, np.array(slot_group), lo, min(stop, lo + BLOCK)).play(dealer) \
+            .columns(labels)
+        if len(starts) == 1:
+            return Chunk(start, stop, g, st)
+        games.add(g)
+        seats.add(st)
+    return Chunk(start, stop, games.columns(), seats.columns())
 
 
-def _joined(blocks: list[dict]) -> dict:
-    """The blocks' columns, each joined into one array."""
-    if len(blocks) == 1:
-        return blocks[0]
-    return {name: _concatenated([block[name] for block in blocks]) for name in blocks[0]}
+class _Joined:
+    """A chunk's columns from several blocks: a NumPy column is copied into one array of the
+    chunk's length as each block ends (the next block then reuses the block's memory instead of
+    touching fresh pages); Arrow columns are joined at the end."""
 
+    def __init__(self, rows: int):
+        self.rows, self.at = rows, 0
+        self.arrays: dict[str, np.ndarray] = {}
+        self.parts: dict[str, list] = {}
+        self.names: list[str] = []
 
-def _concatenated(parts: list) -> np.ndarray | pa.Array:
-    if all(isinstance(part, np.ndarray) for part in parts):
-        return np.concatenate(parts)
-    return pa.concat_arrays([part if isinstance(part, pa.Array) else pa.array(part) for part in parts])
+    def add(self, block: dict) -> None:
+        self.names = self.names or list(block)
+        size = 0
+        for name, value in block.items():
+            size = len(value)
+            if isinstance(value, np.ndarray) and name not in self.parts:
+                if name not in self.arrays:
+                    self.arrays[name] = np.empty(self.rows, dtype=value.dtype)
+                self.arrays[name][self.at:self.at + size] = value
+            else:           # an Arrow column here, or after one
+                done = self.arrays.pop(name, None)
+                self.parts.setdefault(name, [] if done is None else [done[:self.at]]).append(value)
+        self.at += size
+
+    def columns(self) -> dict:
+        return {name: self.arrays[name] if name in self.arrays else
+                pa.concat_arrays([v if isinstance(v, pa.Array) else pa.array(v) for v in self.parts[name]])
+                for name in self.names}
 
 
 # ---- random draws of the array strategies ------------------------------------------------------
