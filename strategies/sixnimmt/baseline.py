@@ -26,7 +26,7 @@ class RandomStrategy(Strategy):
         self.uniform_rows = row == "uniform"
 
     def setup(self, info, seat, rng) -> None:
-        super().setup(info, seat, rng)
+        self.info, self.seat, self.rng = info, seat, rng      # Strategy.setup, inlined
         self._buf: list[float] = []
 
     def act(self, decision: Decision):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from simkit.games.sixnimmt.rules import BH, PLAY, ROW_PICK, row_points
+from simkit.games.sixnimmt.rules import BH, BH_BYTES, PLAY, ROW_PICK
 
 if TYPE_CHECKING:
     from simkit.games.sixnimmt.state import SixNimmtState
@@ -99,10 +99,6 @@ def _full_deck(size: int) -> frozenset[int]:
 _bullheads_of = BH.__getitem__
 
 
-def _points_checked(cards: list[int]) -> int:
-    return sum(map(_bullheads_of, cards))
-
-
 def audit(state: SixNimmtState) -> list[str]:
     """Conservation of cards and the shape of the rows (run after every game: kept cheap)."""
     problems = []
@@ -129,9 +125,11 @@ def audit(state: SixNimmtState) -> list[str]:
         problems.append(f"row ends {state.low_ends} (rows {state.low_rows}) disagree with the rows")
     if state.phase in (PLAY, ROW_PICK) and len(rows) != config.rows:
         problems.append(f"{len(rows)} rows on the table, {config.rows} expected")
-    # conserved cards are 1..104, what row_points reads (its bytes); others by the table
-    points_of = row_points if distinct else _points_checked
-    if state.points != [points_of(p) for p in state.penalty]:
+    if distinct:    # conserved cards are 1..104, one byte each: rules.row_points, inlined
+        points = [sum(bytes(p).translate(BH_BYTES)) for p in state.penalty]
+    else:
+        points = [sum(map(_bullheads_of, p)) for p in state.penalty]
+    if state.points != points:
         problems.append(f"round points {state.points} disagree with the penalty piles")
     if state.phase == PLAY and len({len(h) for h in state.hands}) > 1:
         problems.append(f"hands of unequal size {sorted({len(h) for h in state.hands})} between turns")
