@@ -1,6 +1,7 @@
 """The engine's shortcuts against the rules they stand for, at every step of random games: the
 memoised turn listing (T8, T14, §5), the in-place reorders (T17-T20, rules.apply_order_effect)
-and the public log derived from the events when observed (§8)."""
+with their inlined T25 test, the placement's inlined T11 (rules.resolve_pairs) and the public log
+derived from the events when observed (§8)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ import pytest
 
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, USE, USE_ONE
-from simkit.games.trains.rules import TURN, apply_order_effect, lock_params, removal_hits
+from simkit.games.trains.rules import (
+    PLACE_PHASE,
+    TURN,
+    apply_order_effect,
+    is_ascending,
+    lock_params,
+    removal_hits,
+    resolve_pairs,
+)
 from simkit.games.trains.state import public_event
 
 from .helpers import play_random
@@ -49,6 +58,7 @@ def test_turn_listing_equals_the_reference_at_every_turn(cfg):
     def check(state, step, seats):
         if state.phase == TURN:
             assert state.legal_actions(seats[0]) == reference_turn_actions(state), step
+            assert all(state.legal_actions(s) == () for s in range(state.n) if s != seats[0])
             turns.append(step)
 
     for seed, n in ((1, 2), (2, 3), (3, 4)):
@@ -71,11 +81,37 @@ def test_reorders_equal_the_rules_function(cfg):
         if action[0] == "use" and action[1] <= 4:
             expected = apply_order_effect(before_use["train"], action[1], action[2], insertion)
             assert state.trains[seats[0]] == expected, (step, action)
+            assert (state.winner == seats[0]) == is_ascending(expected), (step, action)   # T25
             checked.append(action)
 
     for seed in range(3):
         play_random(_new(cfg, 4, seed), seed, before=remember, after=check)
     assert {a[1] for a in checked} == {1, 2, 3, 4}
+
+
+@pytest.mark.parametrize("cfg", CONFIGS[:2], ids=["last", "first"])
+def test_placement_display_equals_resolve_pairs(cfg):
+    """T9/T11: the replaced card of a placement enters the display as rules.resolve_pairs says."""
+    keep = cfg.pair_keep
+    before: dict = {}
+    pairs = []
+
+    def remember(state, step, seats):
+        before["phase"] = state.phase
+        before["display"] = state.display[:]
+
+    def check(state, step, seats, joint):
+        if before["phase"] != PLACE_PHASE:
+            return
+        old = next(ev for ev in reversed(state.events) if ev[0] == "place")[4]
+        e = state.eff[old]
+        stay, gone = resolve_pairs(before["display"][e], [old], keep)
+        assert state.display[e] == stay and state.discard[len(state.discard) - len(gone):] == gone
+        pairs.append(bool(gone))
+
+    for seed in range(3):
+        play_random(_new(cfg, 4, seed), seed, before=remember, after=check)
+    assert True in pairs and False in pairs
 
 
 def test_public_log_hides_exactly_the_private_cards():

@@ -249,14 +249,14 @@ class TrainsState(State):
         return self.acting
 
     def legal_actions(self, seat: int):
-        if seat not in self.acting:
-            return ()
-        phase = self.phase
-        if phase == TURN:
+        if seat == self.cur and self.phase == TURN:         # the hot path (acting is (cur,))
             turn = self._turn
             if turn is None:
                 turn = self._turn = self._turn_actions()
             return turn[0]
+        if seat not in self.acting:
+            return ()
+        phase = self.phase
         if phase == PLACE_PHASE or phase == SETUP_PLACE:
             return _PLACES
         if phase == KEEP_PHASE:
@@ -328,25 +328,43 @@ class TrainsState(State):
             action = actions[0]
             phase = self.phase
             if phase == TURN:
-                turn = self._turn
-                if turn is None:
-                    turn = self._turn_actions()
-                if action in turn[1]:
-                    self._turn = None
-                    if action is DRAW or action == DRAW:
-                        self._draw_to_place()
-                    else:
-                        self._use(action[1], action[2])
-                        self._end_action()
+                turn = self._turn or self._turn_actions()
+                if action not in turn[1]:
+                    self._apply_checked(actions)
                     return
+                self._turn = None
+                if action is DRAW or action == DRAW:
+                    self._draw_to_place()           # the action ends when the card is placed
+                    return
+                self._use(action[1], action[2])
             elif phase == PLACE_PHASE and action in _PLACE_SET:
                 self._place_drawn(action[1])
-                self._end_action()
+            else:
+                self._apply_checked(actions)
                 return
+            # T8/T15: one action done; the game ends on a win or at the turn cap (a draw)
+            turns = self.turns = self.turns + 1
+            if self.winner >= 0:
+                self.phase = OVER
+                self.acting = ()
+            elif turns >= self._max_turns:
+                self.phase = OVER
+                self.capped = True
+                self.acting = ()
+                self._emit(("cap", turns))
+            else:
+                cur = self.cur + 1
+                if cur == self.n:
+                    cur = 0
+                self.cur = cur
+                self.phase = TURN
+                self.acting = self._alone[cur]
+            return
         self._apply_checked(actions)
 
     def _apply_checked(self, actions) -> None:
-        """Every phase, with full validation and error messages."""
+        """Every phase, with full validation and error messages; a legal turn action or
+        placement then goes through `apply`'s hot path."""
         acting = self.acting
         if self.phase == OVER:
             raise IllegalAction("the game is over: no more actions", seat=None, rule="T25")
@@ -357,18 +375,9 @@ class TrainsState(State):
             if action not in self.legal_actions(seat):
                 msg, rule = self._why_illegal(seat, action)
                 raise IllegalAction(msg, seat=seat, rule=rule)
-        self._turn = None
         phase = self.phase
-        if phase == TURN:
-            action = actions[0]
-            if action is DRAW or action == DRAW:
-                self._draw_to_place()
-            else:
-                self._use(action[1], action[2])
-                self._end_action()
-        elif phase == PLACE_PHASE:
-            self._place_drawn(actions[0][1])
-            self._end_action()
+        if phase == TURN or phase == PLACE_PHASE:
+            self.apply(actions)
         elif phase == KEEP_PHASE:
             for seat, action in zip(acting, actions):
                 self._keep(seat, action[1])
@@ -403,10 +412,22 @@ class TrainsState(State):
         k = slot - 1
         old = train[k]
         train[k] = card
-        self.events.append(("place", p, slot, card, old))
+        events = self.events
+        events.append(("place", p, slot, card, old))
         if self.locks[p][k]:
             self._void(p, slot)
-        self._arrive((old,))
+        # T11 for the one arriving card (as `_arrive`, inlined: every placement comes here)
+        e = self.eff[old]
+        display = self.display
+        stay = display[e]
+        if stay:
+            display[e] = 0
+            pair = (stay, old)
+            self.discard += pair
+            events.append(("pairs", e, pair))
+        else:
+            display[e] = old
+        self._shown ^= 1 << e
         # T25; the new card between its neighbours is needed for that and cheaper to test first
         if (k == 0 or train[k - 1] < card) and (k == 6 or card < train[k + 1]) and is_ascending(train):
             self._win(p)
@@ -459,7 +480,7 @@ class TrainsState(State):
         self.events.append(("train", p, tuple(train)))
         if self._after:
             self.discard.append(card)
-        if is_ascending(train):
+        if train[0] < train[1] < train[2] < train[3] < train[4] < train[5] < train[6]:   # T25
             self._win(p)
 
     def _remove_and_refill_staying(self, actor: int, e: int, card: int) -> None:
@@ -516,25 +537,6 @@ class TrainsState(State):
         """T25: an ascending train ends the game at once; that player wins."""
         self.winner = p
         self._emit(("win", p, self.turns + 1))
-
-    def _end_action(self) -> None:
-        """T8/T15: one action done; the game ends on a win or at the turn cap (a draw)."""
-        turns = self.turns = self.turns + 1
-        if self.winner >= 0:
-            self.phase = OVER
-            self.acting = ()
-        elif turns >= self._max_turns:
-            self.phase = OVER
-            self.capped = True
-            self.acting = ()
-            self._emit(("cap", turns))
-        else:
-            cur = self.cur + 1
-            if cur == self.n:
-                cur = 0
-            self.cur = cur
-            self.phase = TURN
-            self.acting = self._alone[cur]
 
     # ------------------------------------------------------------------ results
 
