@@ -8,9 +8,12 @@ beside a reference checkout, with the target and whether it is met.
 A shared machine's timings move by a third within the hour (docs/performance.md); the number of
 machine instructions a game costs does not. Each figure is the difference of two counted runs of
 the same process (warm-up only, then warm-up plus N games through `play_range`) divided by N, so
-start-up and imports cancel out. A rate's speed-up is the ratio of instructions per game
-(reference / now); CPU time follows it closely for pure-Python code, while NumPy code does more
-per instruction, so the batch engine's time ratio runs ahead of its instruction ratio.
+start-up and imports cancel out. The count still moves with Python's string-hash seed (dict and
+set layouts: up to +-7 % between seeds), so each figure is the mean over several fixed seeds
+(`--hash-seeds`, default 0,1,2), the same seeds for both checkouts. A rate's speed-up is the
+ratio of instructions per game (reference / now); CPU time follows it closely for pure-Python
+code, while NumPy code does more per instruction, so the batch engine's time ratio runs ahead of
+its instruction ratio.
 Needs valgrind (`apt-get install valgrind`); each count takes 10-60 s, two run at a time.
 """
 
@@ -20,6 +23,7 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -69,9 +73,10 @@ if int(n):
 """
 
 
-def count(checkout: Path, case: Case, games: int) -> int:
+def count(checkout: Path, case: Case, games: int, hash_seed: int) -> int:
     """Instructions valgrind counts for the driver over `games` games (after the warm-up)."""
-    env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
+    env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": str(hash_seed),
+           "OPENBLAS_NUM_THREADS": "1"}       # idle BLAS threads add counts of their own
     overrides = ";".join(f"{k}={v}" for k, v in case.overrides)
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
            sys.executable, "-c", DRIVER, case.game, str(case.players), ",".join(case.strategies),
@@ -84,16 +89,25 @@ def count(checkout: Path, case: Case, games: int) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def per_game(pool: ThreadPoolExecutor, checkout: Path, case: Case) -> float:
-    warm, full = pool.map(lambda n: count(checkout, case, n), (0, case.games))
-    return (full - warm) / case.games
+def per_game(pool: ThreadPoolExecutor, checkout: Path, case: Case, hash_seeds: list[int]) -> float:
+    """Mean instructions per game over `hash_seeds`."""
+    runs = [(n, seed) for seed in hash_seeds for n in (0, case.games)]
+    counts = dict(zip(runs, pool.map(lambda run: count(checkout, case, *run), runs)))
+    return statistics.fmean((counts[case.games, seed] - counts[0, seed]) / case.games for seed in hash_seeds)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ref", type=Path, help="the reference checkout (e.g. a `git worktree` of 638ca3d)")
     parser.add_argument("--case", action="append", help="only cases whose label contains this (repeatable)")
+    parser.add_argument("--hash-seeds", default="0,1,2", help="PYTHONHASHSEED values to average over")
     args = parser.parse_args()
+    try:
+        seeds = [int(x) for x in args.hash_seeds.split(",")]
+    except ValueError:
+        print(f"--hash-seeds {args.hash_seeds!r} is not allowed: whole numbers separated by commas",
+              file=sys.stderr)
+        return 2
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: apt-get install valgrind", file=sys.stderr)
         return 2
@@ -105,18 +119,19 @@ def main() -> int:
         print(f"no case matches {args.case}: the cases are " + "; ".join(c.label for c in [*CASES, BATCH]),
               file=sys.stderr)
         return 2
-    print(f"reference: {args.ref or '(none given)'}; instructions per game, counted by valgrind")
+    print(f"reference: {args.ref or '(none given)'}; instructions per game, counted by valgrind, "
+          f"mean over PYTHONHASHSEED {args.hash_seeds}")
     print(f"{'case':<50} {'now':>12} {'reference':>12} {'speed-up':>9} {'target':>8}  met")
     with ThreadPoolExecutor(2) as pool:
         scalar_now: dict[str, float] = {}
         for case in chosen:
             if case is BATCH:
-                scalar = scalar_now.get(CASES[0].label) or per_game(pool, CHECKOUT, CASES[0])
-                now = per_game(pool, CHECKOUT, case)
+                scalar = scalar_now.get(CASES[0].label) or per_game(pool, CHECKOUT, CASES[0], seeds)
+                now = per_game(pool, CHECKOUT, case, seeds)
                 _row(case.label + " (vs scalar, now)", now, scalar, case.target)
                 continue
-            now = scalar_now[case.label] = per_game(pool, CHECKOUT, case)
-            ref = per_game(pool, args.ref, case) if args.ref is not None else None
+            now = scalar_now[case.label] = per_game(pool, CHECKOUT, case, seeds)
+            ref = per_game(pool, args.ref, case, seeds) if args.ref is not None else None
             _row(case.label, now, ref, case.target)
     return 0
 
