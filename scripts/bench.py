@@ -246,6 +246,7 @@ def _game_modules() -> dict[str, object]:
             continue
         spec = importlib.util.spec_from_file_location(f"_bench_{name}", path)
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module      # where dataclasses look a module's classes up
         spec.loader.exec_module(module)
         if hasattr(module, "bench"):
             found[name] = module
