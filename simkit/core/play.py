@@ -60,12 +60,14 @@ def _rotated(n: int, rotation: int) -> tuple[int, ...]:
 
 @dataclass
 class Chunk:
-    """Rows of a contiguous range of games, column-wise (cheap to pickle and to write)."""
+    """Rows of a contiguous range of games, column-wise (cheap to pickle and to write). A column
+    is a list, or a NumPy or Arrow array (the batch engine's): `records.write_chunk` and
+    `pd.DataFrame` take either, code reading one element by element must too."""
 
     start: int
     stop: int
-    games: dict[str, list] = field(default_factory=dict)
-    seats: dict[str, list] = field(default_factory=dict)
+    games: dict[str, Any] = field(default_factory=dict)
+    seats: dict[str, Any] = field(default_factory=dict)
 
 
 def _forfeit_outcome(n: int, seat: int) -> tuple[Sequence[float], Sequence[int], Sequence[float]]:
