@@ -154,6 +154,15 @@ def check_chunks(run_dir: Path, plan: Plan) -> ChunkCheck:
     return check
 
 
+def entry_ids(run_dir: Path) -> set[int]:
+    """The chunks of `run_dir` whose index entry exists (written last, so complete unless a later
+    check finds them damaged)."""
+    base = Path(run_dir) / CHUNKS
+    if not base.is_dir():
+        return set()
+    return {int(m.group(3)) for m in map(_NAME.match, os.listdir(base)) if m is not None and m.group(3)}
+
+
 def quarantine(run_dir: Path, paths: list[Path]) -> Path:
     """Move `paths` into `run_dir/quarantine/` (a name already there gets a numbered suffix)."""
     target = Path(run_dir) / QUARANTINE

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simkit.core.chunk_index import chunk_files
+from simkit.core.chunk_index import chunk_files, entry_ids
 from simkit.core.chunk_task import play_chunk
 from simkit.core.chunks import (
     check_chunk_size,
@@ -318,6 +318,8 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
         bar.close()
         if writing is not None and chunk_files(out_dir, writing)[2].exists():
             finished.add(writing)        # stopped just after the chunk's index entry was written
+        if status == "interrupted" and stop is None:
+            finished |= entry_ids(out_dir)       # chunks workers wrote that were not yet received
         elapsed = time.perf_counter() - t0
         keep = range(prefix.length) if stopped else sorted(finished)
         timings = manifest.get("timings", {})

@@ -89,6 +89,27 @@ def test_workers_write_their_own_chunks_unless_a_stop_rule_reads_them(tmp_path, 
     pd.testing.assert_frame_equal(plain.seats, ruled.seats)
 
 
+def test_an_interrupt_counts_the_chunks_workers_wrote_but_had_not_yet_handed_back(tmp_path, monkeypatch):
+    """Workers write their own chunks: at Ctrl-C, games_done counts every complete chunk on disk,
+    also those whose worker finished after the last one the parent received."""
+    from simkit.core.chunk_task import play_chunk
+
+    def three_written_one_received(spec, todo, jobs, backend, scheduler, out_dir=None):
+        done = [play_chunk(spec, *task, os.getpid(), out_dir) for task in list(todo)[:3]]
+        yield done[0]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner_mod, "_parallel_chunks", three_written_one_received)
+    with pytest.raises(KeyboardInterrupt):
+        run(small_spec(50), tmp_path / "r", jobs=2, chunk_size=10, progress=False)
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted" and manifest["games_done"] == 30
+    monkeypatch.undo()
+    resumed = run(small_spec(50), tmp_path / "r", jobs=1, chunk_size=10, progress=False, resume=True)
+    whole = run(small_spec(50), tmp_path / "whole", jobs=1, chunk_size=10, progress=False)
+    pd.testing.assert_frame_equal(resumed.seats, whole.seats)
+
+
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
 def test_run_files_follow_the_umask(tmp_path, monkeypatch, umask, mode):
     real = runner_mod.write_chunk
