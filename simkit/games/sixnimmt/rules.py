@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def target_row(ends: list[int], card: int) -> int:
 BH_BYTES = bytes(BH) + bytes(256 - len(BH))
 
 
-def row_points(row) -> int:
+def row_points(row: Iterable[int]) -> int:
     """N13 bullheads in a row (what taking it costs)."""
     return sum(bytes(row).translate(BH_BYTES))
 
