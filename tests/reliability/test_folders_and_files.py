@@ -36,6 +36,11 @@ def _one_line_error(out, *expected):
         assert text in lines[0], lines[0]
 
 
+def _assert_interrupted_with(out_dir, games_done: int) -> None:
+    manifest = json.loads((out_dir / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted" and manifest["games_done"] == games_done
+
+
 def _disk_full(*args, **kwargs):
     raise OSError(errno.ENOSPC, "No space left on device")
 
@@ -102,8 +107,7 @@ def test_an_interrupt_counts_the_chunks_workers_wrote_but_had_not_yet_handed_bac
     monkeypatch.setattr(runner_mod, "_parallel_chunks", three_written_one_received)
     with pytest.raises(KeyboardInterrupt):
         run(small_spec(50), tmp_path / "r", jobs=2, chunk_size=10, progress=False)
-    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
-    assert manifest["status"] == "interrupted" and manifest["games_done"] == 30
+    _assert_interrupted_with(tmp_path / "r", games_done=30)
     monkeypatch.undo()
     resumed = run(small_spec(50), tmp_path / "r", jobs=1, chunk_size=10, progress=False, resume=True)
     whole = run(small_spec(50), tmp_path / "whole", jobs=1, chunk_size=10, progress=False)
@@ -246,8 +250,7 @@ def test_a_stop_while_merging_leaves_an_interrupted_run_with_every_chunk(tmp_pat
     monkeypatch.setattr(runner_mod, "write_tables", interrupted_merge)
     with pytest.raises(KeyboardInterrupt):
         run(small_spec(30), tmp_path / "r", jobs=1, chunk_size=10, progress=False)
-    saved = json.loads((tmp_path / "r" / "manifest.json").read_text())
-    assert saved["status"] == "interrupted" and saved["games_done"] == 30
+    _assert_interrupted_with(tmp_path / "r", games_done=30)
     monkeypatch.undo()
     resumed = run(small_spec(30), tmp_path / "r", jobs=1, progress=False, resume=True)
     assert resumed.manifest["status"] == "complete" and len(resumed.games) == 30
