@@ -41,7 +41,7 @@ REFERENCE = HERE / "bench_reference.json"
 def _rate(spec, seconds: float) -> float:
     """Games per CPU second of play_range in this process, over about `seconds` (CPU time: other
     processes on a shared machine do not count)."""
-    from simkit.core.play import play_range
+    from simkit.engine.play import play_range
 
     play_range(spec, 0, 50)  # warm up imports and caches
     n, start = 200, 0
@@ -58,7 +58,7 @@ def _rate(spec, seconds: float) -> float:
 def _overhead(base, variant, seconds: float) -> float:
     """Extra time per game of `variant` over `base`, in percent: both timed in alternation on
     the same games, best of 5 each, so a noisy machine affects both alike."""
-    from simkit.core.play import play_range
+    from simkit.engine.play import play_range
 
     play_range(base, 0, 50)
     play_range(variant, 0, 50)
@@ -75,7 +75,7 @@ def _overhead(base, variant, seconds: float) -> float:
 def _speedup(spec, n: int, tries: int = 2) -> float:
     """Wall time of run() with 1 worker over 2 workers, on the same n games, best of `tries`
     alternations (worker start-up and the final merge included, as a user's run has them)."""
-    from simkit.core.runner import run
+    from simkit.engine.runner import run
 
     best = {1: math.inf, 2: math.inf}
     tmp = Path(tempfile.mkdtemp())
@@ -138,10 +138,10 @@ def _floor_rate(seconds: float) -> float:
 def _protocol_costs(spec, seconds: float) -> tuple[float, float, float]:
     """CPU µs of `clone()` per call, of `apply()` per decision step, and decision steps per game,
     over the positions met along the first games of `spec` (every step of a round)."""
-    from simkit.core.play import play_out
-    from simkit.core.registry import get_game
-    from simkit.core.seeding import game_streams
-    from simkit.core.strategy import GameInfo
+    from simkit.engine.play import play_out
+    from simkit.engine.registry import get_game
+    from simkit.engine.seeding import game_streams
+    from simkit.engine.strategy import GameInfo
 
     game = get_game(spec.game)
     info = GameInfo(game.name, spec.config, spec.n_players)
@@ -176,7 +176,7 @@ SPEEDUP_GAMES = 200_000
 def bench_sixnimmt(seconds: float) -> Iterator[tuple[str, float, str]]:
     """Rows one at a time, so a reference checkout that lacks a later feature still gives the
     earlier rows."""
-    from simkit.core.runner import RunSpec
+    from simkit.engine.runner import RunSpec
 
     for strategies in (["random"], ["heuristic"]):
         spec = RunSpec.create("sixnimmt", 4, strategies, 10**9, seed=1, overrides={"max_rounds": "1"})

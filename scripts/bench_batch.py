@@ -22,14 +22,14 @@ TARGET = 30.0
 REPS = 5
 RATIO = f"sixnimmt batch / scalar, same sitting (target >= {TARGET:g})"
 
-# the scalar measurement, run in another checkout (older ones have RunSpec in simkit.core.runner)
+# the scalar measurement, run in another checkout (older ones have RunSpec in simkit.engine.runner)
 _REF_SNIPPET = """
 import sys, time
 try:
-    from simkit.core.spec import RunSpec
+    from simkit.engine.spec import RunSpec
 except ImportError:
-    from simkit.core.runner import RunSpec
-from simkit.core.play import play_range
+    from simkit.engine.runner import RunSpec
+from simkit.engine.play import play_range
 spec = RunSpec.create("sixnimmt", 4, ["random"], 10**9, seed=1, overrides={"max_rounds": "1"})
 play_range(spec, 0, 20)
 games = int(sys.argv[1])
@@ -55,8 +55,8 @@ def _ref_rate(path: str, games: int) -> float:
 def bench(seconds: float = 3.0, refs: dict[str, str] | None = None) -> list[tuple[str, float, str]]:
     """(label, value, unit) rows: scalar and batch rounds/s, and the ratio; about `seconds` each
     (and per checkout in `refs`, name -> path, its scalar rounds/s and the batch's ratio to it)."""
-    from simkit.core.play import play_range
-    from simkit.core.spec import RunSpec
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
     from simkit.games.sixnimmt.batch import play_range_batch
 
     refs = refs or {}

@@ -60,8 +60,8 @@ BATCH = Case("sixnimmt 4p single round, random, batch engine", "sixnimmt", 4, ("
 #: what the counted process runs: `play_range` over games 0..19, then 20..20+N (when N > 0)
 DRIVER = """
 import dataclasses, sys
-from simkit.core.play import play_range
-from simkit.core.runner import RunSpec
+from simkit.engine.play import play_range
+from simkit.engine.runner import RunSpec
 game, players, strategies, overrides, engine, n = sys.argv[1:7]
 spec = RunSpec.create(game, int(players), strategies.split(","), 10**7, seed=1,
                       overrides=dict(kv.split("=", 1) for kv in overrides.split(";") if kv))

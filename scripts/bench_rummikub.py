@@ -46,8 +46,8 @@ def _solver_times(queries, **kw) -> tuple[float, float]:
 
 def game_positions(n: int, seed: int = 1, lo: int = 35, hi: int = 45, rack_lo: int = 8, rack_hi: int = 12):
     """(table, rack, True) positions met by greedy_tiles players in 4-player self-play."""
-    from simkit.core.play import play_out
-    from simkit.core.strategy import GameInfo, parse_strategy
+    from simkit.engine.play import play_out
+    from simkit.engine.strategy import GameInfo, parse_strategy
     from simkit.games.rummikub import GAME
     from simkit.games.rummikub.config import RummikubConfig
 
@@ -84,8 +84,8 @@ def opening_queries(n: int, seed: int = 3):
 
 
 def _games_per_s(strategies, seconds: float) -> float:
-    from simkit.core.play import play_range
-    from simkit.core.runner import RunSpec
+    from simkit.engine.play import play_range
+    from simkit.engine.runner import RunSpec
 
     spec = RunSpec.create(game="rummikub", n_players=4, strategies=strategies, n_games=10**7, seed=1)
     play_range(spec, 0, 1)

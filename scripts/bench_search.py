@@ -44,14 +44,14 @@ def _searchable(game) -> bool:
 
 
 def _config(game):
-    from simkit.core.config import with_overrides
+    from simkit.engine.config import with_overrides
 
     overrides, _ = SETTINGS.get(game.name, ({}, "random"))
     return with_overrides(game.config_cls(), overrides)
 
 
 def _baseline(game_name: str):
-    from simkit.core.strategy import available_strategies, parse_strategy
+    from simkit.engine.strategy import available_strategies, parse_strategy
 
     names = available_strategies(game_name)
     return parse_strategy("random" if "random" in names else sorted(names)[0], game_name)
@@ -61,8 +61,8 @@ def _positions(game, seconds: float) -> list:
     """(state, joint action of its step) pairs along seeded random games, about `seconds` long."""
     import numpy as np
 
-    from simkit.core.play import play_out
-    from simkit.core.strategy import GameInfo
+    from simkit.engine.play import play_out
+    from simkit.engine.strategy import GameInfo
 
     config = _config(game)
     info = GameInfo(game.name, config, N_PLAYERS)
@@ -126,7 +126,7 @@ def decisions_per_second(game, positions, iterations: int, seconds: float) -> tu
     the seat to act has a choice, each searched with `iterations` iterations from a copy."""
     import numpy as np
 
-    from simkit.core.strategy import Decision, GameInfo
+    from simkit.engine.strategy import Decision, GameInfo
     from simkit.search.ismcts import ISMCTS
 
     _, rollout = SETTINGS.get(game.name, ({}, "random"))
@@ -155,7 +155,7 @@ def decisions_per_second(game, positions, iterations: int, seconds: float) -> tu
 def bench(seconds: float = 3.0, budgets: tuple[int, ...] = BUDGETS,
           games: tuple[str, ...] | None = None) -> list[tuple[str, float, str]]:
     """(label, value, unit) rows; each figure takes about `seconds` CPU seconds."""
-    from simkit.core.registry import all_games
+    from simkit.engine.registry import all_games
 
     rows = []
     for game in all_games():

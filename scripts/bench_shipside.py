@@ -19,8 +19,8 @@ LINEUPS = [
 
 
 def _games_per_second(strategies, overrides, seconds: float) -> float:
-    from simkit.core.play import play_range
-    from simkit.core.runner import RunSpec  # (also where older checkouts have it, for their reference run)
+    from simkit.engine.play import play_range
+    from simkit.engine.runner import RunSpec  # (also where older checkouts have it, for their reference run)
 
     spec = RunSpec.create(game="shipside", n_players=2, strategies=strategies, n_games=10**7,
                           seed=1, overrides=overrides)

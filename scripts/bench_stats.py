@@ -23,7 +23,7 @@ def _rate(fn, seconds: float) -> float:
 
 def _real_run(out: Path) -> Path:
     """A 2,000-game run folder as `simkit run` writes it (a report needs a complete manifest)."""
-    from simkit.core.runner import RunSpec, run
+    from simkit.engine.runner import RunSpec, run
 
     spec = RunSpec.create("sixnimmt", 4, ["heuristic", "random", "random", "random"], 2000, seed=2,
                           overrides={"max_rounds": "1"})

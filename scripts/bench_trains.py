@@ -19,8 +19,8 @@ LINEUPS = [
 
 
 def _rates(n_players: int, strategies, seconds: float) -> tuple[float, float]:
-    from simkit.core.play import play_range
-    from simkit.core.runner import RunSpec  # (also where older checkouts have it, for their reference run)
+    from simkit.engine.play import play_range
+    from simkit.engine.runner import RunSpec  # (also where older checkouts have it, for their reference run)
 
     spec = RunSpec.create(game="trains", n_players=n_players, strategies=strategies,
                           n_games=10**7, seed=1)

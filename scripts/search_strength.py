@@ -70,8 +70,8 @@ def measure(game: str, iterations: int, n_games: int, jobs: int = 1, seed: int =
     """Play `n_games` games (seats rotated) of ISMCTS against the game's strongest heuristic."""
     from joblib import Parallel, delayed
 
-    from simkit.core.play import play_range
-    from simkit.core.spec import RunSpec
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
     from simkit.stats.intervals import wilson
 
     players, opponent, default_rollout = SETUPS[game]

@@ -15,18 +15,18 @@ import click
 
 from simkit import cli_options as options
 from simkit.cli_study import compare_command, ladder_command, report_command, tournament_command
-from simkit.core.config import describe_fields, parse_set_options
-from simkit.core.errors import ConfigError, RunFolderError, SimkitError
-from simkit.core.lineup import (
+from simkit.engine.config import describe_fields, parse_set_options
+from simkit.engine.errors import ConfigError, RunFolderError, SimkitError
+from simkit.engine.lineup import (
     default_opponent,
     default_players,
     filled_lineup,
     lineup_around,
     named_or_default,
 )
-from simkit.core.registry import all_games, get_game
-from simkit.core.spec import RunSpec
-from simkit.core.strategy import available_strategies, load_class, strategy_parameters
+from simkit.engine.registry import all_games, get_game
+from simkit.engine.spec import RunSpec
+from simkit.engine.strategy import available_strategies, load_class, strategy_parameters
 
 
 class SimkitGroup(click.Group):
@@ -140,11 +140,11 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
       simkit run sixnimmt -p 4 -s heuristic -s random -s random -s random --duplicate -n 4000
       simkit run sixnimmt -p 4 -s heuristic -s random -n 2000 --json -q > summary.json
     """
-    from simkit.core.deals import games_for_deals, ranges_text, read_deals
-    from simkit.core.run_facts import facts_text, run_json
-    from simkit.core.runner import default_out_dir
-    from simkit.core.runner import run as run_games
+    from simkit.engine.deals import games_for_deals, ranges_text, read_deals
+    from simkit.engine.runner import default_out_dir
+    from simkit.engine.runner import run as run_games
     from simkit.report.console import run_summary
+    from simkit.studies.run_facts import facts_text, run_json
 
     entry = get_game(game)
     players = default_players(entry) if players is None else players
@@ -207,7 +207,7 @@ def _progress(progress: bool | None, quiet: bool) -> bool | None:
 
 
 def _saved_games(out_dir: Path) -> int:
-    from simkit.core.records import read_manifest
+    from simkit.engine.records import read_manifest
 
     try:
         return int(read_manifest(out_dir).get("games_done", 0))
@@ -250,15 +250,15 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, d
     """
     import json
 
-    from simkit.core.run_facts import facts_text, run_facts, summary_records
-    from simkit.core.sweep import SWEEP_MANIFEST, default_sweep_dir, parse_vary, plan, run_sweep
     from simkit.report.console import cell_summary
+    from simkit.studies.run_facts import facts_text, run_facts, summary_records
+    from simkit.studies.sweep import SWEEP_MANIFEST, default_sweep_dir, parse_vary, plan, run_sweep
 
     entry = get_game(game)
     counts = players or [default_players(entry)]
     deal_numbers = None
     if deals_path is not None:
-        from simkit.core.deals import games_for_deals, read_deals
+        from simkit.engine.deals import games_for_deals, read_deals
         fixed = read_deals(deals_path)
         asked = options.typed("n_games", n_games)
         per_cell = [games_for_deals(fixed, seed, asked, n, duplicate) for n in counts]
@@ -325,8 +325,8 @@ def replay(run_dir, index, step, all_games, target):
       simkit replay results/sixnimmt-20261130-101500-s7 --all
       simkit replay results/sixnimmt-20261130-101500-s7 --all --to games.txt
     """
-    from simkit.core.game_logs import forfeit_line, game_header
-    from simkit.core.runner import replay_game
+    from simkit.engine.runner import replay_game
+    from simkit.studies.game_logs import forfeit_line, game_header
 
     if all_games:
         if index is not None or step is not None:
@@ -354,7 +354,7 @@ def replay(run_dir, index, step, all_games, target):
 
 
 def _export_all(run_dir: Path, target: Path | None) -> None:
-    from simkit.core.game_logs import export_logs
+    from simkit.studies.game_logs import export_logs
 
     done = export_logs(run_dir, target)
     where = "in one file" if done.target.suffix == ".txt" else "one file per game"
@@ -383,8 +383,8 @@ def play(game, players, strategy_names, seat, seed, set_items):
     Example:
       simkit play sixnimmt -p 4 -s heuristic --seat 1
     """
-    from simkit.core.interactive import play_interactive
-    from simkit.core.seats import seat_index, seat_label
+    from simkit.engine.seats import seat_index, seat_label
+    from simkit.studies.interactive import play_interactive
 
     entry = get_game(game)
     players = default_players(entry) if players is None else players

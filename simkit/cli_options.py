@@ -22,11 +22,11 @@ from pathlib import Path
 
 import click
 
-from simkit.core.chunks import resolve_jobs
-from simkit.core.errors import ConfigError
-from simkit.core.registry import get_game
-from simkit.core.spec import SEATINGS
-from simkit.core.termination import STOPS, exit_status
+from simkit.engine.chunks import resolve_jobs
+from simkit.engine.errors import ConfigError
+from simkit.engine.registry import get_game
+from simkit.engine.spec import SEATINGS
+from simkit.engine.termination import STOPS, exit_status
 
 
 def command_line() -> str:

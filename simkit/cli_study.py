@@ -1,5 +1,5 @@
 """The study commands `simkit report` and `simkit compare` (attached to the main group in
-simkit/cli.py). Thin Click wrappers: the work is in simkit.report, simkit.core.compare and
+simkit/cli.py). Thin Click wrappers: the work is in simkit.report, simkit.studies.compare and
 simkit.stats."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 import click
 
 from simkit import cli_options as options
-from simkit.core.config import parse_set_options
-from simkit.core.errors import ConfigError
-from simkit.core.guard import DEFAULT_DECISION_TIMEOUT
-from simkit.core.registry import get_game
+from simkit.engine.config import parse_set_options
+from simkit.engine.errors import ConfigError
+from simkit.engine.guard import DEFAULT_DECISION_TIMEOUT
+from simkit.engine.registry import get_game
 
 
 @click.command("report")
@@ -113,10 +113,10 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
       simkit compare sixnimmt random random --max-games 2000
       simkit compare sixnimmt heuristic random --resume --out results/<compare-folder>
     """
-    from simkit.core.compare import plan_compare, run_compare
-    from simkit.core.run_facts import facts_text, run_json
-    from simkit.core.runner import default_out_dir
+    from simkit.engine.runner import default_out_dir
     from simkit.report.console import match_text
+    from simkit.studies.compare import plan_compare, run_compare
+    from simkit.studies.run_facts import facts_text, run_json
 
     if resume and out is None:
         raise ConfigError("--resume needs --out FOLDER: the compare folder to finish")
@@ -157,9 +157,9 @@ def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int 
                    say: Callable[[str], None]) -> Path:
     """Plan and play the pairings of a ladder or tournament (header, per-pairing lines, resume
     hint on Ctrl-C); return its folder."""
-    from simkit.core.ladder import plan_ladder, run_ladder
-    from simkit.core.lineup import default_players
-    from simkit.core.runner import stamped_dir
+    from simkit.engine.lineup import default_players
+    from simkit.engine.runner import stamped_dir
+    from simkit.studies.ladder import plan_ladder, run_ladder
 
     entry = get_game(game)
     n = default_players(entry) if players is None else players
@@ -220,8 +220,8 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
       simkit ladder shipside -s random -s greedy -s octopus -s ismcts:iterations=100 -n 200
       simkit ladder trains -p 2 -s rival -s ismcts:iterations=10 -s ismcts:iterations=100 --format gauntlet
     """
-    from simkit.core.ladder import analyse_ladder
     from simkit.report.ladder import ladder_text, write_ladder_report
+    from simkit.studies.ladder import analyse_ladder
 
     out_dir = _play_pairings("ladder", game, list(strategy_names) or None, players, n_games, fmt, seed,
                              jobs, set_items, out, resume, decision_timeout, progress, options.echo_err)
@@ -249,8 +249,8 @@ def tournament_command(game, strategy_names, players, n_games, fmt, seed, jobs, 
       simkit tournament sixnimmt -p 4 -s heuristic -s lowest -s highest -s random -n 400
       simkit tournament shipside -s octopus -s greedy -s random --format gauntlet
     """
-    from simkit.core.ladder import analyse_ladder
-    from simkit.core.tournament import crosstable, crosstable_text, write_crosstable
+    from simkit.studies.ladder import analyse_ladder
+    from simkit.studies.tournament import crosstable, crosstable_text, write_crosstable
 
     if len(strategy_names) < 2:
         raise ConfigError(f"a tournament needs at least 2 strategies, got {len(strategy_names)}: give -s "

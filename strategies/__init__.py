@@ -1,1 +1,1 @@
-"""Built-in strategies, one package per game (see simkit.core.strategy)."""
+"""Built-in strategies, one package per game (see simkit.engine.strategy)."""

@@ -13,11 +13,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simkit.core.config import GameConfig, setting
-from simkit.core.errors import ConfigError, IllegalAction, PositionError
-from simkit.core.game import Game, State, outcome_from_scores
-from simkit.core.seats import seat_label
-from simkit.core.strategy import Decision, Strategy
+from simkit.engine.config import GameConfig, setting
+from simkit.engine.errors import ConfigError, IllegalAction, PositionError
+from simkit.engine.game import Game, State, outcome_from_scores
+from simkit.engine.seats import seat_label
+from simkit.engine.strategy import Decision, Strategy
 
 PLAY, OVER = "play", "over"
 

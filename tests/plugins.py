@@ -1,6 +1,6 @@
 """Strategies used by tests as `tests.plugins:Class` plug-ins."""
 
-from simkit.core.strategy import Strategy
+from simkit.engine.strategy import Strategy
 
 
 class FirstLegal(Strategy):

@@ -12,12 +12,12 @@ import difflib
 
 import pytest
 
-from simkit.core.conformance import check_game
-from simkit.core.errors import PositionError
-from simkit.core.play import play_out
-from simkit.core.registry import game_names, get_game
-from simkit.core.seeding import game_streams
-from simkit.core.strategy import GameInfo
+from simkit.engine.errors import PositionError
+from simkit.engine.play import play_out
+from simkit.engine.registry import game_names, get_game
+from simkit.engine.seeding import game_streams
+from simkit.engine.strategy import GameInfo
+from simkit.studies.conformance import check_game
 from tests.golden import CASES, golden_path, spec_of, transcript
 
 GAMES = game_names()           # includes "highcard", registered by tests.golden

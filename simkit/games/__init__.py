@@ -1,1 +1,1 @@
-"""One package per game; each exposes a `GAME` registry entry (see simkit.core.registry)."""
+"""One package per game; each exposes a `GAME` registry entry (see simkit.engine.registry)."""

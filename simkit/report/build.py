@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simkit.core.errors import RunFolderError
+from simkit.engine.errors import RunFolderError
 from simkit.report import charts
 from simkit.stats.elo import SPRT
 from simkit.stats.match import MatchSummary, match_summary, sides_from_slots
@@ -110,7 +110,7 @@ class RunAnalysis:
 
 
 def _load(run_dir: Path):
-    from simkit.core.runner import load_run  # the runner imports stats users lazily
+    from simkit.engine.runner import load_run  # the runner imports stats users lazily
 
     if not (run_dir / "manifest.json").exists():
         raise RunFolderError(f"{run_dir} is not a run folder: it has no manifest.json "
@@ -162,7 +162,7 @@ def game_title(manifest: dict) -> str:
     """The game's title from the registry (`6 nimmt!`), else its name as recorded."""
     name = str(manifest.get("game", "?"))
     try:
-        from simkit.core.registry import get_game
+        from simkit.engine.registry import get_game
 
         return get_game(name).title
     except Exception:  # an unknown or uninstalled game: the report still works from the tables

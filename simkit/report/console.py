@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from simkit.core.game import Game
-from simkit.core.runner import RunResult
+from simkit.engine.game import Game
+from simkit.engine.runner import RunResult
 from simkit.stats.match import MatchSummary, format_paired, match_lines
 from simkit.stats.tables import format_summary, summary_table
 from simkit.stats.wording import sequential_text

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from simkit.core.errors import RunFolderError
-from simkit.core.sweep import sweep_run_dirs
+from simkit.engine.errors import RunFolderError
+from simkit.studies.sweep import sweep_run_dirs
 
 #: files whose presence means a folder already holds a report
 REPORT_FILES = ("report.html", "summary.md")

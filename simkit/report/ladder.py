@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from simkit.core.ladder import LadderResult, analyse_ladder
-from simkit.core.records import write_text_file
+from simkit.engine.records import write_text_file
 from simkit.report.charts import WIDTH, _color, save_figure
+from simkit.studies.ladder import LadderResult, analyse_ladder
 
 EXPLAIN_RATING = ("Plackett-Luce rating on the Elo scale over every game of every pairing (mean 0; "
                   "+191 means 3:1 odds of finishing ahead in a two-seat pairing), with its 95 % interval.")

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simkit.core.errors import SimkitError
-from simkit.core.game import Action, Game, State
-from simkit.core.registry import get_game
-from simkit.core.strategy import Decision, GameInfo, Strategy, StrategySpec, parse_strategy
-from simkit.core.timed import budget_of
+from simkit.engine.errors import SimkitError
+from simkit.engine.game import Action, Game, State
+from simkit.engine.registry import get_game
+from simkit.engine.strategy import Decision, GameInfo, Strategy, StrategySpec, parse_strategy
+from simkit.engine.timed import budget_of
 from simkit.search.rewards import REWARDS
 from simkit.search.simulator import Simulator
 

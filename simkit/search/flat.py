@@ -5,8 +5,8 @@ No `from __future__ import annotations` here: the CLI reads the constructor's an
 
 from collections.abc import Sequence
 
-from simkit.core.game import Action
-from simkit.core.strategy import Decision
+from simkit.engine.game import Action
+from simkit.engine.strategy import Decision
 from simkit.search.base import Budget, SearchStrategy, check_rollout_params
 from simkit.search.simulator import Simulator
 

@@ -8,8 +8,8 @@ import math
 import time
 from collections.abc import Sequence
 
-from simkit.core.game import Action
-from simkit.core.strategy import Decision
+from simkit.engine.game import Action
+from simkit.engine.strategy import Decision
 from simkit.search.base import SearchStrategy, check_rollout_params, searchable_actions
 from simkit.search.simulator import Simulator
 from simkit.search.tree import Edge, Node

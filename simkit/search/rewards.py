@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simkit.core.errors import ConfigError
-from simkit.core.game import Outcome
+from simkit.engine.errors import ConfigError
+from simkit.engine.game import Outcome
 
 REWARDS = ("win", "rank")
 

@@ -1,6 +1,6 @@
 """The forward model of one search decision: rollout bots for every seat, their generators, rewards.
 
-Rollouts go through `simkit.core.play.play_out`, the one game loop, so a search plays games by
+Rollouts go through `simkit.engine.play.play_out`, the one game loop, so a search plays games by
 exactly the rules and conventions a run does.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.core.game import Action, Game, State
-from simkit.core.play import play_out
-from simkit.core.strategy import Decision, GameInfo, StrategySpec
+from simkit.engine.game import Action, Game, State
+from simkit.engine.play import play_out
+from simkit.engine.strategy import Decision, GameInfo, StrategySpec
 from simkit.search.rewards import neutral_reward, reward_function
 
 

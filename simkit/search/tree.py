@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simkit.core.game import Action
+from simkit.engine.game import Action
 
 
 class Edge:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simkit.core.strategy import Decision, Strategy
+from simkit.engine.strategy import Decision, Strategy
 from simkit.games.rummikub.actions import DRAW, PASS, InitialMeld, Play
 from simkit.games.rummikub.moves import disjoint_melds_worth, extension_plays, rack_melds
 

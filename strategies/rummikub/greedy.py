@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simkit.core.strategy import Decision, Strategy
+from simkit.engine.strategy import Decision, Strategy
 from simkit.games.rummikub.actions import DRAW, PASS
 from simkit.games.rummikub.solver import solve_observation
 

@@ -9,7 +9,7 @@ unless they let it go out or the hand is about to end.
 
 from __future__ import annotations
 
-from simkit.core.strategy import Decision, Strategy
+from simkit.engine.strategy import Decision, Strategy
 from simkit.games.rummikub.actions import DRAW, PASS
 from simkit.games.rummikub.solver import solve
 

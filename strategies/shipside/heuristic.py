@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from simkit.core.strategy import Decision, Strategy
+from simkit.engine.strategy import Decision, Strategy
 from simkit.games.shipside import rules
 from simkit.games.shipside.actions import Direction, EndTurn, Mark, Octopus, Pass, Pick, Play, Rum
 

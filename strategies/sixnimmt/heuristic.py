@@ -8,7 +8,7 @@ from math import comb
 from operator import itemgetter
 from typing import NamedTuple
 
-from simkit.core.strategy import Decision, Strategy
+from simkit.engine.strategy import Decision, Strategy
 from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.rules import BH, DRAFT, row_points
 from strategies.sixnimmt.baseline import cheapest_row

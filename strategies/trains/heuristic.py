@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from itertools import permutations
 
-from simkit.core.strategy import Decision, Strategy
+from simkit.engine.strategy import Decision, Strategy
 from simkit.games.trains.actions import DRAW, PLACE
 from simkit.games.trains.rules import (
     KEEP_PHASE,

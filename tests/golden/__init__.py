@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from simkit.core.play import play_game
-from simkit.core.registry import get_game, register_game
-from simkit.core.spec import RunSpec
+from simkit.engine.play import play_game
+from simkit.engine.registry import get_game, register_game
+from simkit.engine.spec import RunSpec
 
 #: the toy game of tests/highcard.py, written from docs/architecture.md alone
 register_game("highcard", "tests.highcard")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import simkit.core.runner as runner_mod
-from simkit.core.runner import RunSpec, run
+import simkit.engine.runner as runner_mod
+from simkit.engine.runner import RunSpec, run
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the most a test waits for a subprocess to reach a state (generous: the machine is shared)

@@ -2,7 +2,7 @@
 
 import time
 
-from simkit.core.strategy import Strategy
+from simkit.engine.strategy import Strategy
 
 
 class Slow(Strategy):

@@ -7,8 +7,8 @@ import shutil
 import pandas as pd
 import pytest
 
-from simkit.core.errors import RunFolderError
-from simkit.core.runner import load_run, run
+from simkit.engine.errors import RunFolderError
+from simkit.engine.runner import load_run, run
 
 from .helpers import interrupt_after_chunks, small_spec
 

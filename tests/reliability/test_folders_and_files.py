@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import simkit.core.runner as runner_mod
+import simkit.engine.runner as runner_mod
 from simkit.cli import main
-from simkit.core.errors import RunFolderError
-from simkit.core.runner import replay_game, run
+from simkit.engine.errors import RunFolderError
+from simkit.engine.runner import replay_game, run
 
 from .helpers import small_spec
 
@@ -72,7 +72,7 @@ def test_disk_full_while_writing_a_chunk_keeps_the_earlier_chunks(tmp_path, monk
 
 
 def test_disk_full_in_a_worker_writing_its_chunk_is_explained_the_same_way(tmp_path, monkeypatch):
-    from simkit.core import chunk_task
+    from simkit.engine import chunk_task
 
     monkeypatch.setattr(chunk_task, "write_chunk", _disk_full)
     with pytest.raises(RunFolderError, match="No space left on device.*0 finished games are saved"):
@@ -80,7 +80,7 @@ def test_disk_full_in_a_worker_writing_its_chunk_is_explained_the_same_way(tmp_p
 
 
 def test_workers_write_their_own_chunks_unless_a_stop_rule_reads_them(tmp_path, monkeypatch):
-    from simkit.core import chunk_task
+    from simkit.engine import chunk_task
 
     writers = []      # (who, folder): a thread left over from another test may still write
     for module, name in ((chunk_task, "worker"), (runner_mod, "parent")):
@@ -97,7 +97,7 @@ def test_workers_write_their_own_chunks_unless_a_stop_rule_reads_them(tmp_path, 
 def test_an_interrupt_counts_the_chunks_workers_wrote_but_had_not_yet_handed_back(tmp_path, monkeypatch):
     """Workers write their own chunks: at Ctrl-C, games_done counts every complete chunk on disk,
     also those whose worker finished after the last one the parent received."""
-    from simkit.core.chunk_task import play_chunk
+    from simkit.engine.chunk_task import play_chunk
 
     def three_written_one_received(spec, todo, jobs, backend, scheduler, out_dir=None):
         done = [play_chunk(spec, *task, os.getpid(), out_dir) for task in list(todo)[:3]]

@@ -12,12 +12,12 @@ import time
 import numpy as np
 import pytest
 
-from simkit.core import registry
-from simkit.core.errors import EngineError
-from simkit.core.guard import DecisionGuard
-from simkit.core.play import ENGINE_ERROR, play_game, play_out, play_range
-from simkit.core.spec import RunSpec
-from simkit.core.strategy import Decision, GameInfo, Strategy
+from simkit.engine import registry
+from simkit.engine.errors import EngineError
+from simkit.engine.guard import DecisionGuard
+from simkit.engine.play import ENGINE_ERROR, play_game, play_out, play_range
+from simkit.engine.spec import RunSpec
+from simkit.engine.strategy import Decision, GameInfo, Strategy
 from tests.golden import CASES  # noqa: F401  (registers the toy game "highcard")
 from tests.highcard import GAME as HIGHCARD
 from tests.highcard import HighCardConfig, RandomPlay
@@ -214,7 +214,7 @@ def test_a_game_that_reaches_its_step_cap_is_recorded_not_hung(monkeypatch):
 
 
 def test_games_the_engine_could_not_finish_are_counted_and_left_out_of_the_statistics(tmp_path, engine_bug):
-    from simkit.core.runner import load_run, run
+    from simkit.engine.runner import load_run, run
     from simkit.report.console import run_summary
 
     result = run(_spec("tests.highcard:RandomPlay"), tmp_path / "r", jobs=1, progress=False)

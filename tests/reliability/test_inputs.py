@@ -5,9 +5,9 @@ import pytest
 from click.testing import CliRunner
 
 from simkit.cli import main
-from simkit.core.chunks import MAX_GAMES, chunk_count, chunk_range, games_in_chunks, max_jobs
-from simkit.core.config import parse_set_options
-from simkit.core.errors import ConfigError
+from simkit.engine.chunks import MAX_GAMES, chunk_count, chunk_range, games_in_chunks, max_jobs
+from simkit.engine.config import parse_set_options
+from simkit.engine.errors import ConfigError
 
 RUN = ["run", "sixnimmt", "-p", "3", "-s", "random", "-n", "6", "--seed", "1", "-j", "1", "--no-progress"]
 
@@ -53,7 +53,7 @@ def test_an_existing_folder_is_refused_before_the_header(cli, tmp_path):
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
 def test_nan_and_inf_are_refused_for_numbers(cli, tmp_path, value):
-    from simkit.core.config import parse_value
+    from simkit.engine.config import parse_value
     with pytest.raises(ConfigError, match="finite number"):
         parse_value(value, float, "weight")
     result = cli.invoke(main, ["compare", "sixnimmt", "random", "random", "--sprt", f"0,{value},0.05,0.05",

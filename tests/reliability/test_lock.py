@@ -6,9 +6,9 @@ import signal
 import pandas as pd
 import pytest
 
-from simkit.core.folder_lock import LOCK_NAME, FolderBusyError, FolderLock, is_locked
-from simkit.core.runner import load_run, run
-from simkit.core.sweep import plan, run_sweep
+from simkit.engine.folder_lock import LOCK_NAME, FolderBusyError, FolderLock, is_locked
+from simkit.engine.runner import load_run, run
+from simkit.studies.sweep import plan, run_sweep
 
 from .helpers import manifest, simkit, simkit_process, small_spec, wait_until
 

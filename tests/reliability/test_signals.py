@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simkit.core.runner import load_run, run
-from simkit.core.termination import Terminated
+from simkit.engine.runner import load_run, run
+from simkit.engine.termination import Terminated
 
 from .helpers import alive, descendants, manifest, simkit, simkit_process, small_spec, wait_until
 
@@ -60,7 +60,7 @@ def test_report_on_a_killed_run_tells_the_truth(tmp_path):
 
 
 def test_sigterm_in_the_library_leaves_an_interrupted_run(tmp_path, monkeypatch):
-    import simkit.core.runner as runner_mod
+    import simkit.engine.runner as runner_mod
     real = runner_mod.write_chunk
     calls = {"n": 0}
 

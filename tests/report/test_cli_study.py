@@ -109,7 +109,7 @@ def test_help_has_examples():
 
 
 def test_compare_shows_interim_elo_and_llr_and_prints_the_verdict_once(tmp_path, monkeypatch):
-    import simkit.core.runner as runner_mod
+    import simkit.engine.runner as runner_mod
     monkeypatch.setattr(runner_mod._Progress, "INTERVAL", 0.0)
     res = CliRunner().invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--seed", "1",
                                     "--max-games", "4000", "--batch", "40", "--jobs", "1",
@@ -125,7 +125,7 @@ def test_compare_shows_interim_elo_and_llr_and_prints_the_verdict_once(tmp_path,
 
 
 def test_compare_resumes_after_an_interruption(tmp_path, monkeypatch):
-    import simkit.core.runner as runner_mod
+    import simkit.engine.runner as runner_mod
     real = runner_mod.write_chunk
     calls = {"n": 0}
 

@@ -141,7 +141,7 @@ def test_no_table_is_cut_off_and_chart_text_is_legible(reports, which, width, tm
 def real_report(tmp_path_factory):
     """The report of a new user's first study: 2,000 games of 6 nimmt!, heuristic against
     three random seats (`simkit run sixnimmt -p 4 -s heuristic -s random -n 2000`)."""
-    from simkit.core.runner import RunSpec, run
+    from simkit.engine.runner import RunSpec, run
 
     root = tmp_path_factory.mktemp("real")
     spec = RunSpec.create(game="sixnimmt", n_players=4,

@@ -8,7 +8,7 @@ import struct
 import pandas as pd
 import pytest
 
-from simkit.core.errors import RunFolderError
+from simkit.engine.errors import RunFolderError
 from simkit.report import build_report
 from simkit.report.build import SECTIONS
 from simkit.stats.synthetic import synth
@@ -38,7 +38,7 @@ def _write_run(folder, games, seats, **manifest):
 
 @pytest.fixture(scope="module")
 def sixnimmt_runs(tmp_path_factory):
-    from simkit.core.runner import RunSpec, run
+    from simkit.engine.runner import RunSpec, run
 
     root = tmp_path_factory.mktemp("runs")
     four = RunSpec.create(game="sixnimmt", n_players=4,
@@ -282,7 +282,7 @@ def test_sweep_cells_keep_their_names_and_compare_by_fair_share(tmp_path):
 
 
 def test_every_chart_keeps_its_text_at_10px_on_a_phone(sixnimmt_runs):
-    from simkit.core.runner import load_run
+    from simkit.engine.runner import load_run
     from simkit.report import charts
     from simkit.stats.rounds import round_score_curves
     from simkit.stats.tables import summary_table
@@ -346,7 +346,7 @@ def test_runs_without_per_round_scores_keep_the_final_score_by_length_chart(tmp_
 
 
 def test_the_still_playing_panel_only_when_games_differ_in_length(sixnimmt_runs):
-    from simkit.core.runner import load_run
+    from simkit.engine.runner import load_run
     from simkit.report import charts
     from simkit.stats.rounds import round_score_curves
 

@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from simkit.core.strategy import Strategy
+from simkit.engine.strategy import Strategy
 from simkit.games.rummikub.actions import DRAW, PASS
 from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.position import parse_position

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.play import play_out
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.rummikub import GAME
 from simkit.games.rummikub.actions import DRAW, InitialMeld, Play
 from simkit.games.rummikub.config import RummikubConfig

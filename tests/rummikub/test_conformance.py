@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.conformance import check_game
-from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.play import play_out
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.rummikub import GAME, rules
 from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.state import RummikubState
 from simkit.games.rummikub.tiles import N_TILES
+from simkit.studies.conformance import check_game
 from tests.rummikub.helpers import DrawOrPass
 
 

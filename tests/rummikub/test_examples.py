@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simkit.core.errors import IllegalAction
+from simkit.engine.errors import IllegalAction
 from simkit.games.rummikub import rules
 from simkit.games.rummikub.actions import DRAW, PASS, InitialMeld, Play
 from simkit.games.rummikub.tiles import parse_tile

@@ -8,9 +8,9 @@ import copy
 import numpy as np
 import pytest
 
-from simkit.core.errors import PositionError
-from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.errors import PositionError
+from simkit.engine.play import play_out
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.rummikub import GAME, rules
 from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.position import format_position, parse_position

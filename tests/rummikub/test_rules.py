@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.errors import ConfigError, IllegalAction
-from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo
+from simkit.engine.errors import ConfigError, IllegalAction
+from simkit.engine.play import play_out
+from simkit.engine.strategy import GameInfo
 from simkit.games.rummikub import GAME, rules
 from simkit.games.rummikub.actions import DRAW, PASS, InitialMeld
 from simkit.games.rummikub.config import RummikubConfig

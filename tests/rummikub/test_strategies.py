@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.conformance import check_game
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.rummikub import GAME
 from simkit.games.rummikub.actions import DRAW, InitialMeld, Play
 from simkit.games.rummikub.solver import solve
+from simkit.studies.conformance import check_game
 from strategies.rummikub import BUILTIN
 from tests.rummikub.helpers import G, R, T, make_state
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.errors import IllegalAction
-from simkit.core.play import play_out
-from simkit.core.spec import RunSpec
-from simkit.core.strategy import GameInfo
-from simkit.core.timed import TimedSpec
+from simkit.engine.errors import IllegalAction
+from simkit.engine.play import play_out
+from simkit.engine.spec import RunSpec
+from simkit.engine.strategy import GameInfo
+from simkit.engine.timed import TimedSpec
 from simkit.games.rummikub.actions import LATE, parse_action
 from tests.rummikub.helpers import R, T, make_state
 

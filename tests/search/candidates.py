@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from simkit.core.game import Action, State
-from simkit.core.strategy import Decision, Strategy
+from simkit.engine.game import Action, State
+from simkit.engine.strategy import Decision, Strategy
 from tests import highcard
 from tests.search import unlisted
 

@@ -1,7 +1,7 @@
 import pytest
 
-from simkit.core import registry
-from simkit.core.registry import register_game
+from simkit.engine import registry
+from simkit.engine.registry import register_game
 from tests.search import candidates, unlisted
 
 register_game("highcard", "tests.highcard")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from simkit.core.game import State
+from simkit.engine.game import State
 from tests import highcard
 
 Determinizer = Callable[[State, int, np.random.Generator], State]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.core.play import play_range
-from simkit.core.registry import get_game
-from simkit.core.spec import RunSpec
-from simkit.core.strategy import Decision, GameInfo, Strategy
+from simkit.engine.play import play_range
+from simkit.engine.registry import get_game
+from simkit.engine.spec import RunSpec
+from simkit.engine.strategy import Decision, GameInfo, Strategy
 from simkit.stats.intervals import wilson
 from tests.search.guarded import Guarded
 

@@ -6,10 +6,10 @@ import time
 import numpy as np
 import pytest
 
-from simkit.core.play import play_out
-from simkit.core.registry import get_game
-from simkit.core.spec import RunSpec
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.engine.play import play_out
+from simkit.engine.registry import get_game
+from simkit.engine.spec import RunSpec
+from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.rummikub.config import RummikubConfig
 
 BUDGET_S = 0.4

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from simkit.core.errors import ConfigError
-from simkit.core.play import play_out
-from simkit.core.registry import get_game
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.errors import ConfigError
+from simkit.engine.play import play_out
+from simkit.engine.registry import get_game
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.search.flat import FlatMC
 from tests import highcard
 from tests.search.guarded import Guarded, highcard_from_view

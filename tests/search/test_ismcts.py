@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from simkit.core.config import with_overrides
-from simkit.core.errors import ConfigError
-from simkit.core.play import play_game, play_out
-from simkit.core.registry import get_game
-from simkit.core.spec import RunSpec
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.config import with_overrides
+from simkit.engine.errors import ConfigError
+from simkit.engine.play import play_game, play_out
+from simkit.engine.registry import get_game
+from simkit.engine.spec import RunSpec
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.search.base import NoCandidateActions
 from simkit.search.ismcts import DEFAULT_ITERATIONS, ISMCTS
 from tests import highcard

@@ -9,9 +9,9 @@ does not always find it (so the position is a test that can fail).
 import numpy as np
 import pytest
 
-from simkit.core.config import with_overrides
-from simkit.core.registry import get_game
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.engine.config import with_overrides
+from simkit.engine.registry import get_game
+from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.search.flat import FlatMC
 from simkit.search.ismcts import ISMCTS
 from tests.search.guarded import Guarded

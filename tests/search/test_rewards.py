@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from simkit.core.game import outcome_from_scores
-from simkit.core.registry import get_game
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.game import outcome_from_scores
+from simkit.engine.registry import get_game
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.search.rewards import neutral_reward, rank_reward, win_reward
 from simkit.search.simulator import Simulator
 

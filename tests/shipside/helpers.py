@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.core.config import with_overrides
-from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.config import with_overrides
+from simkit.engine.play import play_out
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.shipside import GAME, ShipsideConfig, ShipsideState
 from simkit.games.shipside.rules import tables
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from simkit.core.config import describe_fields, with_overrides
-from simkit.core.errors import ConfigError, UnknownNameError
+from simkit.engine.config import describe_fields, with_overrides
+from simkit.engine.errors import ConfigError, UnknownNameError
 from simkit.games.shipside import GAME, ShipsideConfig
 
 #: the `Parameter` column of §12, in table order, with the spec's default
@@ -111,7 +111,7 @@ def test_two_players_only():
 def test_configs_are_hashable_and_read_only():
     """Frozen like every config: mappings are read-only, equal configs hash equal, a manifest
     round trip (to_dict -> config_from_dict) gives the same config back."""
-    from simkit.core.config import config_from_dict
+    from simkit.engine.config import config_from_dict
     a = with_overrides(ShipsideConfig(), {"crew.points": '{"captain": 2, "mate": 1, "sailor": 1}'})
     b = with_overrides(ShipsideConfig(), {"crew.points": '{"captain": 2, "mate": 1, "sailor": 1}'})
     assert a == b and hash(a) == hash(b) and hash(a) != hash(ShipsideConfig())

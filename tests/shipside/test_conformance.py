@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from simkit.core.conformance import check_game
 from simkit.games.shipside import GAME
 from simkit.games.shipside.rules import OVER
+from simkit.studies.conformance import check_game
 
 from .helpers import ALTERNATIVES, config
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.errors import ConfigError
+from simkit.engine.errors import ConfigError
 from simkit.games.shipside import GAME, ShipsideState
 from simkit.games.shipside.crewstart import named_form
 

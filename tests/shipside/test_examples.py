@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simkit.core.errors import IllegalAction
+from simkit.engine.errors import IllegalAction
 from simkit.games.shipside import Octopus, Play, Rum
 from simkit.games.shipside.rules import DIR, OVER
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.errors import ConfigError, IllegalAction
+from simkit.engine.errors import ConfigError, IllegalAction
 from simkit.games.shipside import EndTurn, Mark, Octopus, Pass, Pick, Play, Rum, ShipsideState
 from simkit.games.shipside.rules import MAIN, MARK, OVER, PICK, RUM
 

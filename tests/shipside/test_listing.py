@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.play import play_out
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.shipside import GAME, Octopus, Play, Rum, ShipsideConfig
 from simkit.games.shipside.actions import PASS
 from simkit.games.shipside.rules import MAIN, frozen, move_target

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.errors import PositionError
-from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.errors import PositionError
+from simkit.engine.play import play_out
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.shipside import GAME, Direction, Octopus, Play, format_position, parse_position
 
 from .helpers import ALTERNATIVES, A, B, config, crew_at

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from simkit.core.errors import IllegalAction
+from simkit.engine.errors import IllegalAction
 from simkit.games.shipside import (
     EndTurn,
     Octopus,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.errors import IllegalAction
-from simkit.core.play import play_out
-from simkit.core.seeding import game_streams
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.errors import IllegalAction
+from simkit.engine.play import play_out
+from simkit.engine.seeding import game_streams
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.shipside import (
     GAME,
     Direction,

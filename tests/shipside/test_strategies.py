@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.play import play_out
-from simkit.core.seeding import game_streams
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.engine.play import play_out
+from simkit.engine.seeding import game_streams
+from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.shipside import GAME, Octopus, Play, Rum
 
 from .helpers import A, B, config, position
@@ -116,8 +116,8 @@ def test_greedy_does_not_fill_the_opponents_fifth_slot_and_hand_over_the_ship(na
 def test_a_reused_random_instance_plays_a_chunk_exactly_as_fresh_ones(monkeypatch):
     """`reusable`: one instance per lineup slot for a chunk plays the games fresh instances play
     (setup empties the buffer of draws a game leaves behind)."""
-    from simkit.core.play import play_range
-    from simkit.core.spec import RunSpec
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
     from strategies.shipside.baseline import RandomStrategy
 
     spec = RunSpec.create(game="shipside", n_players=2, strategies=["random"], n_games=20, seed=4)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.core.play import Played, play_out
-from simkit.core.strategy import GameInfo, parse_strategy
+from simkit.engine.play import Played, play_out
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.position import parse_position
 from simkit.games.sixnimmt.state import SixNimmtState

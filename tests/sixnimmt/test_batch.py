@@ -8,8 +8,8 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from simkit.core.play import play_range
-from simkit.core.spec import RunSpec
+from simkit.engine.play import play_range
+from simkit.engine.spec import RunSpec
 from simkit.games.sixnimmt import batch
 from simkit.games.sixnimmt.batch import batch_supported, play_range_batch
 
@@ -123,8 +123,8 @@ def test_batch_supported_names_what_it_cannot_play():
 
 
 def test_runspec_chooses_the_batch_engine_where_it_can_and_the_runner_uses_it(tmp_path):
-    from simkit.core.errors import ConfigError
-    from simkit.core.runner import run
+    from simkit.engine.errors import ConfigError
+    from simkit.engine.runner import run
 
     def create(strategies, engine, **kw):
         return RunSpec.create("sixnimmt", 4, strategies, 40, seed=5, engine=engine,

@@ -12,10 +12,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from simkit.core.play import play_range
-from simkit.core.records import _table
-from simkit.core.runner import run
-from simkit.core.spec import RunSpec
+from simkit.engine.play import play_range
+from simkit.engine.records import _table
+from simkit.engine.runner import run
+from simkit.engine.spec import RunSpec
 from simkit.games.sixnimmt import batch
 from simkit.games.sixnimmt.batch import play_range_batch
 from tests.sixnimmt.test_batch import as_lists

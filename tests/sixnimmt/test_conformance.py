@@ -2,10 +2,10 @@
 
 import pytest
 
-from simkit.core.conformance import check_game
-from simkit.core.registry import get_game
+from simkit.engine.registry import get_game
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import ROW_PICK
+from simkit.studies.conformance import check_game
 
 GAME = get_game("sixnimmt")
 STRATEGIES = ("random:row=uniform", "random", "heuristic")

@@ -11,9 +11,9 @@ import random
 import numpy as np
 import pytest
 
-from simkit.core.game import ranks_from_scores
-from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo
+from simkit.engine.game import ranks_from_scores
+from simkit.engine.play import play_out
+from simkit.engine.strategy import GameInfo
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import competition_ranks, target_row
 from simkit.games.sixnimmt.state import new_state

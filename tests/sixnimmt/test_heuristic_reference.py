@@ -15,9 +15,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from simkit.core.play import play_game, play_out, play_range
-from simkit.core.runner import RunSpec
-from simkit.core.strategy import Decision, GameInfo, Strategy
+from simkit.engine.play import play_game, play_out, play_range
+from simkit.engine.runner import RunSpec
+from simkit.engine.strategy import Decision, GameInfo, Strategy
 from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import BH, DRAFT, row_points, target_row

@@ -5,7 +5,7 @@ import copy
 import numpy as np
 import pytest
 
-from simkit.core.errors import PositionError
+from simkit.engine.errors import PositionError
 from simkit.games.sixnimmt import GAME
 from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig

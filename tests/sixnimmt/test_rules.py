@@ -2,8 +2,8 @@
 
 import pytest
 
-from simkit.core.errors import ConfigError, IllegalAction
-from simkit.core.registry import get_game
+from simkit.engine.errors import ConfigError, IllegalAction
+from simkit.engine.registry import get_game
 from simkit.games.sixnimmt.actions import TakeRow, format_action, parse_action
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import (
@@ -244,7 +244,7 @@ def test_game_entry_declares_two_to_ten_players_and_lower_is_better():
 
 
 def test_N16_an_end_threshold_beyond_10000_is_refused_not_played_for_hours():
-    from simkit.core.config import with_overrides
+    from simkit.engine.config import with_overrides
 
     with pytest.raises(ConfigError, match=r"end_threshold=1000000000 is out of range: allowed is int "
                                           r"from 1 to 10000"):

@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.core.play import play_range
-from simkit.core.runner import RunSpec
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.engine.play import play_range
+from simkit.engine.runner import RunSpec
+from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.position import parse_position

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.core.play import play_out
-from simkit.core.strategy import GameInfo, Strategy
+from simkit.engine.play import play_out
+from simkit.engine.strategy import GameInfo, Strategy
 from simkit.games.trains import TrainsConfig
 from simkit.games.trains.position import parse_position
 from strategies.trains.baseline import RandomStrategy

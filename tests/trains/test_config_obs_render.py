@@ -4,8 +4,8 @@
 import numpy as np
 import pytest
 
-from simkit.core.config import describe_fields, with_overrides
-from simkit.core.errors import ConfigError, IllegalAction, UnknownNameError
+from simkit.engine.config import describe_fields, with_overrides
+from simkit.engine.errors import ConfigError, IllegalAction, UnknownNameError
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE, format_action, parse_action
 

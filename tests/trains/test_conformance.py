@@ -2,9 +2,9 @@
 
 import pytest
 
-from simkit.core.conformance import check_game
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.rules import OVER, is_ascending
+from simkit.studies.conformance import check_game
 
 # import paths skip the per-game entry-point scan of parse_strategy (slow in the core for now)
 RANDOM = ("strategies.trains.baseline:RandomStrategy",)

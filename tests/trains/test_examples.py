@@ -4,7 +4,7 @@ per-effect lists. Positions are written as text (simkit/games/trains/position.py
 import numpy as np
 import pytest
 
-from simkit.core.errors import IllegalAction
+from simkit.engine.errors import IllegalAction
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, PLACE, USE_ONE
 from simkit.games.trains.rules import (

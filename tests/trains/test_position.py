@@ -6,7 +6,7 @@ import copy
 import numpy as np
 import pytest
 
-from simkit.core.errors import PositionError
+from simkit.engine.errors import PositionError
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, USE_ONE
 from simkit.games.trains.position import format_position, parse_position

@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from simkit.core.errors import IllegalAction
+from simkit.engine.errors import IllegalAction
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, PLACE, USE, USE_ONE
 from simkit.games.trains.rules import (

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from simkit.core.play import play_range
-from simkit.core.spec import RunSpec
-from simkit.core.strategy import Decision, GameInfo, parse_strategy
+from simkit.engine.play import play_range
+from simkit.engine.spec import RunSpec
+from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import DRAW, PLACE, USE_ONE
 from strategies.trains.heuristic import WIN, DiscardMemory, best_place, expected_draw, gap_counts, sortedness

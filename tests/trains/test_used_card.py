@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.core.errors import ConfigError
+from simkit.engine.errors import ConfigError
 from simkit.games.trains import GAME, TrainsConfig
 from simkit.games.trains.actions import USE_ONE
 from simkit.games.trains.render import render_log

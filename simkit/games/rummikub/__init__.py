@@ -1,6 +1,6 @@
 """Rummikub (spec ../shared/rules/rummikub.md): 106 tiles, table rearrangement, jokers, an exact solver."""
 
-from simkit.core.game import Game
+from simkit.engine.game import Game
 from simkit.games.rummikub.actions import LATE, format_action, parse_action
 from simkit.games.rummikub.candidates import candidate_actions
 from simkit.games.rummikub.config import RummikubConfig

@@ -5,7 +5,7 @@
 - `InitialMeld(melds)` — the first play: new melds from the rack only, worth >= 30 (R11).
 - `Play(table)` — any later play: the whole end-of-turn table (R12).
 - `Late()` — no submission within `time_budget_s` (R18): a failed rearrangement, put in by the
-  timer of `simkit.core.timed`, never chosen by a strategy.
+  timer of `simkit.engine.timed`, never chosen by a strategy.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from simkit.core.errors import ConfigError, PositionError
+from simkit.engine.errors import ConfigError, PositionError
 from simkit.games.rummikub import rules
 from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.rules import OVER, PLAY

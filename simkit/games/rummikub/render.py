@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from simkit.core.seats import seat_label, seat_number
+from simkit.engine.seats import seat_label, seat_number
 from simkit.games.rummikub.tiles import table_text, tile_text
 
 

@@ -6,8 +6,8 @@ import copy
 
 import numpy as np
 
-from simkit.core.errors import IllegalAction
-from simkit.core.game import Outcome, State, outcome_from_scores
+from simkit.engine.errors import IllegalAction
+from simkit.engine.game import Outcome, State, outcome_from_scores
 from simkit.games.rummikub import rules, views
 from simkit.games.rummikub.actions import Draw, InitialMeld, Late, Pass, Play
 from simkit.games.rummikub.config import RummikubConfig

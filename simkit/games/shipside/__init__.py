@@ -2,7 +2,7 @@
 shared/rules/shipside.md, reconstructed from a garbled rulebook; every open question is a
 config field)."""
 
-from simkit.core.game import Game
+from simkit.engine.game import Game
 from simkit.games.shipside.actions import (
     Direction,
     EndTurn,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from simkit.core.errors import IllegalAction
+from simkit.engine.errors import IllegalAction
 
 SIDE_NAMES = ("A", "B")
 DIR_NAMES = {"L": "left", "R": "right"}

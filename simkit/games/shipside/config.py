@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simkit.core.config import ConfigSection, GameConfig, setting
-from simkit.core.errors import ConfigError
+from simkit.engine.config import ConfigSection, GameConfig, setting
+from simkit.engine.errors import ConfigError
 from simkit.games.shipside import crewstart
 
 MARKS = ("starfish", "shell")

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from simkit.core.errors import ConfigError
+from simkit.engine.errors import ConfigError
 
 NAMED = ("34-empty", "28-empty", "middle-empty")
 #: crew tokens in placing order (S8): captain, first mate, two sailors

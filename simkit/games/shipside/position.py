@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from simkit.core.errors import PositionError
+from simkit.engine.errors import PositionError
 from simkit.games.shipside.actions import DIR_NAMES
 from simkit.games.shipside.config import MARKS, ShipsideConfig
 from simkit.games.shipside.rules import DIR, MARK, OVER, PHASES, PICK, tables

@@ -10,8 +10,8 @@ import copy
 
 import numpy as np
 
-from simkit.core.errors import IllegalAction
-from simkit.core.game import Outcome, State
+from simkit.engine.errors import IllegalAction
+from simkit.engine.game import Outcome, State
 from simkit.games.shipside import moves, rules, views
 from simkit.games.shipside.actions import (
     DIRECTIONS,

@@ -1,6 +1,6 @@
 """6 nimmt! (Take 6): 2-10 players, basic and advanced (spec: shared/rules/sixnimmt.md)."""
 
-from simkit.core.game import Game
+from simkit.engine.game import Game
 from simkit.games.sixnimmt.actions import TakeRow, format_action, parse_action
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.position import format_position, parse_position

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simkit.core.errors import ConfigError, PositionError
+from simkit.engine.errors import ConfigError, PositionError
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import (
     DRAFT,

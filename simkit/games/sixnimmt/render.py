@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simkit.core.seats import seat_label
+from simkit.engine.seats import seat_label
 from simkit.games.sixnimmt.rules import BH, ROW_PICK, row_points
 
 

@@ -74,7 +74,7 @@ def standing_keys(totals: list[int], last_round: list[int], tie_break: str) -> l
 
 def competition_ranks(keys: list) -> tuple[int, ...]:
     """N17 ranks, lower keys better: 1 + the number of strictly better keys (ties share the best
-    rank of their tie), as `simkit.core.game.ranks_from_scores` computes it, in O(n log n)."""
+    rank of their tie), as `simkit.engine.game.ranks_from_scores` computes it, in O(n log n)."""
     ordered = sorted(keys)
     return tuple([bisect_left(ordered, key) + 1 for key in keys])
 

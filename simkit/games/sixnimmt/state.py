@@ -8,9 +8,9 @@ from functools import partial
 
 import numpy as np
 
-from simkit.core.errors import IllegalAction
-from simkit.core.game import Outcome, State
-from simkit.core.seeding import generator_from_state, generator_state
+from simkit.engine.errors import IllegalAction
+from simkit.engine.game import Outcome, State
+from simkit.engine.seeding import generator_from_state, generator_state
 from simkit.games.sixnimmt import rules, views
 from simkit.games.sixnimmt.actions import TAKE_ROW, TakeRow
 from simkit.games.sixnimmt.config import DECK_SIZE, SixNimmtConfig

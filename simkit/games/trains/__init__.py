@@ -1,6 +1,6 @@
 """Game of Trains (2015): sort your 7 wagons into ascending order first. Spec: rules/trains.md."""
 
-from simkit.core.game import Game
+from simkit.engine.game import Game
 from simkit.games.trains.actions import format_action, parse_action
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.position import format_position, parse_position

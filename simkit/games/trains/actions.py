@@ -10,7 +10,7 @@ Every action value is interned in the tables below, so the engine creates no tup
 
 from __future__ import annotations
 
-from simkit.core.errors import IllegalAction
+from simkit.engine.errors import IllegalAction
 from simkit.games.trains.rules import N_CARDS, PARAMS
 
 DRAW = ("draw",)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simkit.core.config import GameConfig, setting
-from simkit.core.errors import ConfigError
+from simkit.engine.config import GameConfig, setting
+from simkit.engine.errors import ConfigError
 
 
 @dataclass(frozen=True)

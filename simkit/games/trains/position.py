@@ -28,7 +28,7 @@ import re
 
 import numpy as np
 
-from simkit.core.errors import ConfigError, PositionError
+from simkit.engine.errors import ConfigError, PositionError
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.rules import (
     KEEP_PHASE,

@@ -10,7 +10,7 @@ the win or the turn cap.
 
 from __future__ import annotations
 
-from simkit.core.seats import seat_number
+from simkit.engine.seats import seat_number
 from simkit.games.trains.rules import EFFECT_NAMES, effect_table
 
 

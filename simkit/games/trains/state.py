@@ -17,8 +17,8 @@ import functools
 
 import numpy as np
 
-from simkit.core.errors import IllegalAction
-from simkit.core.game import Outcome, State
+from simkit.engine.errors import IllegalAction
+from simkit.engine.game import Outcome, State
 from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.rules import (

@@ -1,0 +1,154 @@
+"""The game protocol shared by every game: registry entry, State, Outcome.
+
+A game package exposes one `Game` value (its registry entry). The runner, the strategies, the
+conformance checker and the CLI only ever talk to games through this protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simkit.engine.config import GameConfig
+
+Action = Hashable
+
+#: seats.parquet column of games with rounds (`Game.has_rounds`): a list of the seat's points per round
+ROUND_SCORES = "round_scores"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    scores: the game's own per-seat score (e.g. bullheads; higher or lower is better per
+    `Game.higher_is_better`). ranks: 1 is best, tied seats share the best rank of their tie.
+    win_shares: per seat, 1/k for each of k co-winners, 0 otherwise; all zero for a draw with no
+    winner. extras: game-level columns for games.parquet (e.g. rounds played, turn cap hit).
+round_scores: one tuple of per-seat points per round played (games with rounds only).
+    """
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    win_shares: tuple[float, ...]
+    extras: dict[str, Any] = field(default_factory=dict)
+    #: per round (hand), each seat's points in it, for games with `Game.has_rounds`
+    round_scores: tuple[tuple[float, ...], ...] = ()
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(s for s, w in enumerate(self.win_shares) if w > 0)
+
+
+def ranks_from_scores(scores: Sequence[float], higher_is_better: bool) -> tuple[int, ...]:
+    """Competition ranks (1 = best; ties share the best rank of the tie)."""
+    keyed = [(-s if higher_is_better else s) for s in scores]
+    return tuple(1 + sum(1 for other in keyed if other < mine) for mine in keyed)
+
+
+def outcome_from_scores(scores: Sequence[float], higher_is_better: bool,
+                        extras: dict | None = None,
+                        round_scores: tuple[tuple[float, ...], ...] = ()) -> Outcome:
+    """Outcome where every seat tied for the best score is a co-winner."""
+    ranks = ranks_from_scores(scores, higher_is_better)
+    best = [s for s, r in enumerate(ranks) if r == 1]
+    share = 1.0 / len(best)
+    wins = tuple(share if r == 1 else 0.0 for r in ranks)
+    return Outcome(tuple(scores), ranks, wins, dict(extras or {}), round_scores)
+
+
+class State:
+    """One game in progress. Mutable; `clone()` is cheap and fully independent.
+
+    Subclasses implement the methods below; rules live in the game's pure `rules.py`.
+    """
+
+    #: events of the game as plain tuples, rendered by the game's `render_log`
+    events: list
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must decide now: several for a simultaneous choice, one otherwise."""
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int) -> Sequence[Action] | None:
+        """Every legal action of `seat`, or None where they cannot be listed (use is_legal)."""
+        raise NotImplementedError
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        legal = self.legal_actions(seat)
+        return legal is not None and action in legal
+
+    def observe(self, seat: int) -> Any:
+        """What `seat` may see now, and nothing more. Comparable with ==."""
+        raise NotImplementedError
+
+    def apply(self, actions: Sequence[Action]) -> None:
+        """Apply one decision step: one action per seat of `to_act()`, in that order.
+
+        Raises IllegalAction (with the offending seat) and leaves the state unchanged then.
+        """
+        raise NotImplementedError
+
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome:
+        raise NotImplementedError
+
+    def clone(self) -> State:
+        raise NotImplementedError
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> State:
+        """A full state consistent with `seat`'s observation, hidden information resampled."""
+        raise NotImplementedError
+
+    def audit(self) -> list[str]:
+        """Invariant violations (conservation of cards, legality of zones); empty when sound."""
+        return []
+
+
+@dataclass(frozen=True)
+class Game:
+    """A registry entry: everything the runner and the CLI need to know about a game."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    config_cls: type[GameConfig]
+    new_state: Callable[[GameConfig, int, np.random.Generator], State]
+    rules_version: str
+    render_log: Callable[[State], str]
+    format_action: Callable[[Action], str] = repr
+    #: text -> action (the inverse of format_action), where the game offers it; `simkit play`
+    #: uses it for moves that cannot be listed. Raises ValueError (or IllegalAction) on text it cannot read.
+    parse_action: Callable[[str], Action] | None = None
+    #: observation -> text for a person (`simkit play`); None uses a generic field listing
+    describe_observation: Callable[[Any], str] | None = None
+    #: state -> text: a readable, complete position (FEN-like), the inverse of parse_position
+    format_position: Callable[[State], str] | None = None
+    #: (text, config) -> state; raises PositionError naming what is wrong with the text
+    parse_position: Callable[[str, GameConfig], State] | None = None
+    #: (state, seat) -> a short list of good legal moves, for search strategies in games whose
+    #: moves cannot be listed (legal_actions returns None); None where every move can be listed
+    candidate_actions: Callable[[State, int], Sequence[Action]] | None = None
+    #: module of an array engine playing many games at once (`batch_supported(spec)`,
+    #: `play_range_batch(spec, start, stop)`), chosen by `--engine batch|auto`; None: scalar only
+    batch_engine: str | None = None
+    #: config -> (seconds, late action) when the config sets a per-decision time budget, else
+    #: None: runs then wrap every seat in `simkit.engine.timed.Timed`, which submits the late
+    #: action for a decision that took longer (Rummikub R18)
+    decision_budget: Callable[[GameConfig], tuple[float, Action] | None] | None = None
+    higher_is_better: bool = True
+    #: a game of several scored rounds (hands): its Outcome has round_scores, and seats.parquet
+    #: a `round_scores` column (one list of points per seat row)
+    has_rounds: bool = False
+    description: str = ""
+    #: upper bound on decision steps of one game, for the conformance checker
+    max_steps: Callable[[GameConfig, int], int] = lambda config, n: 100_000
+
+    def players_allowed(self) -> str:
+        return f"{self.min_players} to {self.max_players}"
