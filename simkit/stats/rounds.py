@@ -15,8 +15,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from simkit.core.game import ROUND_SCORES
 from simkit.stats.tables import player_key, players
+
+#: the seats.parquet column of per-round points (written by the engine: `simkit.engine.game.ROUND_SCORES`)
+ROUND_SCORES = "round_scores"
 
 
 def _cumulative(lists: pd.Series) -> tuple[np.ndarray, np.ndarray]:

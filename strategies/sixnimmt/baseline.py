@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simkit.core.strategy import Decision, Strategy
+from simkit.engine.strategy import Decision, Strategy
 from simkit.games.sixnimmt.actions import TAKE_ROW, TakeRow
 from simkit.games.sixnimmt.rules import BH_BYTES
 
@@ -15,6 +15,7 @@ def cheapest_row(rows) -> TakeRow:
 
 class RandomStrategy(Strategy):
     name = "random"
+    array_form = "strategies.sixnimmt.arrays:RandomArrays"
     description = ("Uniformly random card and draft pick; N10 row pick: the cheapest row "
                    "(the seed's advice), or uniform with row=uniform.")
 
@@ -66,11 +67,13 @@ class _ExtremeCardStrategy(Strategy):
 
 class LowestStrategy(_ExtremeCardStrategy):
     name = "lowest"
+    array_form = "strategies.sixnimmt.arrays:LowestArrays"
     description = "Plays its lowest card (drafts the lowest); takes the cheapest row."
     pick = staticmethod(min)
 
 
 class HighestStrategy(_ExtremeCardStrategy):
     name = "highest"
+    array_form = "strategies.sixnimmt.arrays:HighestArrays"
     description = "Plays its highest card (drafts the highest); takes the cheapest row."
     pick = staticmethod(max)

@@ -10,8 +10,8 @@ import pytest
 from numpy.random import PCG64, Generator
 
 from simkit.games.sixnimmt import batch
+from simkit.games.sixnimmt.arrays import cheapest_rows
 from simkit.games.sixnimmt.batch import _Dealer, _legacy_shuffle_agrees, sorting_network
-from strategies.sixnimmt.arrays import cheapest_rows
 
 _MASK64 = (1 << 64) - 1
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.core.spec import RunSpec
+from simkit.engine.spec import RunSpec
 from simkit.games.sixnimmt import batch
+from simkit.games.sixnimmt.arrays import CardView
 from simkit.games.sixnimmt.batch import play_range_batch
-from strategies.sixnimmt.arrays import CardView, LowestArrays
+from strategies.sixnimmt.arrays import LowestArrays
 
 
 class _Recording(LowestArrays):

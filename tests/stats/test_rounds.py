@@ -4,14 +4,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.core.game import ROUND_SCORES
+from simkit.engine.game import ROUND_SCORES
 from simkit.stats.rounds import round_score_curves
 from simkit.stats.tables import summary_table
 
 
 @pytest.fixture(scope="module")
 def sixnimmt(tmp_path_factory):
-    from simkit.core.runner import RunSpec, run
+    from simkit.engine.runner import RunSpec, run
 
     spec = RunSpec.create(game="sixnimmt", n_players=4,
                           strategies=["heuristic", "random", "random", "random"], n_games=80,
@@ -58,3 +58,9 @@ def test_seats_without_a_result_are_left_out():
     assert curves.loc[("a", 1), "mean"] == 1.0 and curves.loc[("a", 2), "mean"] == 3.0
     assert curves.loc[("b", 2), "mean"] == 5.0 and (curves["games"] == 1).all()
     assert curves.loc[("a", 2), "high"] == np.inf       # one game: no interval
+
+
+def test_stats_reads_the_round_scores_column_the_engine_writes():
+    from simkit.stats import rounds
+
+    assert rounds.ROUND_SCORES == ROUND_SCORES

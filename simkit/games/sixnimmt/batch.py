@@ -1,11 +1,12 @@
 """A vectorised 6 nimmt! engine: thousands of basic-game matches at once as NumPy arrays.
 
-`play_range_batch(spec, start, stop)` returns the same `Chunk` as `simkit.core.play.play_range`
+`play_range_batch(spec, start, stop)` returns the same `Chunk` as `simkit.engine.play.play_range`
 (the same games and seats columns, `rounds` among the games columns) when every seat has an
-array form (strategies/sixnimmt/arrays.py); `batch_supported(spec)` says why a run cannot use it.
+array form (the protocol in simkit/games/sixnimmt/arrays.py); `batch_supported(spec)` says why a
+run cannot use it.
 
 What is the same as the scalar engine, game by game: the seating, and every deal. Game i shuffles
-the 104 cards with its own chance stream (simkit.core.seeding), one shuffle per round with
+the 104 cards with its own chance stream (simkit.engine.seeding), one shuffle per round with
 NumPy's own Fisher-Yates, exactly as `SixNimmtState` does, so with deterministic strategies
 (`lowest`, `highest`) each game's rows equal the scalar engine's. What differs: a random
 strategy's draws come from a counter-based hash (SplitMix64) of the run's seed, the game's index,
@@ -28,13 +29,13 @@ import numpy as np
 import pyarrow as pa
 from numpy.random import PCG64, BitGenerator, Generator, RandomState
 
-from simkit.core.game import ROUND_SCORES
-from simkit.core.play import ENGINE_ERROR, Chunk, chunk_deals, seat_slots
-from simkit.core.seeding import GameStreams, GeneratorPool, PCG64Words, batch_stream_words
-from simkit.core.spec import RunSpec
+from simkit.engine.game import ROUND_SCORES
+from simkit.engine.play import ENGINE_ERROR, Chunk, chunk_deals, seat_slots
+from simkit.engine.seeding import GameStreams, GeneratorPool, PCG64Words, batch_stream_words
+from simkit.engine.spec import RunSpec
+from simkit.games.sixnimmt.arrays import ArrayStrategy, CardView, RowView, build_array_form
 from simkit.games.sixnimmt.config import DECK_SIZE, SixNimmtConfig
 from simkit.games.sixnimmt.rules import BH, max_decision_steps
-from strategies.sixnimmt.arrays import ArrayStrategy, CardView, RowView, build_array_form
 
 #: games played together as one set of arrays: large enough to amortise NumPy's per-call cost
 #: (measured, 4 players: 16,384 ~10 % faster than 4,096, no gain above; `simkit run` hands the
@@ -220,7 +221,7 @@ class _Draws:
 
 
 class _Source:
-    """One view's draws (`strategies.sixnimmt.arrays.Draws`): call c of the view is its
+    """One view's draws (`simkit.games.sixnimmt.arrays.Draws`): call c of the view is its
     decisions' draw c."""
 
     def __init__(self, draws: _Draws, pairs: np.ndarray | None, turn: int, kind: int):
