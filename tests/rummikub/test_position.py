@@ -161,3 +161,33 @@ def test_too_many_seats_for_the_config_is_a_position_error():
     bad = text.replace("seat 3 (opened): R4", "seat 3 (opened): R4\nseat 4 (opened): R5").replace(" R5 ", " ")
     with pytest.raises(PositionError, match="5 seats listed: players=5 is not allowed"):
         parse_position(bad, RummikubConfig())
+
+
+def test_a_later_hand_carries_its_own_start_seat_R22():
+    """From hand 2 on, the hand's start player is a field of its own (R22's fewest_tiles tie-break
+    counts from it); it round-trips, and it is refused where it cannot apply."""
+    config = RummikubConfig(hands_per_match=3, end_rule="pool_empty", tie_rule="fewest_tiles")
+    state = GAME.new_state(config, 3, np.random.default_rng(2))
+    seen = set()
+
+    def check(state, step, seats, joint):
+        text = format_position(state)
+        has_line = f"hand start seat: {state.hand_start_seat}" in text.splitlines()
+        assert has_line == (0 < state.hand and not state.is_over()), step
+        parsed = parse_position(text, config)
+        assert format_position(parsed) == text
+        if not state.is_over():
+            assert parsed.hand_start_seat == state.hand_start_seat, step
+        seen.add((state.hand, state.hand_start_seat, state.first_seat))
+
+    rngs = [np.random.default_rng(s) for s in range(3)]
+    play_out(state, [parse_strategy("random", "rummikub")] * 3, GameInfo("rummikub", config, 3), rngs,
+             forfeit_on_error=False, after=check)
+    assert any(hand > 0 and start != first for hand, start, first in seen)
+    with pytest.raises(PositionError, match="hand start seat"):
+        parse_position(BASE.replace("passes: 0", "hand start seat: 1\npasses: 0"), RummikubConfig())
+    later = BASE.replace("passes: 0", "passes: 0\nhand 1: out +3 -3")
+    with pytest.raises(PositionError, match="hand start seat"):
+        parse_position(later, RummikubConfig(hands_per_match=2))
+    assert parse_position(later.replace("passes: 0", "passes: 0\nhand start seat: 1"),
+                          RummikubConfig(hands_per_match=2)).hand_start_seat == 1

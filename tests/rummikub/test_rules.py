@@ -12,8 +12,9 @@ from simkit.engine.strategy import GameInfo
 from simkit.games.rummikub import GAME, rules
 from simkit.games.rummikub.actions import DRAW, PASS, InitialMeld
 from simkit.games.rummikub.config import RummikubConfig
+from simkit.games.rummikub.position import format_position, parse_position
 from simkit.games.rummikub.state import RummikubState
-from tests.rummikub.helpers import DrawOrPass, G, R, T, make_state
+from tests.rummikub.helpers import DrawOrPass, G, R, T, make_state, position_text
 
 
 def test_R2_deal_and_R1_start_seat():
@@ -103,3 +104,70 @@ def test_section_9_observation_hides_other_racks_and_pool():
     det = st.determinize(0, np.random.default_rng(2))
     assert det.observe(0) == obs and det.racks[1] != st.racks[1]
     assert sorted(det.racks[1] + det.racks[2] + det.pool) == sorted(st.racks[1] + st.racks[2] + st.pool)
+
+
+# Issue 25's position: seats 0 and 2 tie on 8 points in 2 tiles when the pool runs out.
+TIED_RACKS = ["R1 K7", "R13 K6 K1", "O5 B3"]
+#: every other tile, in valid melds: the second copies as whole runs, the first copies as runs
+#: around the racked tiles (a joker completes B1 B2 and stands before K2 K3 K4 K5)
+TIED_TABLE = [R(" ".join(f"{c}{v}'" for v in range(1, 14))) for c in "RKOB"] + [
+    R(" ".join(f"R{v}" for v in range(2, 13))), R("J1 K2 K3 K4 K5"),
+    R(" ".join(f"K{v}" for v in range(8, 14))),
+    R("O1 O2 O3 O4"), R(" ".join(f"O{v}" for v in range(6, 14))), R("B1 B2 J0"),
+    R(" ".join(f"B{v}" for v in range(4, 14)))]
+
+
+@pytest.mark.parametrize("start", [0, 2])
+@pytest.mark.parametrize("last_passer", [0, 1, 2])
+def test_R22_fewest_tiles_tie_goes_to_the_earlier_seat_after_the_start_player(start, last_passer):
+    """Seats 0 and 2 hold 8 points in 2 tiles each; whoever passes last, the tie goes to the seat
+    that comes first from the hand's start player on (0 from start 0, 2 from start 2)."""
+    text = position_text(3, table=TIED_TABLE, racks=[T(r) for r in TIED_RACKS], pool=[], seat=last_passer)
+    text = text.replace(f"start seat: {last_passer}", f"start seat: {start}")
+    text = text.replace("passes: 0", "passes: 2")
+    state = parse_position(text, RummikubConfig(tie_rule="fewest_tiles"))
+    assert state.pool == [] and state.to_act() == (last_passer,)
+    state.apply([PASS])
+    winner = start
+    assert state.is_over() and state.outcome().winners == (winner,)
+    assert state.outcome().scores == tuple(12.0 if s == winner else -12.0 if s == 1 else 0.0
+                                           for s in range(3))
+
+
+def test_R22_a_later_hand_counts_from_its_own_start_player():
+    """Hand 2 starts with seat 2 while hand 1 started with seat 0: hand 2's tie goes to seat 2
+    (counting from the first hand's start player, or from seat 0 who passes last, gives seat 0)."""
+    text = position_text(3, table=TIED_TABLE, racks=[T(r) for r in TIED_RACKS], pool=[], seat=0)
+    text = (text.replace("start seat: 0", "start seat: 0\nhand start seat: 2\nhand 1: out +3 -2 -1")
+                .replace("passes: 0", "passes: 2"))
+    config = RummikubConfig(tie_rule="fewest_tiles", hands_per_match=2)
+    state = parse_position(text, config)
+    assert format_position(parse_position(format_position(state), config)) == format_position(state)
+    state.apply([PASS])
+    assert state.is_over() and state.hand_scores[-1] == (0.0, -12.0, 12.0)
+
+
+class _InvalidOpener(DrawOrPass):
+    """Submits an initial meld that is not a valid run on its first turn, then draws or passes."""
+
+    name = "invalid_opener"
+
+    def act(self, decision):
+        if not self.__dict__.get("tried"):
+            self.tried = True
+            return InitialMeld((R("R1 R5 R9"),))
+        return super().act(decision)
+
+
+@pytest.mark.parametrize("on_illegal, forfeits", [("penalty", False), ("draw1", False), ("raise", True)])
+def test_R18_the_runner_applies_on_illegal_and_forfeits_only_when_it_raises(on_illegal, forfeits):
+    """docs/rummikub.md: the game loop hands an invalid submission to `apply`, which applies the
+    configured R18 consequence; only on_illegal=raise makes it the submitting seat's forfeit."""
+    config = RummikubConfig(on_illegal=on_illegal)
+    state = GAME.new_state(config, 2, np.random.default_rng(3))
+    starter = state.to_act()[0]
+    played = play_out(state, [_InvalidOpener(), _InvalidOpener()], GameInfo("rummikub", config, 2),
+                      [np.random.default_rng(s) for s in range(2)])
+    assert played.forfeit == (starter if forfeits else -1)
+    assert state.is_over() != forfeits
+    assert any(ev[0] == "illegal" and ev[1] == starter for ev in state.events) != forfeits

@@ -36,7 +36,7 @@ class RummikubConfig(GameConfig):
         choices=("cycle_of_passes", "pool_empty", "one_more_cycle"))
     tie_rule: str = setting(
         "split", "R22: ties for the lowest rack total with the pool exhausted: 'split' (co-winners share) "
-        "or 'fewest_tiles' (then fewer tiles, then earlier seat after the start player)",
+        "or 'fewest_tiles' (then fewer tiles, then the earlier seat counting from the hand's start player)",
         choices=("split", "fewest_tiles"))
     emulate_start_draw: bool = setting(
         False, "R1: draw start tiles literally (jokers and ties redraw) instead of a uniform start seat")

@@ -3,6 +3,7 @@
     to move: 1                       seat to play, or "over" when the match has ended
     turns: 42                        turns played in the match (an outcome column)
     start seat: 0                    start player of the first hand (R1; an outcome column)
+    hand start seat: 2               start player of the hand being played, from hand 2 on (R22 ties)
     passes: 0                        consecutive passes with the pool empty (R21)
     cycle left: 2                    turns left under end_rule=one_more_cycle (only once counting)
     hand 1: out +31 -31              each finished hand: "out" (R19) or "exhausted" (R21), its scores
@@ -46,8 +47,10 @@ def _score_text(x: float) -> str:
 def format_position(state: RummikubState) -> str:
     lines = [f"to move: {OVER_TEXT if state.is_over() else state.seat}",
              f"turns: {state.turns}",
-             f"start seat: {state.first_seat}",
-             f"passes: {state.passes}"]
+             f"start seat: {state.first_seat}"]
+    if state.hand > 0 and not state.is_over():
+        lines.append(f"hand start seat: {state.hand_start_seat}")
+    lines.append(f"passes: {state.passes}")
     if state.cycle_left >= 0:
         lines.append(f"cycle left: {state.cycle_left}")
     for h, (end, scores) in enumerate(zip(state.hand_ends, state.hand_scores), 1):
@@ -61,7 +64,7 @@ def format_position(state: RummikubState) -> str:
 
 
 SEAT_LINE = re.compile(r"seat (\d+) \((opened|not opened)\)")
-COUNTERS = ("turns", "start seat", "passes", "cycle left")
+COUNTERS = ("turns", "start seat", "hand start seat", "passes", "cycle left")
 
 
 class _Reader:
@@ -120,7 +123,8 @@ class _Reader:
             self.pool = self._place(_tiles(value), where)[::-1]
         else:
             raise PositionError(f"{where}: unknown field {key!r}; expected to move, turns, start seat, "
-                                f"passes, cycle left, hand N, seat N (opened|not opened), meld or pool")
+                                f"hand start seat, passes, cycle left, hand N, seat N (opened|not opened), "
+                                f"meld or pool")
 
     def _once(self, key: str, where: str) -> None:
         if key in self.seen:
@@ -193,9 +197,15 @@ def _check_match(r: _Reader, config: RummikubConfig, n: int) -> None:
     if over != (finished == config.hands_per_match) or finished > config.hands_per_match:
         raise PositionError(f"'to move: {OVER_TEXT if over else r.to_move}' after {finished} finished hands: "
                             f"the match is over exactly after hands_per_match={config.hands_per_match}")
-    for key, seat in (("to move", r.to_move), ("start seat", r.counters["start seat"])):
+    for key in ("to move", "start seat", "hand start seat"):
+        seat = r.to_move if key == "to move" else r.counters.get(key)
         if seat is not None and seat >= n:
             raise PositionError(f"'{key}: {seat}' is not a seat: seats are 0 to {n - 1}")
+    later_hand = 0 < finished < config.hands_per_match
+    if later_hand != ("hand start seat" in r.counters):
+        raise PositionError(f"'hand start seat' is given exactly while a hand after the first is played "
+                            f"(it settles R22 ties); this position has {finished} finished hands"
+                            f"{' and the match is over' if over else ''}")
     if "cycle left" in r.counters and config.end_rule != "one_more_cycle":
         raise PositionError(f"'cycle left' counts turns under end_rule=one_more_cycle, not {config.end_rule}")
     if over:
@@ -223,6 +233,7 @@ def _state(r: _Reader, config: RummikubConfig, rng: np.random.Generator, n: int)
     state.seat = -1 if over else r.to_move
     state.acting = () if over else (state.seat,)
     state.turns, state.first_seat = r.counters["turns"], r.counters["start seat"]
+    state.hand_start_seat = r.counters.get("hand start seat", state.first_seat)
     state.passes, state.cycle_left = r.counters["passes"], r.counters.get("cycle left", -1)
     state.racks = [r.racks[s] for s in range(n)]
     state.opened = [r.opened[s] for s in range(n)]

@@ -57,6 +57,7 @@ class RummikubState(State):
         cfg = self.config
         self.hand += 1
         self.seat = _start_seat(cfg, self.n, self.rng)
+        self.hand_start_seat = self.seat      # R22's fewest_tiles tie-break counts seats from here
         self.acting = (self.seat,)
         if self.hand == 0:
             self.first_seat = self.seat
@@ -81,7 +82,7 @@ class RummikubState(State):
             jp = cfg.joker_points if cfg.joker_penalty_when_exhausted else 0
             values = [rules.rack_value(r, jp) for r in self.racks]
             scores, winners = rules.score_exhausted(values, [len(r) for r in self.racks],
-                                                    self.seat, cfg.tie_rule)
+                                                    self.hand_start_seat, cfg.tie_rule)
         for i, s in enumerate(scores):
             self.cum[i] += s
         self.hand_scores.append(tuple(scores))
