@@ -8,7 +8,7 @@ from simkit.games.rummikub.position import format_position, parse_position
 from simkit.games.rummikub.render import describe_observation, render_log
 from simkit.games.rummikub.state import new_state
 
-RULES_VERSION = "rummikub-1"
+RULES_VERSION = "rummikub-2"
 
 
 def _max_steps(config: RummikubConfig, n: int) -> int:
