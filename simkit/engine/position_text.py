@@ -44,7 +44,7 @@ class Key:
 
     def __init__(self, spec: str):
         self.spec = spec
-        self.shown = _PLACEHOLDER.sub(lambda m: m[1].upper() if "|" not in m[1] else m[1], spec)
+        self.shown = _PLACEHOLDER.sub(lambda m: m[1] if "|" in m[1] else m[0], spec)
         parts, end = [], 0
         for m in _PLACEHOLDER.finditer(spec):
             parts.append(re.escape(spec[end:m.start()]))

@@ -56,7 +56,7 @@ def test_lines_are_read_by_key_with_their_numbers_and_text():
     ("# only a comment\n\n", "the position is empty"),
     ("turn: 3\nphase play", "line 2 ('phase play'): expected 'key: value', e.g. 'turn: 3'"),
     ("turn: 3\ncolour: red", "line 2 ('colour: red'): unknown key 'colour': allowed are turn, phase, "
-                             "hand SEAT, seat N (opened|not opened), done, meld"),
+                             "hand <seat>, seat <n> (opened|not opened), done, meld"),
     ("turn: 3\nhand x: 1", "line 2 ('hand x: 1'): unknown key 'hand x'"),
     ("turn: 3\nphase: a\nturn: 4", "line 3 ('turn: 4'): 'turn' is given twice (first on line 1)"),
     ("Turn: 3", "line 1 ('Turn: 3'): unknown key 'Turn'"),
@@ -83,8 +83,8 @@ def test_missing_needed_and_refused_lines():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("hand 0: 1\nhand 2: 1", "the 'hand SEAT' lines are numbered 0, 2: expected 0, 1, ... without gaps"),
-    ("hand 1: 1", "the 'hand SEAT' lines are numbered 1: expected 0, 1"),
+    ("hand 0: 1\nhand 2: 1", "the 'hand <seat>' lines are numbered 0, 2: expected 0, 1, ... without gaps"),
+    ("hand 1: 1", "the 'hand <seat>' lines are numbered 1: expected 0, 1"),
     ("seat 0 (opened): x\nseat 0 (not opened): y",
      "line 2 ('seat 0 (not opened): y'): seat 0 is given twice"),
 ])
