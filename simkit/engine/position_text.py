@@ -17,7 +17,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from simkit.engine.errors import PositionError
+from simkit.engine.config import GameConfig
+from simkit.engine.errors import ConfigError, PositionError
 
 NOTHING = "-"           # an empty list of cards
 _PLACEHOLDER = re.compile(r"<([^<>]+)>")
@@ -150,6 +151,14 @@ def _key_value(body: str, fold_case: bool) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------------------- fields
+
+def check_players(config: GameConfig, n: int, listed: str) -> None:
+    """The seats a position lists fit the config; `listed` says what was counted ("3 seats listed")."""
+    try:
+        config.check_players(n)
+    except ConfigError as exc:
+        raise PositionError(f"{listed}: {exc}") from None
+
 
 def whole(line: Line, text: str | None = None, low: int = 0, high: int | None = None) -> int:
     """A whole number low..high (no upper bound when high is None)."""

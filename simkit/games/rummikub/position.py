@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.engine.errors import ConfigError, PositionError
-from simkit.engine.position_text import Ledger, Line, PositionText, list_text, whole
+from simkit.engine.errors import PositionError
+from simkit.engine.position_text import Ledger, Line, PositionText, check_players, list_text, whole
 from simkit.games.rummikub import rules
 from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.rules import OVER, PLAY
@@ -96,10 +96,7 @@ def parse_position(text: str, config: RummikubConfig,
         table=[_meld(line, tiles) for line in lines.all("meld")],
         pool=tiles.take_all(lines.line("pool"))[::-1])
     n = len(seats)
-    try:
-        config.check_players(n)
-    except ConfigError as exc:
-        raise PositionError(f"{n} seats listed: {exc}") from None
+    check_players(config, n, f"{n} seats listed")
     tiles.check_all_listed(f"each of the {N_TILES} tiles is on a rack, on the table or in the pool")
     _check_match(fields, config, n)
     return _state(fields, config, rng if rng is not None else np.random.default_rng(0), n)

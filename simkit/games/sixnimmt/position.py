@@ -30,8 +30,17 @@ from typing import TypedDict
 
 import numpy as np
 
-from simkit.engine.errors import ConfigError, PositionError
-from simkit.engine.position_text import Ledger, Line, PositionText, choice, list_text, numbers, whole
+from simkit.engine.errors import PositionError
+from simkit.engine.position_text import (
+    Ledger,
+    Line,
+    PositionText,
+    check_players,
+    choice,
+    list_text,
+    numbers,
+    whole,
+)
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import (
     DRAFT,
@@ -130,10 +139,7 @@ def parse_position(text: str, config: SixNimmtConfig,
     lines = PositionText(text, KEYS, example=EXAMPLE, fold_case=True)
     hand_lines, pile_lines = _seat_lines(lines)
     n = len(hand_lines)
-    try:
-        config.check_players(n)
-    except ConfigError as exc:
-        raise PositionError(f"{n} hands do not fit this config: {exc}") from None
+    check_players(config, n, f"{n} hands do not fit this config")
     deck = Ledger.numbered(1, config.deck_cards(n))
     phase = choice(lines.line("phase"), PHASES, "phase")
     round_no = whole(lines.line("round"), low=1)

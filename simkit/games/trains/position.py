@@ -29,17 +29,7 @@ import re
 import numpy as np
 
 from simkit.engine.errors import ConfigError, PositionError
-from simkit.engine.position_text import (
-    NOTHING,
-    Ledger,
-    Line,
-    PositionText,
-    choice,
-    list_text,
-    seat,
-    whole,
-    words,
-)
+from simkit.engine.position_text import Ledger, Line, PositionText, choice, list_text, seat, whole, words
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.rules import (
     KEEP_PHASE,
@@ -153,7 +143,7 @@ def _read_piles(state: TrainsState, lines: PositionText, cards: Ledger) -> None:
         named = line.value.split()
         if REST in named[:-1]:
             raise line.error("'...' may only be the last word")
-        piles[line.key] = cards.take_all(line, " ".join(w for w in named if w != REST) or NOTHING)
+        piles[line.key] = [cards.take(line, word) for word in words(line) if word != REST]
     for line in rest_in:
         piles[line.key] += cards.rest(line)
     cards.check_all_listed(f"every card 1..{N_CARDS} is named once, or end the draw or the discard pile "
