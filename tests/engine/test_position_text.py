@@ -9,6 +9,7 @@ from simkit.engine.errors import PositionError
 from simkit.engine.position_text import (
     Ledger,
     PositionText,
+    check_players,
     choice,
     list_text,
     numbers,
@@ -191,3 +192,11 @@ def test_a_ledger_may_read_other_spellings():
     assert tiles.take_all(_line("R2! R1")) == [1, 0]
     with pytest.raises(PositionError, match=r"^line 1 \('k: X1'\): bad tile 'X1'$"):
         tiles.take(_line("X1"), "X1")
+
+
+def test_the_seats_listed_must_fit_the_config():
+    from tests.highcard import HighCardConfig
+
+    check_players(HighCardConfig(deck_size=10, hand_size=5), 2, "2 hands listed")
+    with pytest.raises(PositionError, match="^3 hands listed: hand_size=5 for 3 players needs 15 cards"):
+        check_players(HighCardConfig(deck_size=10, hand_size=5), 3, "3 hands listed")
