@@ -16,6 +16,7 @@ import numpy as np
 from simkit.engine.config import GameConfig, setting
 from simkit.engine.errors import ConfigError, IllegalAction, PositionError
 from simkit.engine.game import Game, State, outcome_from_scores
+from simkit.engine.position_text import Ledger, PositionText
 from simkit.engine.seats import seat_label
 from simkit.engine.strategy import Decision, Strategy
 
@@ -110,6 +111,9 @@ class HighCardState(State):
         return []
 
 
+POSITION_KEYS = ("hand <seat>", "aside")
+
+
 def format_position(state: HighCardState) -> str:
     return "\n".join([*(f"hand {s}: {' '.join(map(str, h))}" for s, h in enumerate(state.hands)),
                       f"aside: {' '.join(map(str, state.aside))}",
@@ -117,36 +121,25 @@ def format_position(state: HighCardState) -> str:
 
 
 def parse_position(text: str, config: HighCardConfig) -> HighCardState:
+    lines = PositionText(text, POSITION_KEYS, repeated=("trick",), example="hand 0: 3 7")
+    cards = Ledger.numbered(1, config.deck_size)
     state = object.__new__(HighCardState)
-    state.config, state.hands, state.aside, state.tricks = config, [], [], []
-    for number, line in enumerate(text.strip().splitlines(), 1):
-        key, _, rest = line.partition(":")
-        try:
-            cards = [int(c) for c in rest.split()]
-        except ValueError:
-            raise PositionError(f"line {number} ({line!r}): cards must be whole numbers") from None
-        if key.startswith("hand "):
-            state.hands.append(cards)
-        elif key == "aside":
-            state.aside = cards
-        elif key == "trick":
-            state.tricks.append(tuple(cards))
-        else:
-            raise PositionError(f"line {number} ({line!r}): expected 'hand N:', 'aside:' or 'trick:'")
+    state.config = config
+    state.hands = [cards.take_all(line) for _, _, line in lines.indexed("hand <seat>")]
+    state.aside = cards.take_all(lines.line("aside"))
+    state.tricks = [tuple(cards.take_all(line)) for line in lines.all("trick")]
+    cards.check_all_listed("each card is in a hand, aside or in a trick")
     n = len(state.hands)
     if not 2 <= n <= 4 or len({len(h) for h in state.hands}) != 1:
         raise PositionError(f"{n} hands of sizes {[len(h) for h in state.hands]}: 2 to 4 hands of one size")
     state.points = [0] * n
-    for trick in state.tricks:
+    for line, trick in zip(lines.all("trick"), state.tricks):
         if len(trick) != n:
-            raise PositionError(f"trick {' '.join(map(str, trick))} has {len(trick)} cards, not {n}")
+            raise line.error(f"{len(trick)} cards in a trick of {n} players")
         if trick.count(max(trick)) == 1:
             state.points[trick.index(max(trick))] += 1
     state.events = []
     state.acting = tuple(range(n)) if state.hands[0] else ()
-    problems = state.audit()
-    if problems:
-        raise PositionError("; ".join(problems))
     return state
 
 

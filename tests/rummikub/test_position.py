@@ -124,18 +124,18 @@ POOL = BASE.splitlines()[7]
 
 @pytest.mark.parametrize("text, config, message", [
     (_edit(5, "seat 0 (opened): B4 X6 J0"), {}, "line 5 ('seat 0 (opened): B4 X6 J0'): bad tile 'X6'"),
-    (_edit(6, "seat 1 (not opened): K1 K2 R6"), {}, "line 7 ('meld: Run[R5 R6 R7]'): tile R6 is already "
-                                                     "placed by line 6"),
+    (_edit(6, "seat 1 (not opened): K1 K2 R6"), {}, "line 7 ('meld: Run[R5 R6 R7]'): tile R6 is listed "
+                                                     "twice (also on line 6"),
     (_edit(7, "meld: Group[R5 R6 R7]"), {}, "line 7 ('meld: Group[R5 R6 R7]'): Group[R5 R6 R7] is not a "
                                             "valid meld (R4"),
     (_edit(7, "meld: Run[R5 R6 R7"), {}, "line 7 ('meld: Run[R5 R6 R7'): bad meld"),
-    (_edit(8, POOL.replace(" K13'", "")), {}, "tiles missing (each of the 106 tiles is on a rack, on the "
-                                              "table or in the pool): K13'"),
+    (_edit(8, POOL.replace(" K13'", "")), {}, "tiles missing: K13' (1 in all; each of the 106 tiles is "
+                                              "on a rack, on the table or in the pool)"),
     (_edit(4, None), {}, "the position has no 'passes:' line"),
-    (_edit(4, "colour: red"), {}, "line 4 ('colour: red'): unknown field 'colour'"),
-    (_edit(2, "turns: many"), {}, "line 2 ('turns: many'): turns must be a whole number"),
+    (_edit(4, "colour: red"), {}, "line 4 ('colour: red'): unknown key 'colour'"),
+    (_edit(2, "turns: many"), {}, "line 2 ('turns: many'): expected a whole number 0 or more, not 'many'"),
     (_edit(3, "turns: 4"), {}, "line 3 ('turns: 4'): 'turns' is given twice"),
-    (_edit(6, "seat 2 (not opened): K1 K2"), {}, "seats [0, 2] are listed"),
+    (_edit(6, "seat 2 (not opened): K1 K2"), {}, "'seat <n> (opened|not opened)' lines are numbered 0, 2"),
     (_edit(1, "to move: 2"), {}, "'to move: 2' is not a seat: seats are 0 to 1"),
     (_edit(1, "to move: over"), {"hands_per_match": 2}, "'to move: over' after 0 finished hands"),
     (_edit(4, "passes: 2"), {}, "'passes: 2': 2 passes in a row end the hand (R21)"),
@@ -144,10 +144,10 @@ POOL = BASE.splitlines()[7]
      "seat 1 has an empty rack but the hand goes on (R13"),
     (_edit(1, "to move: over\nhand 1: out +5 -3"), {}, "hand 1 scores (5.0, -3.0) do not sum to zero"),
     (_edit(1, "to move: over\nhand 1: won +5 -5"), {}, "a hand ends out or exhausted, not 'won'"),
-    (_edit(1, "to move: over\nhand 2: out +5 -5"), {}, "hands are listed in order: expected hand 1"),
+    (_edit(1, "to move: over\nhand 2: out +5 -5"), {}, "'hand <n>' lines are numbered 2: expected 1, 2"),
     (_edit(1, "to move: over\nhand 1: out +5 -5 0"), {}, "hand 1: 3 scores for 2 seats"),
     (_edit(1, "to move: over\nhand 1: out +nan -5"), {}, "scores must be finite numbers"),
-    ("no such position", {}, "line 1 ('no such position'): expected 'field: value'"),
+    ("no such position", {}, "line 1 ('no such position'): expected 'key: value'"),
 ])
 def test_bad_text_is_refused_naming_the_line_and_the_fault(text, config, message):
     with pytest.raises(PositionError) as err:

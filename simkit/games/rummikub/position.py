@@ -20,11 +20,12 @@ observations have an empty `history`) and draws later deals from `rng` (default:
 from __future__ import annotations
 
 import math
-import re
+from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.engine.errors import ConfigError, PositionError
+from simkit.engine.errors import PositionError
+from simkit.engine.position_text import Ledger, Line, PositionText, check_players, list_text, whole
 from simkit.games.rummikub import rules
 from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.rules import OVER, PLAY
@@ -33,10 +34,12 @@ from simkit.games.rummikub.tiles import N_TILES, Meld, parse_meld, parse_tile, s
 
 OVER_TEXT = "over"
 HAND_ENDS = ("out", "exhausted")
-
-
-def _tiles_text(tiles) -> str:
-    return " ".join(tile_text(t) for t in tiles) if tiles else "-"
+#: the whole-number lines every position has, in the order written, and the state field of each
+COUNTERS = {"turns": "turns", "start seat": "first_seat", "passes": "passes"}
+HAND_START = "hand start seat"   # only from hand 2 on, while a hand is played (R22 ties count from it)
+CYCLE_LEFT = "cycle left"        # only while counting the last cycle (end_rule=one_more_cycle)
+SEAT_KEY = "seat <n> (<opened|not opened>)"
+KEYS = ("to move", *COUNTERS, HAND_START, CYCLE_LEFT, "hand <n>", SEAT_KEY, "pool")
 
 
 def _score_text(x: float) -> str:
@@ -44,15 +47,18 @@ def _score_text(x: float) -> str:
     return f"{int(x):+d}" if x == int(x) else ("+" if x > 0 else "") + repr(x)
 
 
+def _tiles_text(tiles) -> str:
+    return list_text(map(tile_text, tiles))
+
+
 def format_position(state: RummikubState) -> str:
-    lines = [f"to move: {OVER_TEXT if state.is_over() else state.seat}",
-             f"turns: {state.turns}",
-             f"start seat: {state.first_seat}"]
-    if state.hand > 0 and not state.is_over():
-        lines.append(f"hand start seat: {state.hand_start_seat}")
-    lines.append(f"passes: {state.passes}")
+    lines = [f"to move: {OVER_TEXT if state.is_over() else state.seat}"]
+    for key, field in COUNTERS.items():
+        lines.append(f"{key}: {getattr(state, field)}")
+        if key == "start seat" and state.hand > 0 and not state.is_over():
+            lines.append(f"{HAND_START}: {state.hand_start_seat}")
     if state.cycle_left >= 0:
-        lines.append(f"cycle left: {state.cycle_left}")
+        lines.append(f"{CYCLE_LEFT}: {state.cycle_left}")
     for h, (end, scores) in enumerate(zip(state.hand_ends, state.hand_scores), 1):
         lines.append(f"hand {h}: {end} " + " ".join(map(_score_text, scores)))
     for s, rack in enumerate(state.racks):
@@ -63,132 +69,75 @@ def format_position(state: RummikubState) -> str:
     return "\n".join(lines)
 
 
-SEAT_LINE = re.compile(r"seat (\d+) \((opened|not opened)\)")
-COUNTERS = ("turns", "start seat", "hand start seat", "passes", "cycle left")
-
-
-class _Reader:
-    """The fields of a position text, each checked as it is read; errors name the line."""
-
-    def __init__(self) -> None:
-        self.seen: set[str] = set()
-        self.counters: dict[str, int] = {}
-        self.to_move: int | None = None          # None: the match is over
-        self.hands: list[tuple[str, tuple[float, ...]]] = []
-        self.racks: dict[int, list[int]] = {}
-        self.opened: dict[int, bool] = {}
-        self.table: list[Meld] = []
-        self.pool: list[int] = []
-        self.placed_by: dict[int, str] = {}      # tile -> the line that placed it
-
-    def read(self, text: str) -> None:
-        for number, raw in enumerate(text.splitlines(), 1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            where = f"line {number} ({line!r})"
-            key, colon, value = line.partition(":")
-            if not colon:
-                raise PositionError(f"{where}: expected 'field: value'")
-            try:
-                self._field(key.strip(), value.strip(), where)
-            except PositionError:
-                raise
-            except ValueError as exc:             # a bad tile, meld or number
-                raise PositionError(f"{where}: {exc}") from None
-
-    def _field(self, key: str, value: str, where: str) -> None:
-        seat_line = SEAT_LINE.fullmatch(key)
-        if key == "to move":
-            self._once(key, where)
-            self.to_move = None if value == OVER_TEXT else _whole(value, "the seat to move")
-        elif key in COUNTERS:
-            self._once(key, where)
-            self.counters[key] = _whole(value, key)
-        elif key.startswith("hand "):
-            self._hand(key[5:], value)
-        elif seat_line:
-            self._once(f"seat {int(seat_line[1])}", where)
-            self.opened[int(seat_line[1])] = seat_line[2] == "opened"
-            self.racks[int(seat_line[1])] = self._place(_tiles(value), where)
-        elif key == "meld":
-            meld = parse_meld(value)
-            error = rules.meld_error(meld)
-            if error:
-                raise PositionError(f"{where}: {meld} is not a valid meld ({error})")
-            self._place(list(meld.tiles), where)
-            self.table.append(meld)
-        elif key == "pool":
-            self._once(key, where)
-            self.pool = self._place(_tiles(value), where)[::-1]
-        else:
-            raise PositionError(f"{where}: unknown field {key!r}; expected to move, turns, start seat, "
-                                f"hand start seat, passes, cycle left, hand N, seat N (opened|not opened), "
-                                f"meld or pool")
-
-    def _once(self, key: str, where: str) -> None:
-        if key in self.seen:
-            raise PositionError(f"{where}: {key!r} is given twice")
-        self.seen.add(key)
-
-    def _hand(self, label: str, value: str) -> None:
-        if _whole(label, "the hand number") != len(self.hands) + 1:
-            raise ValueError(f"hands are listed in order: expected hand {len(self.hands) + 1}")
-        end, *scores = value.split() or [""]
-        if end not in HAND_ENDS:
-            raise ValueError(f"a hand ends {' or '.join(HAND_ENDS)}, not {end!r}")
-        values = tuple(float(s) for s in scores)
-        if not all(map(math.isfinite, values)):
-            raise ValueError("scores must be finite numbers")
-        self.hands.append((end, values))
-
-    def _place(self, tiles: list[int], where: str) -> list[int]:
-        for tile in tiles:
-            if tile in self.placed_by:
-                raise PositionError(f"{where}: tile {tile_text(tile)} is already placed by "
-                                    f"{self.placed_by[tile]}")
-            self.placed_by[tile] = where
-        return tiles
-
-
-def _tiles(value: str) -> list[int]:
-    return [] if value == "-" else [parse_tile(word) for word in value.split()]
-
-
-def _whole(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise ValueError(f"{what} must be a whole number >= 0, not {text!r}")
-    return int(text)
+@dataclass
+class _Fields:
+    """What a position text says, each field checked as it was read."""
+    to_move: int | None                      # None: the match is over
+    counters: dict[str, int]                 # state field -> value
+    hand_start: int | None                   # None: not given (the first hand, or the match is over)
+    cycle_left: int
+    hands: list[tuple[str, tuple[float, ...]]]
+    racks: list[list[int]]
+    opened: list[bool]
+    table: list[Meld]
+    pool: list[int]                          # next tile drawn last
 
 
 def parse_position(text: str, config: RummikubConfig,
                    rng: np.random.Generator | None = None) -> RummikubState:
     """The state written by `format_position`; PositionError names the line or field that is wrong."""
-    reader = _Reader()
-    reader.read(text)
-    return _build(reader, config, rng if rng is not None else np.random.default_rng(0))
+    lines = PositionText(text, KEYS, repeated=("meld",), example="turns: 42")
+    tiles = Ledger(((tile_text(t), t) for t in range(N_TILES)), "tile",
+                   spell=lambda word: tile_text(parse_tile(word)))
+    to_move = lines.line("to move")
+    seats = lines.indexed(SEAT_KEY)
+    cycle_left = lines.get(CYCLE_LEFT)
+    hand_start = lines.get(HAND_START)
+    fields = _Fields(
+        to_move=None if to_move.value == OVER_TEXT else whole(to_move),
+        counters={field: whole(lines.line(key)) for key, field in COUNTERS.items()},
+        hand_start=whole(hand_start) if hand_start else None,
+        cycle_left=whole(cycle_left) if cycle_left else -1,
+        hands=[_hand(line) for _, _, line in lines.indexed("hand <n>", first=1)],
+        racks=[tiles.take_all(line) for _, _, line in seats],
+        opened=[status == ("opened",) for _, status, _ in seats],
+        table=[_meld(line, tiles) for line in lines.all("meld")],
+        pool=tiles.take_all(lines.line("pool"))[::-1])
+    n = len(seats)
+    check_players(config, n, f"{n} seats listed")
+    tiles.check_all_listed(f"each of the {N_TILES} tiles is on a rack, on the table or in the pool")
+    _check_match(fields, config, n)
+    return _state(fields, config, rng if rng is not None else np.random.default_rng(0), n)
 
 
-def _build(r: _Reader, config: RummikubConfig, rng: np.random.Generator) -> RummikubState:
-    missing = [k for k in ("to move", "turns", "start seat", "passes", "pool") if k not in r.seen]
-    if missing:
-        raise PositionError(f"the position has no {', '.join(repr(k + ':') for k in missing)} line")
-    n = len(r.racks)
-    if sorted(r.racks) != list(range(n)):
-        raise PositionError(f"seats {sorted(r.racks)} are listed: a position lists seat 0 to seat n-1")
+def _hand(line: Line) -> tuple[str, tuple[float, ...]]:
+    """'out +31 -31': how a finished hand ended and its scores."""
+    end, *scores = line.value.split() or [""]
+    if end not in HAND_ENDS:
+        raise line.error(f"a hand ends {' or '.join(HAND_ENDS)}, not {end!r}")
     try:
-        config.check_players(n)
-    except ConfigError as exc:
-        raise PositionError(f"{n} seats listed: {exc}") from None
-    if len(r.placed_by) != N_TILES:
-        absent = " ".join(tile_text(t) for t in range(N_TILES) if t not in r.placed_by)
-        raise PositionError(f"tiles missing (each of the {N_TILES} tiles is on a rack, on the table or "
-                            f"in the pool): {absent}")
-    _check_match(r, config, n)
-    return _state(r, config, rng, n)
+        values = tuple(float(s) for s in scores)
+    except ValueError:
+        values = (math.nan,)
+    if not all(map(math.isfinite, values)):
+        raise line.error("scores must be finite numbers")
+    return end, values
 
 
-def _check_match(r: _Reader, config: RummikubConfig, n: int) -> None:
+def _meld(line: Line, tiles: Ledger) -> Meld:
+    try:
+        meld = parse_meld(line.value)
+    except ValueError as exc:
+        raise line.error(str(exc)) from None
+    error = rules.meld_error(meld)
+    if error:
+        raise line.error(f"{meld} is not a valid meld ({error})")
+    for tile in meld.tiles:
+        tiles.take(line, tile_text(tile))
+    return meld
+
+
+def _check_match(r: _Fields, config: RummikubConfig, n: int) -> None:
     """The counters fit the config and one another (hand scores must also sum to zero: audit)."""
     for h, (_, scores) in enumerate(r.hands, 1):
         if len(scores) != n:
@@ -197,20 +146,19 @@ def _check_match(r: _Reader, config: RummikubConfig, n: int) -> None:
     if over != (finished == config.hands_per_match) or finished > config.hands_per_match:
         raise PositionError(f"'to move: {OVER_TEXT if over else r.to_move}' after {finished} finished hands: "
                             f"the match is over exactly after hands_per_match={config.hands_per_match}")
-    for key in ("to move", "start seat", "hand start seat"):
-        seat = r.to_move if key == "to move" else r.counters.get(key)
+    for key, seat in (("to move", r.to_move), ("start seat", r.counters["first_seat"]),
+                      (HAND_START, r.hand_start)):
         if seat is not None and seat >= n:
             raise PositionError(f"'{key}: {seat}' is not a seat: seats are 0 to {n - 1}")
-    later_hand = 0 < finished < config.hands_per_match
-    if later_hand != ("hand start seat" in r.counters):
-        raise PositionError(f"'hand start seat' is given exactly while a hand after the first is played "
+    if (0 < finished < config.hands_per_match) != (r.hand_start is not None):
+        raise PositionError(f"'{HAND_START}' is given exactly while a hand after the first is played "
                             f"(it settles R22 ties); this position has {finished} finished hands"
                             f"{' and the match is over' if over else ''}")
-    if "cycle left" in r.counters and config.end_rule != "one_more_cycle":
+    if r.cycle_left >= 0 and config.end_rule != "one_more_cycle":
         raise PositionError(f"'cycle left' counts turns under end_rule=one_more_cycle, not {config.end_rule}")
     if over:
         return
-    empty = [s for s, rack in r.racks.items() if not rack]
+    empty = [s for s, rack in enumerate(r.racks) if not rack]
     if empty:
         raise PositionError(f"seat {empty[0]} has an empty rack but the hand goes on (R13: going out "
                             f"ends the hand)")
@@ -218,7 +166,7 @@ def _check_match(r: _Reader, config: RummikubConfig, n: int) -> None:
         raise PositionError(f"'passes: {r.counters['passes']}': {n} passes in a row end the hand (R21)")
 
 
-def _state(r: _Reader, config: RummikubConfig, rng: np.random.Generator, n: int) -> RummikubState:
+def _state(r: _Fields, config: RummikubConfig, rng: np.random.Generator, n: int) -> RummikubState:
     state = object.__new__(RummikubState)
     state.config, state.n, state.rng = config, n, rng
     state.hand_ends = [end for end, _ in r.hands]
@@ -230,13 +178,12 @@ def _state(r: _Reader, config: RummikubConfig, rng: np.random.Generator, n: int)
     over = r.to_move is None
     state.phase = OVER if over else PLAY
     state.hand = len(r.hands) - over
-    state.seat = -1 if over else r.to_move
-    state.acting = () if over else (state.seat,)
-    state.turns, state.first_seat = r.counters["turns"], r.counters["start seat"]
-    state.hand_start_seat = r.counters.get("hand start seat", state.first_seat)
-    state.passes, state.cycle_left = r.counters["passes"], r.counters.get("cycle left", -1)
-    state.racks = [r.racks[s] for s in range(n)]
-    state.opened = [r.opened[s] for s in range(n)]
+    state.seat = -1 if r.to_move is None else r.to_move
+    state.acting = () if over else (state.seat,)  # type: ignore[assignment]  # the state declares one seat
+    for field, value in r.counters.items():
+        setattr(state, field, value)
+    state.hand_start_seat = state.first_seat if r.hand_start is None else r.hand_start
+    state.cycle_left, state.racks, state.opened = r.cycle_left, r.racks, r.opened
     state.table = tuple(r.table)
     state.pool = r.pool
     state.public = []

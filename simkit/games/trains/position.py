@@ -29,6 +29,7 @@ import re
 import numpy as np
 
 from simkit.engine.errors import ConfigError, PositionError
+from simkit.engine.position_text import Ledger, Line, PositionText, choice, list_text, seat, whole, words
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.rules import (
     KEEP_PHASE,
@@ -49,16 +50,10 @@ REST = "..."
 _HEADER_KEYS = ("start", "turn", "phase", "current")
 _PILE_KEYS = ("display", DRAW_KEY, DISCARD_KEY)
 _SEAT_KEYS = ("setup discards", "setup draw", "kept", "drawn")   # "<key> P<seat>"
-_SEAT_KEY = re.compile(r"(setup discards|setup draw|kept|drawn) P(\d+)")
-_TRAIN_KEY = re.compile(r"P(\d+)")
 _NO_WINNER = "none (turn cap)"
 
 
 # --------------------------------------------------------------------------- writing
-
-def _cards(cards) -> str:
-    return " ".join(map(str, cards)) or "-"
-
 
 def _train_line(state, p: int) -> str:
     slots = " ".join(str(c) if c else "_" for c in state.trains[p])
@@ -72,10 +67,10 @@ def format_position(state: TrainsState) -> str:
     lines += [_train_line(state, p) for p in range(state.n)]
     shown = [f"e{e}:{state.display[e]}" for e in range(1, 9) if state.display[e]]
     lines += [f"display: {' '.join(shown) or '-'}",
-              f"{DRAW_KEY}: {_cards(reversed(state.draw))}",
-              f"{DISCARD_KEY}: {_cards(state.discard)}"]
-    lines += [f"setup discards P{p}: {_cards(h)}" for p, h in enumerate(state.hidden) if h]
-    lines += [f"setup draw P{p}: {_cards(h)}" for p, h in enumerate(state.hands) if h]
+              f"{DRAW_KEY}: {list_text(reversed(state.draw))}",
+              f"{DISCARD_KEY}: {list_text(state.discard)}"]
+    lines += [f"setup discards P{p}: {list_text(h)}" for p, h in enumerate(state.hidden) if h]
+    lines += [f"setup draw P{p}: {list_text(h)}" for p, h in enumerate(state.hands) if h]
     lines += [f"kept P{p}: {c}" for p, c in enumerate(state.kept) if c]
     if state.drawn:
         lines.append(f"drawn P{state.cur}: {state.drawn}")
@@ -86,182 +81,103 @@ def format_position(state: TrainsState) -> str:
 
 # --------------------------------------------------------------------------- reading
 
-class _Lines:
-    """The `key: value` lines of a position, each remembered with its line number."""
-
-    def __init__(self, text: str):
-        self.lines: dict[str, tuple[int, str]] = {}
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            key, sep, value = line.partition(":")
-            key = " ".join(key.split())
-            if not sep or not self._known(key):
-                raise PositionError(
-                    f"line {number} ({line.strip()!r}): expected 'KEY: VALUE' with KEY one of "
-                    f"{', '.join(_HEADER_KEYS + _PILE_KEYS)}, winner, P<seat> (a train), "
-                    f"or {', '.join(k + ' P<seat>' for k in _SEAT_KEYS)}")
-            if key in self.lines:
-                raise PositionError(f"line {number}: {key!r} is given twice (first on line "
-                                    f"{self.lines[key][0]})")
-            self.lines[key] = (number, value.strip())
-
-    @staticmethod
-    def _known(key: str) -> bool:
-        return (key in _HEADER_KEYS or key in _PILE_KEYS or key == "winner"
-                or bool(_TRAIN_KEY.fullmatch(key) or _SEAT_KEY.fullmatch(key)))
-
-    def error(self, key: str, message: str) -> PositionError:
-        number = self.lines[key][0] if key in self.lines else None
-        where = f"line {number} ({key})" if number else f"line {key!r}"
-        return PositionError(f"{where}: {message}")
-
-    def value(self, key: str) -> str:
-        if key not in self.lines:
-            raise PositionError(f"the line {key!r} is missing")
-        return self.lines[key][1]
-
-    def seat(self, key: str, n: int) -> int:
-        found = re.fullmatch(r"P(\d+)", self.value(key))
-        if not found or int(found.group(1)) >= n:
-            raise self.error(key, f"expected a seat P0..P{n - 1}, got {self.value(key)!r}")
-        return int(found.group(1))
-
-    def number(self, key: str) -> int:
-        text = self.value(key)
-        if not text.isdecimal():
-            raise self.error(key, f"expected a whole number >= 0, got {text!r}")
-        return int(text)
-
-    def seat_lines(self, kind: str) -> list[tuple[int, str]]:
-        """(seat, key) of every `<kind> P<seat>` line."""
-        found = []
-        for key in self.lines:
-            m = _SEAT_KEY.fullmatch(key)
-            if m and m.group(1) == kind:
-                found.append((int(m.group(2)), key))
-        return sorted(found)
+KEYS = (*_HEADER_KEYS, "P<seat>", *_PILE_KEYS, *(f"{kind} P<seat>" for kind in _SEAT_KEYS), "winner")
 
 
-class _Cards:
-    """Reads card numbers, remembering where each was named so a repeat names both lines."""
-
-    def __init__(self, lines: _Lines):
-        self.lines = lines
-        self.where: dict[int, str] = {}
-
-    def read(self, key: str, text: str | None = None, *, empty: str = "") -> list[int]:
-        text = self.lines.value(key) if text is None else text
-        cards = []
-        for word in text.split():
-            if word == "-" and len(text.split()) == 1:
-                break
-            cards.append(self.card(key, word, empty))
-        return cards
-
-    def card(self, key: str, word: str, empty: str = "") -> int:
-        if word == empty:
-            return 0
-        if not word.isdecimal() or not 1 <= int(word) <= N_CARDS:
-            raise self.lines.error(key, f"unknown card {word!r}: cards are 1..{N_CARDS}")
-        card = int(word)
-        if card in self.where:
-            raise self.lines.error(key, f"card {card} is named twice (also in {self.where[card]})")
-        self.where[card] = key
-        return card
+def _seat_lines(lines: PositionText, kind: str, n: int) -> list[tuple[int, Line]]:
+    """(seat, line) of every `<kind> P<seat>` line, by seat."""
+    found = sorted((int(fields[0]), line) for fields, line in lines.matching(f"{kind} P<seat>"))
+    for p, line in found:
+        if p >= n:
+            raise line.error(f"P{p} is not a seat of this {n}-player position")
+    return found
 
 
-def _read_train(state: TrainsState, lines: _Lines, cards: _Cards, p: int) -> None:
-    key = f"P{p}"
-    slots_text, _, locks_text = lines.value(key).partition("|")
-    train = cards.read(key, slots_text, empty="_")
+def _card(cards: Ledger, line: Line, word: str) -> int:
+    """A card, or 0 for '_' (an empty slot)."""
+    return 0 if word == "_" else cards.take(line, word)
+
+
+def _read_train(state: TrainsState, line: Line, cards: Ledger, p: int) -> None:
+    slots_text, _, locks_text = line.value.partition("|")
+    train = [_card(cards, line, word) for word in words(line, slots_text)]
     if len(train) != 7:
-        raise lines.error(key, f"a train has 7 slots (write '_' for an empty one), got {len(train)}")
+        raise line.error(f"a train has 7 slots (write '_' for an empty one), got {len(train)}")
     state.trains[p] = train
-    words = locks_text.split()
-    if words and words[0] == "locks":
-        words = words[1:]
-    elif words:
-        raise lines.error(key, f"after '|' expected 'locks SLOT:CARD ...', got {locks_text.strip()!r}")
-    for word in words:
+    lock_words = locks_text.split()
+    if lock_words and lock_words[0] == "locks":
+        lock_words = lock_words[1:]
+    elif lock_words:
+        raise line.error(f"after '|' expected 'locks SLOT:CARD ...', got {locks_text.strip()!r}")
+    for word in lock_words:
         slot, sep, card = word.partition(":")
         if not sep or not slot.isdecimal() or int(slot) not in LOCK_SLOTS:
-            raise lines.error(key, f"lock {word!r}: write SLOT:CARD with SLOT 1, 4 or 7 (T24)")
+            raise line.error(f"lock {word!r}: write SLOT:CARD with SLOT 1, 4 or 7 (T24)")
         if state.locks[p][int(slot) - 1]:
-            raise lines.error(key, f"slot {slot} has two locks (T24)")
-        state.locks[p][int(slot) - 1] = cards.card(key, card)
+            raise line.error(f"slot {slot} has two locks (T24)")
+        state.locks[p][int(slot) - 1] = cards.take(line, card)
 
 
-def _read_display(state: TrainsState, lines: _Lines, cards: _Cards) -> None:
-    for word in lines.value("display").split():
-        if word == "-":
-            continue
+def _read_display(state: TrainsState, line: Line, cards: Ledger) -> None:
+    for word in words(line):
         found = re.fullmatch(r"e(\d):(\S+)", word)
         if not found:
-            raise lines.error("display", f"{word!r}: write each display card as eEFFECT:CARD, e.g. e3:41")
-        e, card = int(found.group(1)), cards.card("display", found.group(2))
+            raise line.error(f"{word!r}: write each display card as eEFFECT:CARD, e.g. e3:41")
+        e, card = int(found.group(1)), cards.take(line, found.group(2))
         if state.eff[card] != e:
-            raise lines.error("display", f"card {card} has effect {state.eff[card]}, not {e}")
+            raise line.error(f"card {card} has effect {state.eff[card]}, not {e}")
         if state.display[e]:
-            raise lines.error("display", f"two cards of effect {e} (T11 keeps at most one)")
+            raise line.error(f"two cards of effect {e} (T11 keeps at most one)")
         state.display[e] = card
         state._shown |= 1 << e
 
 
-def _read_piles(state: TrainsState, lines: _Lines, cards: _Cards) -> None:
+def _read_piles(state: TrainsState, lines: PositionText, cards: Ledger) -> None:
     """The draw and discard piles, last: "..." stands for every card not named elsewhere."""
-    rest_in = [key for key in (DRAW_KEY, DISCARD_KEY) if lines.value(key).split()[-1:] == [REST]]
+    draw, discard = lines.line(DRAW_KEY), lines.line(DISCARD_KEY)
+    rest_in = [line for line in (draw, discard) if line.value.split()[-1:] == [REST]]
     if len(rest_in) == 2:
-        raise lines.error(DISCARD_KEY, "'...' may end the draw pile or the discard pile, not both")
+        raise discard.error("'...' may end the draw pile or the discard pile, not both")
     piles = {}
-    for key in (DRAW_KEY, DISCARD_KEY):
-        words = lines.value(key).split()
-        if REST in words[:-1]:
-            raise lines.error(key, "'...' may only be the last word")
-        piles[key] = cards.read(key, " ".join(w for w in words if w != REST) or "-")
-    missing = [c for c in range(1, N_CARDS + 1) if c not in cards.where]
-    if rest_in:
-        piles[rest_in[0]] += missing
-    elif missing:
-        raise PositionError(f"cards {', '.join(map(str, missing))} are in no zone: every card 1..84 "
-                            f"is named once (or end the draw or the discard pile with '...')")
+    for line in (draw, discard):
+        named = line.value.split()
+        if REST in named[:-1]:
+            raise line.error("'...' may only be the last word")
+        piles[line.key] = [cards.take(line, word) for word in words(line) if word != REST]
+    for line in rest_in:
+        piles[line.key] += cards.rest(line)
+    cards.check_all_listed(f"every card 1..{N_CARDS} is named once, or end the draw or the discard pile "
+                           f"with '...'")
     state.draw = piles[DRAW_KEY][::-1]
     state.discard = piles[DISCARD_KEY]
 
 
-def _one_card(lines: _Lines, cards: _Cards, key: str) -> int:
-    words = lines.value(key).split()
-    if len(words) != 1:
-        raise lines.error(key, f"expected one card, got {len(words)}")
-    return cards.card(key, words[0])
+def _one_card(cards: Ledger, line: Line) -> int:
+    named = line.value.split()
+    if len(named) != 1:
+        raise line.error(f"expected one card, got {len(named)}")
+    return cards.take(line, named[0])
 
 
-def _read_pending(state: TrainsState, lines: _Lines, cards: _Cards) -> None:
-    n = state.n
-    for kind in ("setup draw", "kept", "drawn"):
-        for p, key in lines.seat_lines(kind):
-            if p >= n:
-                raise lines.error(key, f"P{p} is not a seat of this {n}-player position")
-            if kind == "setup draw":
-                state.hands[p] = cards.read(key)
-            elif kind == "kept":
-                state.kept[p] = _one_card(lines, cards, key)
-            elif p != state.cur:
-                raise lines.error(key, f"only the current seat P{state.cur} can hold a drawn card")
-            else:
-                state.drawn = _one_card(lines, cards, key)
+def _read_pending(state: TrainsState, lines: PositionText, cards: Ledger) -> None:
+    for p, line in _seat_lines(lines, "setup draw", state.n):
+        state.hands[p] = cards.take_all(line)
+    for p, line in _seat_lines(lines, "kept", state.n):
+        state.kept[p] = _one_card(cards, line)
+    for p, line in _seat_lines(lines, "drawn", state.n):
+        if p != state.cur:
+            raise line.error(f"only the current seat P{state.cur} can hold a drawn card")
+        state.drawn = _one_card(cards, line)
 
 
-def _read_hidden(state: TrainsState, lines: _Lines) -> None:
-    """§8 setup discards: cards of the discard pile (so a fresh _Cards: they are named twice)."""
+def _read_hidden(state: TrainsState, lines: PositionText) -> None:
+    """§8 setup discards: cards of the discard pile (so a ledger of their own: they are named twice)."""
     pile = set(state.discard)
-    reader = _Cards(lines)
-    for p, key in lines.seat_lines("setup discards"):
-        if p >= state.n:
-            raise lines.error(key, f"P{p} is not a seat of this {state.n}-player position")
-        hidden = reader.read(key)
+    cards = Ledger.numbered(1, N_CARDS)
+    for p, line in _seat_lines(lines, "setup discards", state.n):
+        hidden = cards.take_all(line)
         if not set(hidden) <= pile:
-            raise lines.error(key, f"cards {sorted(set(hidden) - pile)} are not in the discard pile")
+            raise line.error(f"cards {sorted(set(hidden) - pile)} are not in the discard pile")
         state.hidden[p] = hidden
 
 
@@ -277,72 +193,67 @@ def _seats_to_act(state: TrainsState) -> tuple[int, ...]:
     return (state.cur,)
 
 
-def _check_pending(state: TrainsState, lines: _Lines) -> None:
+def _check_pending(state: TrainsState, lines: PositionText) -> None:
     """The pending cards are exactly the ones the phase waits for."""
     phase, acting = state.phase, state.acting
     for p in range(state.n):
         if state.hands[p] and (phase != KEEP_PHASE or p not in acting or len(state.hands[p]) < 2):
-            raise lines.error(f"setup draw P{p}", "a setup draw of 2 or more cards waits for a keep "
+            raise lines.line(f"setup draw P{p}").error("a setup draw of 2 or more cards waits for a keep "
                                                   "decision (T6) of a seat to act in phase keep")
         if phase == KEEP_PHASE and p in acting and not state.hands[p]:
-            raise lines.error("phase", f"P{p} is to keep a card (T6) but has no 'setup draw P{p}' line")
+            raise lines.line("phase").error(f"P{p} is to keep a card (T6) but has no 'setup draw P{p}' line")
         kept_ok = (phase == SETUP_PLACE and p in acting) or (phase == KEEP_PHASE and p not in acting
                                                              and state.config.setup_order == "simultaneous")
         if state.kept[p] and not kept_ok:
-            raise lines.error(f"kept P{p}", f"no kept card waits for placement (T7) in phase {phase}")
+            raise lines.line(f"kept P{p}").error(f"no kept card waits for placement (T7) in phase {phase}")
         if phase == SETUP_PLACE and p in acting and not state.kept[p]:
-            raise lines.error("phase", f"P{p} is to place its kept card (T7) but has no 'kept P{p}' line")
+            raise lines.line("phase").error(f"P{p} is to place its kept card (T7) but has no 'kept P{p}' "
+                                            f"line")
     if state.drawn and phase != PLACE_PHASE:
-        raise lines.error(f"drawn P{state.cur}", f"no drawn card waits for placement (T9) in phase {phase}")
+        raise lines.line(f"drawn P{state.cur}").error(f"no drawn card waits for placement (T9) in phase "
+                                                      f"{phase}")
     if phase == PLACE_PHASE and not state.drawn:
-        raise lines.error("phase", f"P{state.cur} is to place a drawn card (T9) but has no "
+        raise lines.line("phase").error(f"P{state.cur} is to place a drawn card (T9) but has no "
                                    f"'drawn P{state.cur}' line")
 
 
-def _read_result(state: TrainsState, lines: _Lines) -> None:
-    if state.phase != OVER:
-        if "winner" in lines.lines:
-            raise lines.error("winner", "only a finished game (phase over) has a winner line")
+def _read_result(state: TrainsState, lines: PositionText) -> None:
+    line = lines.needs("winner", state.phase == OVER, "the game is over (phase over)")
+    if line is None:
         return
-    text = lines.value("winner")
-    if text == _NO_WINNER:
+    if line.value == _NO_WINNER:
         if state.turns != state.config.max_turns:
-            raise lines.error("winner", f"a game ends without a winner only at the turn cap max_turns="
-                                        f"{state.config.max_turns} (T15), not at turn {state.turns}")
+            raise line.error(f"a game ends without a winner only at the turn cap max_turns="
+                             f"{state.config.max_turns} (T15), not at turn {state.turns}")
         state.capped = True
         return
-    state.winner = lines.seat("winner", state.n)
+    state.winner = seat(line, [f"P{p}" for p in range(state.n)])
     if not is_ascending(state.trains[state.winner]):
-        raise lines.error("winner", f"P{state.winner}'s train is not ascending (T25)")
+        raise line.error(f"P{state.winner}'s train is not ascending (T25)")
 
 
 def parse_position(text: str, config: TrainsConfig, rng: np.random.Generator | None = None) -> TrainsState:
     """The state `text` describes (see the module docstring); PositionError names what is wrong."""
-    lines = _Lines(text)
-    n = len([key for key in lines.lines if _TRAIN_KEY.fullmatch(key)])
-    missing = [f"P{p}" for p in range(n) if f"P{p}" not in lines.lines]
-    if n == 0 or missing:
-        raise PositionError(f"the trains must be lines P0, P1, ... (one per seat); missing "
-                            f"{', '.join(missing) or 'P0'}")
+    lines = PositionText(text, KEYS, example="turn: 12")
+    trains = lines.indexed("P<seat>")
+    n = len(trains)
     state = TrainsState.__new__(TrainsState)
     try:
         state._configure(config, n, rng if rng is not None else np.random.default_rng())
     except ConfigError as exc:
         raise PositionError(f"{n} trains: {exc}") from None
-    state.start = lines.seat("start", n)
+    seats = [f"P{p}" for p in range(n)]
+    state.start = seat(lines.line("start"), seats)
     state.order = seat_order(state.start, n)
-    state.cur = lines.seat("current", n)
-    state.turns = lines.number("turn")
-    phase = lines.value("phase")
-    if phase not in PHASES:
-        raise lines.error("phase", f"unknown phase {phase!r}: one of {', '.join(PHASES)}")
-    state.phase = PHASES[PHASES.index(phase)]        # the constant itself, for identity-fast ==
+    state.cur = seat(lines.line("current"), seats)
+    state.turns = whole(lines.line("turn"))
+    state.phase = PHASES[PHASES.index(choice(lines.line("phase"), PHASES, "phase"))]   # the constant itself
     state.trains = [[] for _ in range(n)]
     state.locks = [[0] * 7 for _ in range(n)]
-    cards = _Cards(lines)
-    for p in range(n):
-        _read_train(state, lines, cards, p)
-    _read_display(state, lines, cards)
+    cards = Ledger.numbered(1, N_CARDS)
+    for p, _, line in trains:
+        _read_train(state, line, cards, p)
+    _read_display(state, lines.line("display"), cards)
     _read_pending(state, lines, cards)
     _read_piles(state, lines, cards)
     _read_hidden(state, lines)
