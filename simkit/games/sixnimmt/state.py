@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import bisect
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -422,6 +423,10 @@ class SixNimmtState(State):
         other._outcome = self._outcome
         other.public_view = self.public_view
         return other
+
+
+if TYPE_CHECKING:     # observe, determinize and audit are bound above: mypy checks what they read here
+    _fields: type[views.SixNimmtFields] = SixNimmtState
 
 
 def new_state(config: SixNimmtConfig, n_players: int, rng: np.random.Generator) -> SixNimmtState:
