@@ -78,7 +78,7 @@ class ShipsideState(State):
     passes: int
     reason: str
     events: list[tuple]
-    marks: tuple[str, str] | None       # variant: each seat's mark
+    marks: tuple[str, ...] | None       # variant: each seat's mark (two)
     own: list[list[int]] | None         # variant: each seat's own deck while picking
     n_octo: int
     n_rum: int
