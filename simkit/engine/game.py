@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -110,18 +110,31 @@ class State:
         return []
 
 
+#: the config and state classes of one game: `Game[SixNimmtConfig, SixNimmtState]`
+ConfigT = TypeVar("ConfigT", bound=GameConfig)
+StateT = TypeVar("StateT", bound=State)
+
+
+def _no_step_cap(config: GameConfig, n_players: int) -> int:
+    return 100_000
+
+
 @dataclass(frozen=True)
-class Game:
-    """A registry entry: everything the runner and the CLI need to know about a game."""
+class Game(Generic[ConfigT, StateT]):
+    """A registry entry: everything the runner and the CLI need to know about a game.
+
+    Generic over the game's config and state classes, so that mypy checks each entry's functions
+    against them; code that serves every game (the registry, the loop) holds a `Game[Any, Any]`.
+    """
 
     name: str
     title: str
     min_players: int
     max_players: int
-    config_cls: type[GameConfig]
-    new_state: Callable[[GameConfig, int, np.random.Generator], State]
+    config_cls: type[ConfigT]
+    new_state: Callable[[ConfigT, int, np.random.Generator], StateT]
     rules_version: str
-    render_log: Callable[[State], str]
+    render_log: Callable[[StateT], str]
     format_action: Callable[[Action], str] = repr
     #: text -> action (the inverse of format_action), where the game offers it; `simkit play`
     #: uses it for moves that cannot be listed. Raises ValueError (or IllegalAction) on text it cannot read.
@@ -129,26 +142,26 @@ class Game:
     #: observation -> text for a person (`simkit play`); None uses a generic field listing
     describe_observation: Callable[[Any], str] | None = None
     #: state -> text: a readable, complete position (FEN-like), the inverse of parse_position
-    format_position: Callable[[State], str] | None = None
+    format_position: Callable[[StateT], str] | None = None
     #: (text, config) -> state; raises PositionError naming what is wrong with the text
-    parse_position: Callable[[str, GameConfig], State] | None = None
+    parse_position: Callable[[str, ConfigT], StateT] | None = None
     #: (state, seat) -> a short list of good legal moves, for search strategies in games whose
     #: moves cannot be listed (legal_actions returns None); None where every move can be listed
-    candidate_actions: Callable[[State, int], Sequence[Action]] | None = None
+    candidate_actions: Callable[[StateT, int], Sequence[Action]] | None = None
     #: module of an array engine playing many games at once (`batch_supported(spec)`,
     #: `play_range_batch(spec, start, stop)`), chosen by `--engine batch|auto`; None: scalar only
     batch_engine: str | None = None
     #: config -> (seconds, late action) when the config sets a per-decision time budget, else
     #: None: runs then wrap every seat in `simkit.engine.timed.Timed`, which submits the late
     #: action for a decision that took longer (Rummikub R18)
-    decision_budget: Callable[[GameConfig], tuple[float, Action] | None] | None = None
+    decision_budget: Callable[[ConfigT], tuple[float, Action] | None] | None = None
     higher_is_better: bool = True
     #: a game of several scored rounds (hands): its Outcome has round_scores, and seats.parquet
     #: a `round_scores` column (one list of points per seat row)
     has_rounds: bool = False
     description: str = ""
-    #: upper bound on decision steps of one game, for the conformance checker
-    max_steps: Callable[[GameConfig, int], int] = lambda config, n: 100_000
+    #: (config, players) -> upper bound on decision steps of one game (the loop's hard cap)
+    max_steps: Callable[[ConfigT, int], int] = _no_step_cap
 
     def players_allowed(self) -> str:
         return f"{self.min_players} to {self.max_players}"

@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 from functools import cache
 from importlib.metadata import entry_points
+from typing import Any
 
 from simkit.engine.errors import ConfigError, UnknownNameError
 from simkit.engine.game import Game
@@ -59,7 +60,7 @@ def game_names() -> list[str]:
     return [name for name, package in _packages().items() if _installed(package)]
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Game[Any, Any]:
     game = _LOADED.get(name)
     if game is not None:
         return game
@@ -73,8 +74,8 @@ def get_game(name: str) -> Game:
     return game
 
 
-_LOADED: dict[str, Game] = {}
+_LOADED: dict[str, Game[Any, Any]] = {}
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[Game[Any, Any]]:
     return [get_game(name) for name in game_names()]

@@ -17,23 +17,23 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic
 
 import numpy as np
 
 from simkit.engine.config import parse_value
 from simkit.engine.errors import ConfigError, UnknownNameError
-from simkit.engine.game import Action, GameConfig, State
+from simkit.engine.game import Action, ConfigT, State
 
 ENTRY_POINT_GROUP = "simkit.strategies"
 
 
 @dataclass(frozen=True)
-class GameInfo:
+class GameInfo(Generic[ConfigT]):
     """What a strategy learns once per game in `setup`."""
 
     game: str
-    config: GameConfig
+    config: ConfigT
     n_players: int
 
 
@@ -92,9 +92,11 @@ class Decision:
         return self._determinize(self.seat, self.rng)
 
 
-class Strategy:
+class Strategy(Generic[ConfigT]):
     """Base class of every strategy. Subclasses take their parameters as keyword arguments
-    with type annotations (so `heuristic:depth=2` can be parsed) and override `act`.
+    with type annotations (so `heuristic:depth=2` can be parsed) and override `act`. A
+    strategy of one game names its config class, `Strategy[SixNimmtConfig]`, to read
+    `self.info.config` as that class; a bare `Strategy` plays any game.
 
     Two opt-in fast paths for strategies played millions of times (docs/strategies.md):
     `reusable = True` lets the runner keep one instance per lineup slot for a whole chunk of
@@ -109,9 +111,9 @@ class Strategy:
 
     seat: int
     rng: np.random.Generator
-    info: GameInfo
+    info: GameInfo[ConfigT]
 
-    def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
+    def setup(self, info: GameInfo[ConfigT], seat: int, rng: np.random.Generator) -> None:
         self.info = info
         self.seat = seat
         self.rng = rng

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from simkit.engine.strategy import Decision, Strategy
 from simkit.games.rummikub.actions import DRAW, PASS, InitialMeld, Play
+from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.moves import disjoint_melds_worth, extension_plays, rack_melds
 
 
@@ -20,7 +21,7 @@ def _random_initial(obs, config, rng):
     return InitialMeld(found) if found else None
 
 
-class SimpleStrategy(Strategy):
+class SimpleStrategy(Strategy[RummikubConfig]):
     name = "simple"
     description = ("plays a random valid new meld from its rack when it can (an initial meld of >= 30 "
                    "first), else draws")
@@ -37,7 +38,7 @@ class SimpleStrategy(Strategy):
         return _draw_or_pass(obs)
 
 
-class RandomStrategy(Strategy):
+class RandomStrategy(Strategy[RummikubConfig]):
     name = "random"
     description = "uniform choice among drawing, new rack melds and one-tile extensions of table melds"
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from simkit.engine.strategy import Decision, Strategy
 from simkit.games.rummikub.actions import DRAW, PASS
+from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.solver import solve_observation
 
 
-class GreedyTiles(Strategy):
+class GreedyTiles(Strategy[RummikubConfig]):
     name = "greedy_tiles"
     description = "plays the solver's proven-optimal table placing the most rack tiles, else draws"
     objective = "tiles"

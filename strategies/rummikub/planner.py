@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from simkit.engine.strategy import Decision, Strategy
 from simkit.games.rummikub.actions import DRAW, PASS
+from simkit.games.rummikub.config import RummikubConfig
 from simkit.games.rummikub.solver import solve
 
 
-class PatientStrategy(Strategy):
+class PatientStrategy(Strategy[RummikubConfig]):
     name = "patient"
     description = ("opens early, then holds tiles and jokers until it can go out, the pool runs low or an "
                    "opponent is close")

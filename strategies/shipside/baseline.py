@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from simkit.engine.strategy import Decision, Strategy
+from simkit.games.shipside.config import ShipsideConfig
 
 
-class RandomStrategy(Strategy):
+class RandomStrategy(Strategy[ShipsideConfig]):
     name = "random"
     description = "Uniformly random legal action (card and place, octopus move, rum, direction, pick)."
     reusable = True     # setup() empties the draw buffer

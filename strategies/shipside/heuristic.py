@@ -28,6 +28,7 @@ from bisect import bisect_left
 from simkit.engine.strategy import Decision, Strategy
 from simkit.games.shipside import rules
 from simkit.games.shipside.actions import Direction, EndTurn, Mark, Octopus, Pass, Pick, Play, Rum
+from simkit.games.shipside.config import ShipsideConfig
 
 CAPTURE = 100.0
 WIN = 10_000.0
@@ -39,12 +40,17 @@ def _mut(ships: dict, d: int) -> list:
     return v
 
 
-class GreedyStrategy(Strategy):
+class GreedyStrategy(Strategy[ShipsideConfig]):
     name = "greedy"
     description = ("Captures when it can, dumps jellyfish and zeros on the opponent's side, spends "
                    "rum on the ship the opponent is about to take.")
 
     use_octopus = False
+
+    # per decision: ship values, the base board's total per best card in hand, octopus deltas
+    _memo: dict[tuple, float]
+    _base_totals: dict[int | None, float]
+    _deltas: dict[tuple, float]
 
     def __init__(self, threat: float = 0.8, chance: float = 0.4, rum_min: float = 30.0,
                  octopus_cost: float = 45.0):
@@ -188,24 +194,24 @@ class GreedyStrategy(Strategy):
     def _value_octopus(self, a: Octopus, base, hand, obs) -> float:
         hm = max(hand) if hand else None
         sym = a.sym and self.cfg.octopus.as_placement
-        moves = sym and a.dir is not None and self.cfg.movement.before_scoring
-        target = self._crew_target(obs, a.ship, a.dir) if moves else -1
+        d = a.dir if sym and self.cfg.movement.before_scoring else None
+        target = self._crew_target(obs, a.ship, d) if d is not None else -1
         if a.src_ship != a.ship and a.src_ship != target:
             # the two ends touch different ships: their changes add up (each memoised)
             total = self._total(base, hm, obs)
             memo = self._deltas
-            key = ("from", a.src_ship, a.src_side, a.value)
-            d1 = memo.get(key)
+            key_from = ("from", a.src_ship, a.src_side, a.value)
+            d1 = memo.get(key_from)
             if d1 is None:
                 ships = dict(base)
                 self._remove(ships, a.src_ship, a.src_side, a.value)
-                d1 = memo[key] = self._total(ships, hm, obs) - total
-            key = ("to", a.ship, a.side, a.value, sym, a.dir)
-            d2 = memo.get(key)
+                d1 = memo[key_from] = self._total(ships, hm, obs) - total
+            key_to = ("to", a.ship, a.side, a.value, sym, a.dir)
+            d2 = memo.get(key_to)
             if d2 is None:
                 ships = dict(base)
                 self._place(ships, obs, a.value, a.ship, a.side, sym, a.dir)
-                d2 = memo[key] = self._total(ships, hm, obs) - total
+                d2 = memo[key_to] = self._total(ships, hm, obs) - total
             return total + d1 + d2 - self.octopus_cost
         ships = dict(base)
         self._remove(ships, a.src_ship, a.src_side, a.value)
@@ -254,16 +260,17 @@ class GreedyStrategy(Strategy):
             choice = self._rum_choice(rums, base, hand, obs, None)
             if choice is not None and self._value_rum(choice, base, hand, obs) - keep >= self.rum_min:
                 return choice
-        best, best_v = None, -1e18
-        for a in plays:
-            v = self._value_play(a, base, hand, obs)
+        best: Play | Octopus | None = None
+        best_v = -1e18
+        for play in plays:
+            v = self._value_play(play, base, hand, obs)
             if v > best_v:
-                best, best_v = a, v
+                best, best_v = play, v
         if octos and (self.use_octopus or best is None):
-            for a in octos:
-                v = self._value_octopus(a, base, hand, obs)
+            for octo in octos:
+                v = self._value_octopus(octo, base, hand, obs)
                 if v > best_v:
-                    best, best_v = a, v
+                    best, best_v = octo, v
         if best is not None:
             return best
         for a in legal:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from simkit.engine.strategy import Decision, Strategy
 from simkit.games.sixnimmt.actions import TAKE_ROW, TakeRow
+from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import BH_BYTES
 
 
@@ -13,7 +16,7 @@ def cheapest_row(rows) -> TakeRow:
     return TAKE_ROW[costs.index(min(costs))]
 
 
-class RandomStrategy(Strategy):
+class RandomStrategy(Strategy[SixNimmtConfig]):
     name = "random"
     array_form = "strategies.sixnimmt.arrays:RandomArrays"
     description = ("Uniformly random card and draft pick; N10 row pick: the cheapest row "
@@ -53,10 +56,11 @@ class RandomStrategy(Strategy):
         return actions
 
 
-class _ExtremeCardStrategy(Strategy):
+class _ExtremeCardStrategy(Strategy[SixNimmtConfig]):
     """Plays (and drafts) by a fixed rule on card values; takes the cheapest row."""
 
-    pick = staticmethod(min)
+    #: min or max (a builtin: not bound as a method)
+    pick: Callable[[Sequence[int]], int] = min
 
     def act(self, decision: Decision):
         legal = decision.legal_actions
@@ -69,11 +73,11 @@ class LowestStrategy(_ExtremeCardStrategy):
     name = "lowest"
     array_form = "strategies.sixnimmt.arrays:LowestArrays"
     description = "Plays its lowest card (drafts the lowest); takes the cheapest row."
-    pick = staticmethod(min)
+    pick: Callable[[Sequence[int]], int] = min
 
 
 class HighestStrategy(_ExtremeCardStrategy):
     name = "highest"
     array_form = "strategies.sixnimmt.arrays:HighestArrays"
     description = "Plays its highest card (drafts the highest); takes the cheapest row."
-    pick = staticmethod(max)
+    pick: Callable[[Sequence[int]], int] = max

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from simkit.engine.strategy import Decision, Strategy
 from simkit.games.sixnimmt.actions import TakeRow
+from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import BH, DRAFT, row_points
 from strategies.sixnimmt.baseline import cheapest_row
 
@@ -66,7 +67,7 @@ def _draft_rank(deck: int) -> list[int]:
     return rank
 
 
-class HeuristicStrategy(Strategy):
+class HeuristicStrategy(Strategy[SixNimmtConfig]):
     name = "heuristic"
     description = ("Plays the card with the least expected penalty given the rows and the unseen "
                    "cards; takes the cheapest row; drafts low-bullhead cards.")

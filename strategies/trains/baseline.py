@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from simkit.engine.strategy import Decision, Strategy
+from simkit.games.trains.config import TrainsConfig
 
 
-class RandomStrategy(Strategy):
+class RandomStrategy(Strategy[TrainsConfig]):
     name = "random"
     description = "uniform over all legal actions, parameters included (keep, slot, draw, use e(p))"
     reusable = True     # setup() empties the draw buffer

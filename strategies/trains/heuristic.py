@@ -16,6 +16,7 @@ from itertools import permutations
 
 from simkit.engine.strategy import Decision, Strategy
 from simkit.games.trains.actions import DRAW, PLACE
+from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.rules import (
     KEEP_PHASE,
     REMOVAL_SLOT,
@@ -201,7 +202,7 @@ def expected_refill(train, slot: int, counts) -> float:
     return sum(row[g] * n for g, n in enumerate(counts) if n) / total
 
 
-class GreedyStrategy(Strategy):
+class GreedyStrategy(Strategy[TrainsConfig]):
     name = "greedy"
     description = "one ply: the action (and slot) that makes its own train most sorted (LIS, then inversions)"
 

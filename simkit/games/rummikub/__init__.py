@@ -1,6 +1,6 @@
 """Rummikub (spec ../shared/rules/rummikub.md): 106 tiles, table rearrangement, jokers, an exact solver."""
 
-from simkit.engine.game import Game
+from simkit.engine.game import Action, Game
 from simkit.games.rummikub.actions import LATE, format_action, parse_action
 from simkit.games.rummikub.candidates import candidate_actions
 from simkit.games.rummikub.config import RummikubConfig
@@ -16,7 +16,7 @@ def _max_steps(config: RummikubConfig, n: int) -> int:
     return config.hands_per_match * (4 * 106 + 4 * n)
 
 
-def _decision_budget(config: RummikubConfig):
+def _decision_budget(config: RummikubConfig) -> tuple[float, Action] | None:
     """R18's optional per-decision budget: a late seat's turn is a failed rearrangement."""
     return (config.time_budget_s, LATE) if config.time_budget_s > 0 else None
 

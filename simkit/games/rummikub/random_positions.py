@@ -30,11 +30,8 @@ def random_table(rng: np.random.Generator, n_tiles: int, jokers: bool = True,
             cols = rng.permutation(4)[:size].tolist()
             faces = [face_of(c, v) for c in cols]
             kind = GROUP
-        tiles = []
-        for f in faces:
-            t = 2 * f if 2 * f in free else (2 * f + 1 if 2 * f + 1 in free else None)
-            tiles.append(t)
-        if any(t is None for t in tiles):
+        tiles = [2 * f if 2 * f in free else 2 * f + 1 for f in faces if 2 * f in free or 2 * f + 1 in free]
+        if len(tiles) < len(faces):         # a face with both copies taken
             continue
         if spare_jokers and rng.random() < joker_prob:
             i = int(rng.integers(len(tiles)))

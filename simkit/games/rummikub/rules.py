@@ -193,10 +193,10 @@ def check_retrieval(table0: Sequence[Meld], final: Sequence[Meld]) -> Violation 
     for j, c in zip(retrieved, cands):
         if not c:
             r0, _, k = start[j]
-            roles = "/".join(tile_text(f * 2) for f in sorted(r0))
+            faces = "/".join(tile_text(f * 2) for f in sorted(r0))
             return Violation("R15", where.get(j),
-                             f"joker {tile_text(j)} (was {roles} in meld {k}) is retrieved without a "
-                             f"replacement {roles} beside its old meld-mates")
+                             f"joker {tile_text(j)} (was {faces} in meld {k}) is retrieved without a "
+                             f"replacement {faces} beside its old meld-mates")
     if len(retrieved) == 2 and not any(a != b for a in cands[0] for b in cands[1]):
         return Violation("R15", where.get(retrieved[1]), "both jokers are retrieved but only one replacement "
                                                         "tile is beside their old meld-mates")

@@ -37,6 +37,10 @@ def _start_seat(config: RummikubConfig, n: int, rng: np.random.Generator) -> int
 
 
 class RummikubState(State):
+    acting: tuple[int, ...]
+    events: list[tuple]
+    public: list[tuple]         # the events every seat may see (drawn tiles hidden)
+
     def __init__(self, config: RummikubConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
         self.config = config
@@ -48,8 +52,8 @@ class RummikubState(State):
         self.hand = -1
         self.turns = 0
         self.phase = PLAY
-        self.events: list = []
-        self.public: list = []
+        self.events = []
+        self.public = []
         self._new_hand()
 
     # ------------------------------------------------------------------ hands
@@ -74,7 +78,8 @@ class RummikubState(State):
 
     def _end_hand(self, reason: str, winner: int | None) -> None:
         cfg = self.config
-        if reason == "out":
+        winners: tuple[int, ...]
+        if winner is not None:                      # went out
             values = [rules.rack_value(r, cfg.joker_points) for r in self.racks]
             scores = rules.score_going_out(values, winner)
             winners = (winner,)
@@ -171,6 +176,7 @@ class RummikubState(State):
             self.public.append(("pass", seat))
         else:
             played = True
+            ev: tuple
             if isinstance(action, InitialMeld):
                 added = tuple(t for m in action.melds for t in m.tiles)
                 value = sum(rules.meld_value(m) for m in action.melds)
@@ -178,6 +184,7 @@ class RummikubState(State):
                 self.opened[seat] = True
                 ev = ("initial_meld", seat, tuple(action.melds), value)
             else:
+                assert isinstance(action, Play), "a late action always has a violation"
                 before = {t for m in self.table for t in m.tiles}
                 added = tuple(t for m in action.table for t in m.tiles if t not in before)
                 ev = ("play", seat, self.table, tuple(action.table), added)

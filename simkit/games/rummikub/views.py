@@ -1,17 +1,39 @@
 """What a seat may see (spec section 9), the hidden part resampled for search, and the invariant
-audit. `RummikubState.observe`, `determinize` and `audit` are these functions."""
+audit. `RummikubState.observe`, `determinize` and `audit` are these functions; they read the
+state through `RummikubFields`, so this module does not import state.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol, Self, TypeVar
 
 import numpy as np
 
 from simkit.games.rummikub import rules
 from simkit.games.rummikub.tiles import N_TILES, Meld, sorted_tiles
 
-if TYPE_CHECKING:
-    from simkit.games.rummikub.state import RummikubState
+
+class RummikubFields(Protocol):
+    """The part of `RummikubState` these functions read (mypy checks that the state has it)."""
+
+    n: int
+    rng: np.random.Generator
+    phase: str
+    hand: int
+    seat: int
+    acting: tuple[int, ...]
+    table: tuple[Meld, ...]
+    pool: list[int]
+    racks: list[list[int]]
+    opened: list[bool]
+    passes: int
+    cum: list[float]
+    hand_scores: list[tuple[float, ...]]
+    public: list[tuple]
+
+    def clone(self) -> Self: ...
+
+
+StateT = TypeVar("StateT", bound=RummikubFields)
 
 
 class Observation(NamedTuple):
@@ -31,13 +53,13 @@ class Observation(NamedTuple):
     history: tuple[tuple, ...]
 
 
-def observe(state: RummikubState, seat: int) -> Observation:
+def observe(state: RummikubFields, seat: int) -> Observation:
     return Observation(seat, state.seat, state.hand, state.table, len(state.pool),
                        tuple([len(r) for r in state.racks]), tuple(state.opened), tuple(state.cum),
                        state.passes, sorted_tiles(state.racks[seat]), tuple(state.public))
 
 
-def determinize(state: RummikubState, seat: int, rng: np.random.Generator) -> RummikubState:
+def determinize(state: StateT, seat: int, rng: np.random.Generator) -> StateT:
     """Other racks and the pool resampled from the tiles `seat` cannot see."""
     c = state.clone()
     unseen = list(c.pool)
@@ -58,7 +80,7 @@ def determinize(state: RummikubState, seat: int, rng: np.random.Generator) -> Ru
     return c
 
 
-def audit(state: RummikubState) -> list[str]:
+def audit(state: RummikubFields) -> list[str]:
     """Conservation of the 106 tiles, a valid table (R3-R7), zero-sum hands and match (R19-R23)."""
     problems = []
     tiles = [t for r in state.racks for t in r] + list(state.pool) + [t for m in state.table for t in m.tiles]

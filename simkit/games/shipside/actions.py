@@ -137,7 +137,7 @@ _PATTERNS = [
      lambda m: Octopus(int(m[1]), bool(m[2]), int(m[3]), "AB".index(m[4]), int(m[5]),
                        "AB".index(m[6]), _d(m[7]))),
     (re.compile(r"rum on (\d+) (before|after)$"), lambda m: Rum(int(m[1]), m[2])),
-    (re.compile(r"crew (left|right)$"), lambda m: Direction(_d(m[1]))),
+    (re.compile(r"crew (left|right)$"), lambda m: Direction(m[1][0].upper())),
     (re.compile(r"end turn$"), lambda m: END_TURN),
     (re.compile(r"pass$"), lambda m: PASS),
     (re.compile(rf"pick {_CARD}$"), lambda m: Pick(int(m[1]), bool(m[2]))),

@@ -45,7 +45,7 @@ class _Memo:
         self.plays: dict = {}    # card kind -> row of Play actions
         self.octopi: dict = {}   # (card kind, 2 * source ship + side) -> row of Octopus actions
         self.getters: dict = {}  # (place ids, source or -1) -> getter of those places but the source
-        self.crew: dict = {}     # (row, crew counts) -> _Crew
+        self.crew: dict = {}     # (row, crew counts) -> CrewMoves
         self.rum = {when: tuple(Rum(d, when) for d in defense) for when in ("before", "after")}
 
     def play_row(self, kind: tuple[int, bool]) -> tuple:
@@ -83,7 +83,7 @@ def _bounded(table: dict) -> dict:
     return table
 
 
-class _Crew:
+class CrewMoves:
     """S23-S29 for one ship row and crew count per ship: whether the crew is frozen, the
     directions the crew of each ship in play can move, and the symbol places memoised on them."""
 
@@ -112,7 +112,7 @@ def _memo(st) -> _Memo:
     return hit[1]
 
 
-def crew_moves(st) -> _Crew:
+def crew_moves(st) -> CrewMoves:
     """The crew's possible moves, kept on the state until a token moves or a ship is scored."""
     crew = st._crew
     if crew is None:
@@ -120,7 +120,7 @@ def crew_moves(st) -> _Crew:
     return crew
 
 
-def crew_lookup(st) -> _Crew:
+def crew_lookup(st) -> CrewMoves:
     """The crew's possible moves, memoised by the row and the number of tokens on each ship."""
     row = st.row
     crew = st.crew
@@ -128,7 +128,7 @@ def crew_lookup(st) -> _Crew:
     table = _memo(st).crew
     hit = table.get(key)
     if hit is None:
-        hit = _bounded(table)[key] = _Crew(st)
+        hit = _bounded(table)[key] = CrewMoves(st)
     return hit
 
 
@@ -236,9 +236,12 @@ def main_actions(st, p: int) -> list:
                     sym = k[1] and as_place
                     get = gets.get(sym)
                     if get is None:
-                        if sym and moving is None:
-                            moving, get_moving = _symbol_places(st, p, plain)
-                        get = gets[sym] = memo.gather(moving if sym else plain, source)
+                        if not sym:
+                            get = gets[sym] = memo.gather(plain, source)
+                        else:
+                            if moving is None:
+                                moving, get_moving = _symbol_places(st, p, plain)
+                            get = gets[sym] = memo.gather(moving, source)
                     out += get(memo.octopi.get((k, source)) or memo.octopus_row(k, source))
     if not out:
         out.append(PASS)  # S18

@@ -7,6 +7,7 @@ ship is captured, and the final result.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence, Sized
 from typing import NamedTuple
 
 from simkit.games.shipside import crewstart
@@ -141,13 +142,14 @@ def ship_result(t0: int, t1: int, n0: int, n1: int, thr: int, max_cards: int, in
     return None
 
 
-def move_target(row: list[int], crew: list[list[int]], ship: int, step: int, wrap: bool,
-                skip: bool, max_per_ship: int) -> int:
+def move_target(row: list[int], crew: Sequence[Sized] | Mapping[int, Sized], ship: int, step: int,
+                wrap: bool, skip: bool, max_per_ship: int) -> int:
     """S26-S28: the ship a token on `ship` reaches moving `step` (-1 left, +1 right) along the
     row of ships still in play (gaps ignored, S27), or -1 when that direction is blocked.
 
     Occupied ships (max_per_ship tokens) are skipped (S26) or block (skip=False); without
-    wrap-around the row's end blocks (S28 alternative).
+    wrap-around the row's end blocks (S28 alternative). `crew`: the tokens on each ship (by
+    ship id or defense, as `row` names the ships; only their number is read).
     """
     n = len(row)
     i = row.index(ship)

@@ -7,6 +7,8 @@ Listing legal actions lives in moves.py, observations / determinize / audit in v
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,6 +46,46 @@ class ShipsideState(State):
                  "rum_turn", "phase", "acting", "cur", "first", "pending", "turn", "passes", "reason",
                  "events", "marks", "own", "n_octo", "n_rum", "_open", "_crew")
 
+    config: ShipsideConfig
+    T: rules.Tables
+    rng: np.random.Generator
+    row: list[int]                      # ship ids in play, in row order
+    sides: list[list[list[int]]]        # ship id -> side (A, B) -> card ids
+    tot: list[list[int]]                # ship id -> side -> strength total
+    mugs: list[list[int]]               # ship id -> owner seat of each rum mug
+    crew: list[list[int]]               # ship id -> crew token ids
+    octo_on: list[int]                  # card id -> seat whose octopus is on it, or -1
+    octo_at: list[int]                  # seat -> card its octopus is on, or -1
+    octo_spent: list[bool]
+    hands: list[list[int]]
+    piles: list[list[int]]              # one shared draw pile, or one per seat (variant)
+    pile_of: tuple[int, int]            # seat -> its draw pile
+    out: list[int]                      # cards of scored ships
+    captured: list[list[int]]           # seat -> ship ids it captured
+    crew_won: list[list[int]]
+    crew_out: list[int]
+    ships_out: list[int]
+    score: list[int]
+    rum_left: list[int]
+    rum_turn: bool
+    phase: str
+    acting: tuple[int, ...]
+    cur: int
+    first: int
+    #: phase dir: (chooser, directions it may pick, the resolution waiting for it: see _resolve)
+    pending: tuple[int, tuple[str, ...], list[Any]] | None
+    turn: int
+    passes: int
+    reason: str
+    events: list[tuple]
+    marks: tuple[str, ...] | None       # variant: each seat's mark (two)
+    own: list[list[int]] | None         # variant: each seat's own deck while picking
+    n_octo: int
+    n_rum: int
+    #: seat -> (open place ids, their getter) kept by moves.py, or None
+    _open: list[tuple[tuple[int, ...], Callable[[tuple], tuple]] | None]
+    _crew: moves.CrewMoves | None       # the crew's possible moves kept by moves.py
+
     def __init__(self, config: ShipsideConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
         T = rules.tables(config)
@@ -60,11 +102,11 @@ class ShipsideState(State):
         self.octo_on = [-1] * T.n_cards
         self.octo_at = [-1, -1]
         self.octo_spent = [False, False]
-        self.out: list[int] = []
+        self.out = []
         self.captured = [[], []]
         self.crew_won = [[], []]
-        self.crew_out: list[int] = []
-        self.ships_out: list[int] = []
+        self.crew_out = []
+        self.ships_out = []
         self.score = [0, 0]
         self.rum_left = [config.rum.uses_per_player] * 2                           # S9, S47
         self.rum_turn = False
@@ -115,12 +157,13 @@ class ShipsideState(State):
     def _finish_picks(self) -> None:
         """S57, S58: the unpicked cards are shuffled into each player's own pile (or one shared)."""
         rng = self.rng
+        own = self._own_decks()
         if self.config.variant.personal_decks:
             for s in (0, 1):
-                rest = self.own[s]
+                rest = own[s]
                 self.piles[s] = [rest[i] for i in rng.permutation(len(rest)).tolist()]
         else:
-            rest = self.own[0] + self.own[1]
+            rest = own[0] + own[1]
             self.piles[0] = [rest[i] for i in rng.permutation(len(rest)).tolist()]
         self.own = [[], []]
         self.events.append(("deal", tuple(self.hands[0]), tuple(self.hands[1])))
@@ -143,17 +186,28 @@ class ShipsideState(State):
                 return []
             return [END_TURN] + moves.rum_actions(self, "after")
         if ph == DIR:
-            if seat != self.pending[0]:
+            chooser, dirs, _ = self._pending()
+            if seat != chooser:
                 return []
-            return [d for d in DIRECTIONS if d.dir in self.pending[1]]
+            return [d for d in DIRECTIONS if d.dir in dirs]
         if ph == PICK:
             if len(self.hands[seat]) >= self.config.setup.hand_size:
                 return []
             kinds = self.T.kind
-            return [Pick(*k) for k in dict.fromkeys(kinds[c] for c in self.own[seat])]
+            return [Pick(*k) for k in dict.fromkeys(kinds[c] for c in self._own_decks()[seat])]
         if ph == MARK:
             return [Mark(m) for m in MARKS] if seat == self.first else []
         return []
+
+    def _own_decks(self) -> list[list[int]]:
+        """The own decks of the variant's opening picks (phase pick)."""
+        assert self.own is not None, "no own decks outside the variant's picks"
+        return self.own
+
+    def _pending(self) -> tuple[int, tuple[str, ...], list[Any]]:
+        """The direction choice waited for (phase dir)."""
+        assert self.pending is not None, "no direction choice is pending"
+        return self.pending
 
     def is_legal(self, seat: int, action) -> bool:
         return action in self.legal_actions(seat)
@@ -198,16 +252,17 @@ class ShipsideState(State):
             raise IllegalAction(f"both seats choose a card at once: expected 2 actions, got "
                                 f"{len(actions)}", seat=None, rule="S57")
         chosen = []
+        own = self._own_decks()
         for s, a in enumerate(actions):
             if type(a) is not Pick:
                 raise IllegalAction(f"{a!r}: seat {s} must pick a card of its own deck", seat=s, rule="S57")
-            card = self._find(self.own[s], (a.value, a.sym))
+            card = self._find(own[s], (a.value, a.sym))
             if card < 0:
                 raise IllegalAction(f"{a}: seat {s} has no such card left in its own deck", seat=s,
                                     rule="S57")
             chosen.append(card)
         for s, card in enumerate(chosen):
-            self.own[s].remove(card)
+            own[s].remove(card)
             self.hands[s].append(card)
             self.events.append(("pick", s, card))
         if len(self.hands[0]) >= self.config.setup.hand_size:
@@ -248,7 +303,7 @@ class ShipsideState(State):
 
     def _check_dir(self, s: int, card: int, side: int, p: int, d, what, placement: bool) -> None:
         """S25: the acting player names a direction exactly when they must choose one."""
-        needed = ()
+        needed: tuple[str, ...] = ()
         if placement and self.T.sym[card] and (self.config.movement.chooser == "player" or side == p):
             needed = self._dirs(s)
         if needed:
@@ -352,7 +407,7 @@ class ShipsideState(State):
         self._next_turn()
 
     def _apply_direction(self, a) -> None:
-        chooser, dirs, st = self.pending
+        chooser, dirs, st = self._pending()
         if type(a) is not Direction or a.dir not in dirs:
             raise IllegalAction(f"{a!r}: choose the crew's direction among {list(dirs)}",
                                 seat=chooser, rule="S25")
@@ -572,3 +627,7 @@ class ShipsideState(State):
         new.own = None if self.own is None else [o[:] for o in self.own]
         new.n_octo, new.n_rum = self.n_octo, self.n_rum
         return new
+
+
+if TYPE_CHECKING:     # determinize is bound above: mypy checks what it reads here
+    _hidden: type[views.HiddenCards] = ShipsideState

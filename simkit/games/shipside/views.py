@@ -1,17 +1,29 @@
 """What a seat sees (observe), a state consistent with it (determinize), and the invariants
-(audit). Functions take the state as `st`; ShipsideState binds them as methods."""
+(audit). Functions take the state as `st`; ShipsideState binds them as methods (this module
+does not import state.py: determinize reads the state through `HiddenCards`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol, Self, TypeVar
 
 import numpy as np
 
 from simkit.games.shipside import moves
 from simkit.games.shipside.rules import DIR, MARK, OVER, PICK
 
-if TYPE_CHECKING:
-    from simkit.games.shipside.state import ShipsideState
+
+class HiddenCards(Protocol):
+    """The part of `ShipsideState` that determinize resamples (mypy checks that the state has it)."""
+
+    phase: str
+    hands: list[list[int]]
+    piles: list[list[int]]
+    own: list[list[int]] | None
+
+    def clone(self) -> Self: ...
+
+
+StateT = TypeVar("StateT", bound=HiddenCards)
 
 
 class ShipView(NamedTuple):
@@ -67,10 +79,10 @@ def observe(st, seat: int) -> Observation:
         ships.append(ShipView(
             defense[s], defense[s] + bonus * len(mugs), tuple(mugs),
             tuple([T.crew_kind[c] for c in crew]) if crew else (), cards, tuple(st.tot[s])))
-    octo = tuple("spent" if (st.octo_at[x] < 0 and st.octo_spent[x]
-                             and st.config.octopus.reuse == "once")
-                 else "supply" if st.octo_at[x] < 0
-                 else f"on {defense[st._ship_of_card(st.octo_at[x])]}" for x in (0, 1))
+    octo_a, octo_b = ["spent" if (st.octo_at[x] < 0 and st.octo_spent[x]
+                                  and st.config.octopus.reuse == "once")
+                      else "supply" if st.octo_at[x] < 0
+                      else f"on {defense[st._ship_of_card(st.octo_at[x])]}" for x in (0, 1)]
     phase = st.phase
     pend = st.pending[1] if phase == DIR and st.pending[0] == seat else ()
     pend_ship = defense[st.pending[2][1]] if phase == DIR else -1
@@ -79,7 +91,7 @@ def observe(st, seat: int) -> Observation:
         seat, phase, st.to_act()[0] if phase not in (OVER, PICK) else -1, st.turn,
         tuple(ships), tuple(sorted([kind[c] for c in st.hands[seat]])),
         len(st.hands[1 - seat]), tuple([len(p) for p in st.piles]), tuple(st.score),
-        tuple(st.rum_left), octo,
+        tuple(st.rum_left), (octo_a, octo_b),
         (tuple([defense[s] for s in st.captured[0]]), tuple([defense[s] for s in st.captured[1]])),
         st.marks, pend, pend_ship)
 
@@ -91,7 +103,7 @@ def ship_of_card(st, card: int) -> int:
     return -1
 
 
-def determinize(st, seat: int, rng: np.random.Generator) -> ShipsideState:
+def determinize(st: StateT, seat: int, rng: np.random.Generator) -> StateT:
     """Resample what `seat` cannot see: the other hand and the order of every draw pile.
 
     Shared pile: the other hand and the pile are pooled and redealt. Personal piles (variant):

@@ -24,6 +24,7 @@ bullheads; rows never need their other cards).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -202,7 +203,8 @@ class _Draws:
         self.keys = keys.reshape(-1)
         self.round_no = round_no
         self._turn = -1
-        self._first = self._bits = np.empty(0)
+        self._first: np.ndarray = np.empty(0)
+        self._bits: np.ndarray = self._first
 
     def first_cards(self, turn: int) -> np.ndarray:
         """The first card draw of every seat and game in `turn` as 32-bit ints (uint64), flat
@@ -334,14 +336,14 @@ class _Dealer:
                 if after is not None:
                     after.append((words[1], words[0], has32.value, low32.value))
             return after
-        bits = self.bits
-        template: dict = {"bit_generator": "PCG64", "state": {"state": 0, "inc": self.inc},
+        bits: np.random.BitGenerator = self.bits      # its state setter takes any mapping
+        template: dict[str, Any] = {"bit_generator": "PCG64", "state": {"state": 0, "inc": self.inc},
                           "has_uint32": 0, "uinteger": 0}
         inner = template["state"]
         for seed, row in zip(seeds, rows):
-            hi, lo, has32, low32 = (seed[0], seed[1], 0, 0) if first else seed
+            hi, lo, has_uint32, uinteger = (seed[0], seed[1], 0, 0) if first else seed
             inner["state"] = (hi << 64) | lo
-            template["has_uint32"], template["uinteger"] = has32, low32
+            template["has_uint32"], template["uinteger"] = has_uint32, uinteger
             bits.state = template
             shuffle(row)
             if after is not None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from bisect import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,6 +16,7 @@ from simkit.games.sixnimmt import rules, views
 from simkit.games.sixnimmt.actions import TAKE_ROW, TakeRow
 from simkit.games.sixnimmt.config import DECK_SIZE, SixNimmtConfig
 from simkit.games.sixnimmt.rules import DRAFT, OVER, PLAY, ROW_PICK, competition_ranks, row_points
+from simkit.games.sixnimmt.views import PublicParts
 
 _DECK = list(range(1, DECK_SIZE + 1))
 
@@ -24,6 +26,37 @@ class SixNimmtState(State):
                  "penalty", "points", "totals", "last_round", "round_log", "phase", "round", "turn",
                  "pending", "pending_at", "aside", "pool", "drafters", "draft_i", "round_one_drafter",
                  "seen", "events", "acting", "all_seats", "_outcome", "public_view")
+
+    config: SixNimmtConfig
+    n: int
+    _rng: np.random.Generator | None
+    #: makes the generator on first use (see `rng`); None once there is one
+    _rng_source: Callable[[], np.random.Generator] | None
+    rows: list[list[int]]
+    low_ends: list[int]                 # the row ends, ascending
+    low_rows: list[int]                 # the row of each of low_ends
+    hands: list[list[int]]
+    penalty: list[list[int]]            # this round's penalty pile per seat
+    points: list[int]                   # bullheads in each penalty pile this round (N13)
+    totals: list[int]
+    last_round: list[int]
+    round_log: list[tuple[float, ...]]  # each finished round's bullheads per seat
+    phase: str
+    round: int
+    turn: int
+    pending: tuple[tuple[int, int], ...]  # (card, seat) of this turn, ascending, while placing
+    pending_at: int
+    aside: list[int]
+    pool: list[int]
+    drafters: Sequence[int]             # seat of each draft pick in order (never changed)
+    draft_i: int
+    round_one_drafter: int
+    seen: list[int]
+    events: list[tuple]
+    acting: tuple[int, ...]
+    all_seats: tuple[int, ...]
+    _outcome: Outcome | None
+    public_view: tuple[int, PublicParts] | None   # views.observe's cache: (events logged, parts)
 
     def __init__(self, config: SixNimmtConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
@@ -37,12 +70,12 @@ class SixNimmtState(State):
         self.rng = rng
         self.totals = [0] * n_players
         self.last_round = [0] * n_players
-        self.round_log: list[tuple[float, ...]] = []   # each finished round's bullheads per seat
+        self.round_log = []
         self.round = 0
         self.round_one_drafter = -1
-        self.events: list = []
-        self._outcome: Outcome | None = None
-        self.public_view: tuple | None = None     # views.observe's cache: (events logged, parts)
+        self.events = []
+        self._outcome = None
+        self.public_view = None
         self.all_seats = tuple(range(n_players))
 
     @classmethod
@@ -136,7 +169,9 @@ class SixNimmtState(State):
         of a clone, and most copies in a search never deal another round)."""
         rng = self._rng
         if rng is None:
-            rng = self._rng = self._rng_source()
+            source = self._rng_source
+            assert source is not None, "defer_rng gave a source"
+            rng = self._rng = source()
         return rng
 
     @rng.setter
@@ -358,8 +393,10 @@ class SixNimmtState(State):
         other.config = self.config
         other.n = self.n
         rng = self._rng
-        other.defer_rng(partial(generator_from_state, generator_state(rng)) if rng is not None
-                        else self._rng_source)
+        if rng is None:                       # not drawn from yet: share the source
+            other._rng, other._rng_source = None, self._rng_source
+        else:
+            other.defer_rng(partial(generator_from_state, generator_state(rng)))
         other.rows = [list(r) for r in self.rows]
         other.low_ends = list(self.low_ends)
         other.low_rows = list(self.low_rows)
@@ -386,6 +423,10 @@ class SixNimmtState(State):
         other._outcome = self._outcome
         other.public_view = self.public_view
         return other
+
+
+if TYPE_CHECKING:     # observe, determinize and audit are bound above: mypy checks what they read here
+    _fields: type[views.SixNimmtFields] = SixNimmtState
 
 
 def new_state(config: SixNimmtConfig, n_players: int, rng: np.random.Generator) -> SixNimmtState:

@@ -1,18 +1,57 @@
 """What a seat sees (observe), a state consistent with it (determinize), and the invariants
-(audit). Functions take the state first; SixNimmtState binds them as methods."""
+(audit). Functions take the state first; SixNimmtState binds them as methods. They read the
+state through `SixNimmtFields`, so this module does not import state.py."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol, Self, TypeVar
 
 import numpy as np
 
+from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import BH, BH_BYTES, PLAY, ROW_PICK
 
-if TYPE_CHECKING:
-    from simkit.games.sixnimmt.state import SixNimmtState
+#: what every seat sees alike: rows, totals, seen cards, revealed, penalty piles, round points,
+#: hands, pool (the fields of Observation after `hand`, in that order)
+PublicParts = tuple[
+    tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...],
+    tuple[tuple[int, ...], ...] | None, tuple[int, ...] | None, tuple[tuple[int, ...], ...] | None,
+    tuple[int, ...] | None]
+
+
+class SixNimmtFields(Protocol):
+    """The part of `SixNimmtState` these functions read (mypy checks that the state has it)."""
+
+    config: SixNimmtConfig
+    n: int
+    phase: str
+    round: int
+    turn: int
+    rows: list[list[int]]
+    low_ends: list[int]
+    low_rows: list[int]
+    hands: list[list[int]]
+    penalty: list[list[int]]
+    points: list[int]
+    totals: list[int]
+    pending: tuple[tuple[int, int], ...]
+    pending_at: int
+    aside: list[int]
+    pool: list[int]
+    seen: list[int]
+    events: list[tuple]
+    acting: tuple[int, ...]
+    public_view: tuple[int, PublicParts] | None
+
+    def clone(self) -> Self: ...
+
+    def defer_rng(self, source: Callable[[], np.random.Generator]) -> None: ...
+
+
+StateT = TypeVar("StateT", bound=SixNimmtFields)
 
 
 class Observation(NamedTuple):
@@ -41,7 +80,7 @@ class Observation(NamedTuple):
 _tuple_new = tuple.__new__
 
 
-def observe(state: SixNimmtState, seat: int) -> Observation:
+def observe(state: SixNimmtFields, seat: int) -> Observation:
     public = state.public_view
     if public is None or public[0] != len(state.events):
         public = state.public_view = (len(state.events), _public_parts(state))
@@ -52,7 +91,7 @@ def observe(state: SixNimmtState, seat: int) -> Observation:
         totals, seen, revealed, penalties, points, hands, pool, state.acting))
 
 
-def _public_parts(state: SixNimmtState) -> tuple:
+def _public_parts(state: SixNimmtFields) -> PublicParts:
     """The fields every seat sees alike, built once per step for all the seats that observe it.
 
     Every change of a state through `apply` logs an event, so the length of the log dates them."""
@@ -71,7 +110,7 @@ def _seeded_generator(seed: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seed))
 
 
-def determinize(state: SixNimmtState, seat: int, rng: np.random.Generator) -> SixNimmtState:
+def determinize(state: StateT, seat: int, rng: np.random.Generator) -> StateT:
     """Other hands and the set-aside cards reshuffled; future deals drawn from `rng`."""
     other = state.clone()
     other.defer_rng(partial(_seeded_generator, int(rng.integers(1 << 63))))
@@ -99,7 +138,7 @@ def _full_deck(size: int) -> frozenset[int]:
 _bullheads_of = BH.__getitem__
 
 
-def audit(state: SixNimmtState) -> list[str]:
+def audit(state: SixNimmtFields) -> list[str]:
     """Conservation of cards and the shape of the rows (run after every game: kept cheap)."""
     problems = []
     config = state.config

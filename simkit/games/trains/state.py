@@ -56,7 +56,8 @@ _REORDER_OFFSET = (0, 1, 2, 2, -2)
 @functools.cache
 def _moved_slots_table(voiding: str, insertion: bool) -> tuple:
     """[effect][i] -> the 0-based slots whose card effect 1-4 with parameter i moves (T24)."""
-    return tuple({i: tuple(s - 1 for s in moved_slots(e, i, voiding, insertion)) for i in PARAMS[e]}
+    return tuple({i: tuple(s - 1 for s in moved_slots(e, i, voiding, insertion))
+                  for i in PARAMS[e] if i is not None}     # effects 1-4 all have a parameter
                  if 1 <= e <= 4 else {} for e in range(5))
 
 
@@ -281,7 +282,7 @@ class TrainsState(State):
     def _list_turn_actions(self) -> tuple:
         """T8/T14: Draw, plus Use(effect, param) for every effect in the display (§5, §7)."""
         d = self.display
-        acts = [DRAW]
+        acts: list[tuple] = [DRAW]
         for e in (1, 2, 3, 4):
             if d[e]:
                 acts.extend(USE[e])

@@ -82,7 +82,7 @@ def determinize(state, seat: int, rng: np.random.Generator):
     new = rng.permutation(pool).tolist()
     pos = len(state.draw)
     det.draw = new[:pos]
-    mapping = {}
+    mapping: dict[int, int] = {}
     for p in range(state.n):
         if p == seat:
             continue
