@@ -179,7 +179,7 @@ def _state(r: _Fields, config: RummikubConfig, rng: np.random.Generator, n: int)
     state.phase = OVER if over else PLAY
     state.hand = len(r.hands) - over
     state.seat = -1 if r.to_move is None else r.to_move
-    state.acting = () if over else (state.seat,)  # type: ignore[assignment]  # the state declares one seat
+    state.acting = () if over else (state.seat,)
     for field, value in r.counters.items():
         setattr(state, field, value)
     state.hand_start_seat = state.first_seat if r.hand_start is None else r.hand_start

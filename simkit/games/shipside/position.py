@@ -164,7 +164,7 @@ def parse_position(text: str, config: ShipsideConfig, rng: np.random.Generator |
     st.out = _take_cards(cards, lines.line("out of the game"))
     _check_cards_placed(lines, st, cards)
     _read_pending(lines, st)
-    st.acting = _seats_to_act(st)  # type: ignore[assignment]  # state.py types fields by their first value
+    st.acting = _seats_to_act(st)
     problems = st.audit()
     if problems:
         raise PositionError("the position breaks the rules: " + "; ".join(problems))
@@ -259,7 +259,7 @@ def _read_marks(lines: PositionText, st: ShipsideState) -> None:
         if not variant or st.phase == MARK or marks[0] == marks[1]:
             raise line.error("marks are two different marks, set only in the variant after the mark phase "
                              "(S56)")
-        st.marks = marks  # type: ignore[assignment]  # (as st.acting)
+        st.marks = marks
 
 
 def _take_cards(cards: Ledger, line: Line, text: str | None = None, prefer=None) -> list[int]:
@@ -385,5 +385,5 @@ def _read_pending(lines: PositionText, st: ShipsideState) -> None:
         raise line.error(f"the crew on {m[4]} can move {', '.join(DIR_NAMES[d] for d in free)}"
                                      if free else f"the crew on {m[4]} cannot move")
     stage = 0 if config.movement.before_scoring else 2
-    st.pending = (chooser, dirs,  # type: ignore[assignment]  # (as st.acting)
+    st.pending = (chooser, dirs,
                   [actor, s, side, placed[-1], origin, m[3] is None, None, stage])
