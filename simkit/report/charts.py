@@ -24,6 +24,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
+from matplotlib.typing import RcKeyType  # noqa: E402
 
 from simkit.stats.tables import (  # noqa: E402
     player_key,
@@ -40,10 +41,10 @@ WIDTH = 6.4
 CHART_WIDTH = 4.4
 DPI = 150
 MIN_FONT_PT = 9.0
-COLORS = plt.get_cmap("tab10").colors
+COLORS = matplotlib.color_sequences["tab10"]
 P = ParamSpec("P")
 R = TypeVar("R")
-STYLE = {"font.size": 9.5, "axes.titlesize": 10.5, "axes.labelsize": 9.5,
+STYLE: dict[RcKeyType, float] = {"font.size": 9.5, "axes.titlesize": 10.5, "axes.labelsize": 9.5,
          "xtick.labelsize": 9.0, "ytick.labelsize": 9.0, "legend.fontsize": 9.0,
          "figure.titlesize": 10.5}
 
@@ -130,7 +131,7 @@ def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
         x = x[~np.isnan(x)]
         if x.size == 0:
             continue
-        ax.hist(x, bins=bins, density=True, histtype="step", linewidth=1.6, color=_color(i),
+        ax.hist(x, bins=bins.tolist(), density=True, histtype="step", linewidth=1.6, color=_color(i),
                 label=f"{short(p)} (mean {x.mean():.1f})")
         ax.axvline(x.mean(), color=_color(i), linestyle="--", linewidth=1)
     ax.set_xlabel("score" + ("" if higher_is_better else " (lower is better)"))
@@ -226,13 +227,13 @@ def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % b
     run = running_win_share(seats)
     if len(run) and run["games"].max() >= 50:
         run = run[run["games"] >= 10]          # the first few games only add noise
-    table = summary_table(seats).set_index("player")
+    fair = summary_table(seats).set_index("player")["fair_share"]
     for i, p in enumerate(players(seats)):
         sub = run[run["player"] == p]
         ax.plot(sub["games"], sub["win_share"], color=_color(i), linewidth=1.4, label=short(p))
         ax.fill_between(sub["games"], sub["low"], sub["high"], color=_color(i), alpha=0.12,
                         linewidth=0)
-        ax.axhline(float(table.loc[p, "fair_share"]), color=_color(i), linestyle=":",
+        ax.axhline(float(fair[p]), color=_color(i), linestyle=":",
                    linewidth=0.8)
     if len(run) and run["games"].max() > 20:
         ax.set_xscale("log")

@@ -1,9 +1,11 @@
-"""Terminal texts of finished studies: a run's summary, a sweep cell, a compare's verdict."""
+"""Terminal texts of finished studies: a run's summary, a sweep cell, a compare's verdict.
+A figure is named as in the report (`simkit.report.words`)."""
 
 from __future__ import annotations
 
 from simkit.engine.game import Game
 from simkit.engine.runner import RunResult
+from simkit.report.words import PAIRWISE_ELO, WIN_SHARE_NOTE, llr_bounds, sprt_hypotheses
 from simkit.stats.match import MatchSummary, format_paired, match_lines
 from simkit.stats.tables import format_summary, summary_table
 from simkit.stats.wording import sequential_text
@@ -17,7 +19,7 @@ def run_summary(result: RunResult, game: Game) -> str:
              f"({better} points is better); results in {result.out_dir}")
     table = summary_table(seats)
     lines = [format_summary(table, title=title)]
-    lines.append(win_share_note(table))
+    lines.append(WIN_SHARE_NOTE)
     paired = format_paired(seats) if result.manifest.get("duplicate") else None
     if paired:
         lines.append(paired)
@@ -42,30 +44,21 @@ def cell_summary(label: str, result: RunResult) -> str:
     return format_summary(summary_table(result.seats), title=f"\n[{label}] {len(result.games)} games")
 
 
-def win_share_note(table) -> str:
-    """What the columns mean, in the report's words (the per-seat lines of a strategy in
-    several seats are part of the table's text)."""
-    return ("win share per game: games won with any of a strategy's seats (a win shared by "
-            "k co-winners counts 1/k); fair share: its seats / players; ÷ fair: 1 is fair")
-
-
 def match_text(m: MatchSummary, stopped_early: bool) -> str:
     """A compare's result: the pairwise Elo (the strength figure), the bias-adjusted Elo after
     the SPRT, the game-level W/D/L figures, the SPRT state and the verdict.
 
     Intervals are 95 %: `± x` where the normal interval holds, `[low, high]` (the honest
     Wilson-type bounds) near a score of 0 % or 100 %; a nElo without spread is `n/a`."""
-    unit = "pairwise Elo" if m.sprt is None or m.sprt.model == "logistic" else "pairwise nElo"
     strength, game_level = match_lines(m)[:-1], match_lines(m)[-1]
     lines = [f"games {m.games}: {m.a} (A) against {m.b} (B)"] + strength
     seq = m.sequential
     if seq is not None:
-        lines.append(f"bias-adjusted for the SPRT stop: pairwise Elo {sequential_text(seq)} "
+        lines.append(f"bias-adjusted for the SPRT stop: {PAIRWISE_ELO} {sequential_text(seq)} "
                      f"(95%), LOS {100 * seq.los:.2f}%"
                      + ("  <- quote this one" if stopped_early else ""))
     lines.append(game_level)
     if m.sprt is not None:
-        lines.append(f"LLR {m.llr:.2f} (bounds {m.sprt.lower:.2f}, {m.sprt.upper:.2f}), "
-                     f"SPRT [{m.sprt.elo0:g}, {m.sprt.elo1:g}] {unit}")
+        lines.append(f"LLR {m.llr:.2f} (bounds {llr_bounds(m.sprt)}), SPRT {sprt_hypotheses(m.sprt)}")
     lines.append(("stopped early: " if stopped_early else "") + m.verdict())
     return "\n".join(lines)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import html
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from matplotlib.figure import Figure
 
 from simkit.engine.records import write_text_file
 from simkit.report.charts import WIDTH, _color, save_figure
+from simkit.report.figures import RatingFigures, typed_rows
 from simkit.studies.ladder import LadderResult, analyse_ladder
 
 EXPLAIN_RATING = ("Plackett-Luce rating on the Elo scale over every game of every pairing (mean 0; "
@@ -55,7 +57,7 @@ def budget_chart(result: LadderResult) -> Figure:
 
 def _ratings_lines(result: LadderResult) -> list[tuple[str, str, str, str]]:
     return [(str(r.player), f"{r.rating:+.0f}", f"{r.low:+.0f} to {r.high:+.0f}", str(int(r.games)))
-            for r in result.ratings.itertuples()]
+            for r in typed_rows(result.ratings, RatingFigures, RatingFigures._fields)]
 
 
 def _pair_lines(result: LadderResult) -> list[tuple[str, str, str, str]]:
@@ -85,14 +87,14 @@ def ladder_text(result: LadderResult) -> str:
     return "\n".join(lines)
 
 
-def _md_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+def _md_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header),
             *("| " + " | ".join(cell(c) for c in row) + " |" for row in rows)]
 
 
-def _html_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+def _html_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'

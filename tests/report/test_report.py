@@ -10,7 +10,7 @@ import pytest
 
 from simkit.engine.errors import RunFolderError
 from simkit.report import build_report
-from simkit.report.build import SECTIONS
+from simkit.report.html import SECTIONS
 from simkit.stats.synthetic import synth
 
 IMG = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
@@ -313,9 +313,9 @@ def test_rounds_chart_only_for_multi_round_games():
 
 
 def test_a_bias_adjusted_figure_at_the_search_reach_reads_as_a_bound():
-    from simkit.report.build import sequential_text
     from simkit.stats import SPRT
     from simkit.stats.sequential import sequential_estimate
+    from simkit.stats.wording import sequential_text
 
     seq = sequential_estimate(SPRT(0, 10), (0, 0.5, 1), [0, 1, 200])
     assert sequential_text(seq).endswith(", ≥ +1000]") and "≥" not in sequential_text(seq)[:12]
