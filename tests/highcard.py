@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simkit.engine.cloning import Cloning
 from simkit.engine.config import GameConfig, setting
 from simkit.engine.errors import ConfigError, IllegalAction, PositionError
 from simkit.engine.game import Game, State, outcome_from_scores
@@ -41,6 +42,8 @@ class Observation(NamedTuple):
 
 
 class HighCardState(State):
+    cloning = Cloning(lists=("aside", "tricks", "points", "events"), nested=("hands",))
+
     def __init__(self, config: HighCardConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
         self.config = config
@@ -83,14 +86,6 @@ class HighCardState(State):
     def outcome(self):
         return outcome_from_scores([float(p) for p in self.points], higher_is_better=True,
                                    extras={"tricks": len(self.tricks)})
-
-    def clone(self):
-        other = object.__new__(HighCardState)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.aside, other.tricks = list(self.aside), list(self.tricks)
-        other.points, other.events = list(self.points), list(self.events)
-        return other
 
     def determinize(self, seat, rng):
         other = self.clone()
