@@ -15,6 +15,10 @@ import numpy as np
 from simkit.engine.cloning import Cloning, clone_function
 from simkit.engine.config import GameConfig
 
+#: An action is a value of the game's own: one immutable, hashable class per kind of action,
+#: whose `str()` is the text the game's `parse_action` reads back (Rummikub's frozen dataclasses,
+#: 6 nimmt!'s `TakeRow`, Shipside's NamedTuples, Trains' kind-tagged tuples `Place(3)`); a plain
+#: int where the action is just a card number (a 6 nimmt! card).
 Action = Hashable
 
 #: seats.parquet column of games with rounds (`Game.has_rounds`): a list of the seat's points per round

@@ -324,8 +324,8 @@ class TrainsState(State):
                     return f"effect {e} takes no parameter, got {p!r}", rule
                 return f"effect {e} would remove nothing: every slot {REMOVAL_SLOT[e]} is locked", rule
             return f"effect {e} takes a position in {USE[e][0][2]}..{USE[e][-1][2]}, got {p!r}", rule
-        return (f"{action!r} is not an action: on a turn the choices are ('draw',) or "
-                f"('use', effect, param)"), "T8"
+        return (f"{action!r} is not an action: on a turn the choices are Draw() or "
+                f"Use(effect, param)"), "T8"
 
     def apply(self, actions) -> None:
         if len(actions) == 1:                   # the hot path: a turn's action or its placement
