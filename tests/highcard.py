@@ -13,12 +13,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simkit.engine.cloning import Cloning
 from simkit.engine.config import GameConfig, setting
 from simkit.engine.errors import ConfigError, IllegalAction, PositionError
 from simkit.engine.game import Game, State, outcome_from_scores
 from simkit.engine.position_text import Ledger, PositionText
 from simkit.engine.seats import seat_label
-from simkit.engine.strategy import Decision, Strategy
+from simkit.engine.strategy import RandomStrategy
 
 PLAY, OVER = "play", "over"
 
@@ -42,6 +43,8 @@ class Observation(NamedTuple):
 
 
 class HighCardState(State):
+    cloning = Cloning(lists=("aside", "tricks", "points", "events"), nested=("hands",))
+
     def __init__(self, config: HighCardConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
         self.config = config
@@ -84,14 +87,6 @@ class HighCardState(State):
     def outcome(self):
         return outcome_from_scores([float(p) for p in self.points], higher_is_better=True,
                                    extras={"tricks": len(self.tricks)})
-
-    def clone(self):
-        other = object.__new__(HighCardState)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.aside, other.tricks = list(self.aside), list(self.tricks)
-        other.points, other.events = list(self.points), list(self.events)
-        return other
 
     def determinize(self, seat, rng):
         other = self.clone()
@@ -153,13 +148,8 @@ def render_log(state: HighCardState) -> str:
     return "\n".join(lines + [f"points: {' '.join(map(str, state.points))}"])
 
 
-class RandomPlay(Strategy):
-    name = "random"
-
-    def act(self, decision: Decision):
-        legal = decision.legal_actions
-        return legal[int(decision.rng.integers(len(legal)))]
-
+#: the golden transcript names this strategy; the game needs none of its own
+RandomPlay = RandomStrategy
 
 GAME = Game(name="highcard", title="High card (toy)", min_players=2, max_players=4,
             config_cls=HighCardConfig, new_state=HighCardState, rules_version="highcard-1",

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 
+from simkit.engine.cloning import Cloning, clone_function
 from simkit.engine.config import GameConfig
 
+#: An action is a value of the game's own: one immutable, hashable class per kind of action,
+#: whose `str()` is the text the game's `parse_action` reads back (Rummikub's frozen dataclasses,
+#: 6 nimmt!'s `TakeRow`, Shipside's NamedTuples, Trains' kind-tagged tuples `Place(3)`); a plain
+#: int where the action is just a card number (a 6 nimmt! card).
 Action = Hashable
 
 #: seats.parquet column of games with rounds (`Game.has_rounds`): a list of the seat's points per round
@@ -63,11 +68,22 @@ def outcome_from_scores(scores: Sequence[float], higher_is_better: bool,
 class State:
     """One game in progress. Mutable; `clone()` is cheap and fully independent.
 
-    Subclasses implement the methods below; rules live in the game's pure `rules.py`.
+    Subclasses implement the methods below; rules live in the game's pure `rules.py`. For
+    `clone()` a subclass declares how its fields are copied (`cloning`, simkit/engine/cloning.py)
+    and gets the method written for it.
     """
 
     #: events of the game as plain tuples, rendered by the game's `render_log`
     events: list
+    #: how `clone()` copies each field; a class declaring it gets its `clone` generated
+    cloning: ClassVar[Cloning | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        inherited = getattr(cls.clone, "generated_from", None)
+        written = "clone" in cls.__dict__ or (cls.clone is not State.clone and inherited is None)
+        if cls.cloning is not None and not written:
+            cls.clone = clone_function(cls, cls.cloning, State)  # type: ignore[method-assign, assignment]
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that must decide now: several for a simultaneous choice, one otherwise."""
@@ -98,7 +114,8 @@ class State:
     def outcome(self) -> Outcome:
         raise NotImplementedError
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
+        """A fully independent copy: playing on it never changes this state."""
         raise NotImplementedError
 
     def determinize(self, seat: int, rng: np.random.Generator) -> State:

@@ -3,8 +3,9 @@
 A strategy is named on the command line as `name`, `name:key=value,key=value`,
 `package.module:Class` or `package.module:Class:key=value`. Built-in names come from the
 `BUILTIN` table of `strategies/<game>/__init__.py`; installed plug-ins from the entry-point
-group `simkit.strategies` (entry name `<game>.<name>`, value `module:Class`); the search
-strategies `ismcts` and `mc` (GENERIC_STRATEGIES) play every game.
+group `simkit.strategies` (entry name `<game>.<name>`, value `module:Class`); the strategies of
+GENERIC_STRATEGIES play every game: `random` (`RandomStrategy` below, for a game that names no
+`random` of its own) and the search strategies `ismcts` and `mc`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy as np
 from simkit.engine.config import parse_value
 from simkit.engine.errors import ConfigError, UnknownNameError
 from simkit.engine.game import Action, ConfigT, State
+from simkit.engine.registry import get_game
 
 ENTRY_POINT_GROUP = "simkit.strategies"
 
@@ -130,6 +132,26 @@ class Strategy(Generic[ConfigT]):
         return [bot.act(decision) for bot, decision in zip(bots, decisions)]
 
 
+class RandomStrategy(Strategy):
+    """Uniform over the legal actions; where a game cannot list them, uniform over its
+    `Game.candidate_actions` in a determinized copy (the seat's own moves do not depend on what
+    it cannot see). Draws only from the decision's generator: one integer per decision."""
+
+    name = "random"
+    description = "uniform over the legal actions (the game's candidate moves where they cannot be listed)"
+    reusable = True     # keeps nothing from one game to the next
+
+    def act(self, decision: Decision) -> Action:
+        legal = decision.legal_actions
+        if legal is None:
+            candidates = get_game(self.info.game).candidate_actions
+            if candidates is None:
+                raise ConfigError(f"{self.info.game} cannot list its legal actions and has no "
+                                  f"Game.candidate_actions: the generic random strategy cannot play it")
+            legal = candidates(decision.sample_state(), decision.seat)
+        return legal[int(decision.rng.integers(len(legal)))]
+
+
 @dataclass(frozen=True)
 class StrategySpec:
     """A picklable recipe for a strategy: rebuilt fresh for every game."""
@@ -174,6 +196,7 @@ def plugin_strategies(game: str) -> dict[str, str]:
 
 #: strategies that play every game through the protocol alone (a game's own names come first)
 GENERIC_STRATEGIES = {
+    "random": "simkit.engine.strategy:RandomStrategy",
     "ismcts": "simkit.search.ismcts:ISMCTS",
     "mc": "simkit.search.flat:FlatMC",
 }

@@ -14,11 +14,6 @@ class UnlistedState(highcard.HighCardState):
     def is_legal(self, seat, action):
         return seat in self.acting and action in self.hands[seat]
 
-    def clone(self):
-        other = super().clone()
-        other.__class__ = UnlistedState
-        return other
-
 
 def new_state(config, n_players, rng):
     return UnlistedState(config, n_players, rng)

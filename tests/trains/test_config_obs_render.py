@@ -1,13 +1,27 @@
 """Config validation, observations and determinization (§8), actions' text form, render_log.
 (The rules, T1-T25, are tested in test_rules.py.)"""
 
+import pickle
+
 import numpy as np
 import pytest
 
 from simkit.engine.config import describe_fields, with_overrides
 from simkit.engine.errors import ConfigError, IllegalAction, UnknownNameError
 from simkit.games.trains import GAME, TrainsConfig
-from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE, format_action, parse_action
+from simkit.games.trains.actions import (
+    DRAW,
+    KEEP,
+    PLACE,
+    USE,
+    USE_ONE,
+    Draw,
+    Keep,
+    Place,
+    Use,
+    format_action,
+    parse_action,
+)
 
 from .helpers import T, U, at_turn, play_random
 
@@ -116,6 +130,23 @@ def test_clone_is_independent():
 def test_action_text_round_trip(action):
     assert parse_action(format_action(action)) == action
     assert GAME.format_action(action) == format_action(action)
+
+
+@pytest.mark.parametrize("action, plain, text", [
+    (Draw(), ("draw",), "draw"), (Place(3), ("place", 3), "place 3"), (Keep(42), ("keep", 42), "keep 42"),
+    (Use(5, None), ("use", 5, None), "use 5"), (Use(1, 6), ("use", 1, 6), "use 1 6"),
+])
+def test_actions_are_value_types_equal_to_their_tagged_tuples(action, plain, text):
+    """One class per kind; equal, hashed and ordered as the tuple (kind, fields...), so a plain
+    tuple is the same action; str() is the text parse_action reads; pickling keeps the class."""
+    assert action == plain and hash(action) == hash(plain) and action.kind == plain[0]
+    assert str(action) == text and parse_action(text) == action and type(parse_action(text)) is type(action)
+    assert sorted([action, ("a",), ("z",)]) == sorted([plain, ("a",), ("z",)])
+    copied = pickle.loads(pickle.dumps(action))
+    assert copied == action and type(copied) is type(action)
+    assert repr(Use(1, 6)) == "Use(1, 6)" and (Place(3).slot, Keep(42).card, Use(1, 6).param) == (3, 42, 6)
+    with pytest.raises(AttributeError):
+        Place(3).slot = 4
 
 
 def test_parse_action_rejects_nonsense():

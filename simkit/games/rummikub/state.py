@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
+from simkit.engine.cloning import Cloning
 from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Outcome, State, outcome_from_scores
 from simkit.games.rummikub import rules, views
@@ -40,6 +39,8 @@ class RummikubState(State):
     acting: tuple[int, ...]
     events: list[tuple]
     public: list[tuple]         # the events every seat may see (drawn tiles hidden)
+    cloning = Cloning(lists=("pool", "opened", "cum", "hand_scores", "hand_ends", "events", "public"),
+                      nested=("racks",), generators=("rng",))
 
     def __init__(self, config: RummikubConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
@@ -243,20 +244,6 @@ class RummikubState(State):
 
     def observe(self, seat: int) -> Observation:
         return views.observe(self, seat)
-
-    def clone(self) -> RummikubState:
-        c = object.__new__(RummikubState)
-        c.__dict__.update(self.__dict__)
-        c.rng = copy.deepcopy(self.rng)
-        c.racks = [list(r) for r in self.racks]
-        c.pool = list(self.pool)
-        c.opened = list(self.opened)
-        c.cum = list(self.cum)
-        c.hand_scores = list(self.hand_scores)
-        c.hand_ends = list(self.hand_ends)
-        c.events = list(self.events)
-        c.public = list(self.public)
-        return c
 
     def determinize(self, seat: int, rng: np.random.Generator) -> RummikubState:
         return views.determinize(self, seat, rng)

@@ -6,12 +6,12 @@ Listing legal actions lives in moves.py, observations / determinize / audit in v
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from simkit.engine.cloning import Cloning
 from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Outcome, State
 from simkit.games.shipside import moves, rules, views
@@ -39,12 +39,38 @@ BOTH = (0, 1)
 __all__ = ["ShipsideState", "Observation", "ShipView"]
 
 
+def _copy_sides(state: ShipsideState) -> list:
+    return [[a[:], b[:]] for a, b in state.sides]
+
+
+def _copy_pending(state: ShipsideState) -> tuple | None:
+    """A pending direction choice: (chooser, directions, the resolution's stage list)."""
+    if state.pending is None:
+        return None
+    chooser, dirs, st = state.pending
+    return (chooser, dirs, st[:])
+
+
+def _copy_own(state: ShipsideState) -> list | None:
+    return None if state.own is None else [o[:] for o in state.own]
+
+
+def _no_open_places(state: ShipsideState) -> list:
+    return [None, None]         # as after _forget_board: moves.py finds them again
+
+
 class ShipsideState(State):
     __slots__ = ("config", "T", "rng", "row", "sides", "tot", "mugs", "crew",
                  "octo_on", "octo_at", "octo_spent", "hands", "piles", "pile_of", "out",
                  "captured", "crew_won", "crew_out", "ships_out", "score", "rum_left",
                  "rum_turn", "phase", "acting", "cur", "first", "pending", "turn", "passes", "reason",
                  "events", "marks", "own", "n_octo", "n_rum", "_open", "_crew")
+    cloning = Cloning(lists=("row", "octo_on", "octo_at", "octo_spent", "out", "crew_out", "ships_out",
+                             "score", "rum_left", "events"),
+                      nested=("tot", "mugs", "crew", "hands", "piles", "captured", "crew_won"),
+                      generators=("rng",), reset={"_crew": None},
+                      computed={"sides": _copy_sides, "pending": _copy_pending, "own": _copy_own,
+                                "_open": _no_open_places})
 
     config: ShipsideConfig
     T: rules.Tables
@@ -591,42 +617,6 @@ class ShipsideState(State):
     determinize = views.determinize
     audit = views.audit
     _ship_of_card = views.ship_of_card
-
-    def clone(self) -> ShipsideState:
-        new = ShipsideState.__new__(ShipsideState)
-        new.config, new.T, new.rng = self.config, self.T, copy.deepcopy(self.rng)
-        new._forget_board(crew=True)
-        new.row = self.row[:]
-        new.sides = [[a[:], b[:]] for a, b in self.sides]
-        new.tot = [t[:] for t in self.tot]
-        new.mugs = [m[:] for m in self.mugs]
-        new.crew = [c[:] for c in self.crew]
-        new.octo_on = self.octo_on[:]
-        new.octo_at = self.octo_at[:]
-        new.octo_spent = self.octo_spent[:]
-        new.hands = [h[:] for h in self.hands]
-        new.piles = [p[:] for p in self.piles]
-        new.pile_of = self.pile_of
-        new.out = self.out[:]
-        new.captured = [c[:] for c in self.captured]
-        new.crew_won = [c[:] for c in self.crew_won]
-        new.crew_out = self.crew_out[:]
-        new.ships_out = self.ships_out[:]
-        new.score = self.score[:]
-        new.rum_left = self.rum_left[:]
-        new.rum_turn, new.phase, new.acting = self.rum_turn, self.phase, self.acting
-        new.cur, new.first = self.cur, self.first
-        if self.pending is not None:
-            chooser, dirs, st = self.pending
-            new.pending = (chooser, dirs, st[:])
-        else:
-            new.pending = None
-        new.turn, new.passes, new.reason = self.turn, self.passes, self.reason
-        new.events = self.events[:]
-        new.marks = self.marks
-        new.own = None if self.own is None else [o[:] for o in self.own]
-        new.n_octo, new.n_rum = self.n_octo, self.n_rum
-        return new
 
 
 if TYPE_CHECKING:     # determinize is bound above: mypy checks what it reads here

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from simkit.engine.cloning import Cloning
 from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Outcome, State
 from simkit.engine.seeding import generator_from_state, generator_state
@@ -21,11 +22,21 @@ from simkit.games.sixnimmt.views import PublicParts
 _DECK = list(range(1, DECK_SIZE + 1))
 
 
+def _deferred_generator(state: SixNimmtState) -> Callable[[], np.random.Generator] | None:
+    """A clone's generator source: the original's stream from here on, built at its first draw."""
+    rng = state._rng
+    return partial(generator_from_state, generator_state(rng)) if rng is not None else state._rng_source
+
+
 class SixNimmtState(State):
     __slots__ = ("config", "n", "_rng", "_rng_source", "rows", "low_ends", "low_rows", "hands",
                  "penalty", "points", "totals", "last_round", "round_log", "phase", "round", "turn",
                  "pending", "pending_at", "aside", "pool", "drafters", "draft_i", "round_one_drafter",
                  "seen", "events", "acting", "all_seats", "_outcome", "public_view")
+    cloning = Cloning(lists=("low_ends", "low_rows", "points", "totals", "last_round", "round_log",
+                             "aside", "pool", "seen", "events"),
+                      nested=("rows", "hands", "penalty"),
+                      reset={"_rng": None}, computed={"_rng_source": _deferred_generator})
 
     config: SixNimmtConfig
     n: int
@@ -387,42 +398,6 @@ class SixNimmtState(State):
         first round (its earlier rounds were not played here)."""
         rounds = self.round_log
         return tuple(rounds) if len(rounds) == self.round else ()
-
-    def clone(self) -> SixNimmtState:
-        other = SixNimmtState.__new__(SixNimmtState)
-        other.config = self.config
-        other.n = self.n
-        rng = self._rng
-        if rng is None:                       # not drawn from yet: share the source
-            other._rng, other._rng_source = None, self._rng_source
-        else:
-            other.defer_rng(partial(generator_from_state, generator_state(rng)))
-        other.rows = [list(r) for r in self.rows]
-        other.low_ends = list(self.low_ends)
-        other.low_rows = list(self.low_rows)
-        other.hands = [list(h) for h in self.hands]
-        other.penalty = [list(p) for p in self.penalty]
-        other.points = list(self.points)
-        other.totals = list(self.totals)
-        other.last_round = list(self.last_round)
-        other.round_log = list(self.round_log)
-        other.phase = self.phase
-        other.round = self.round
-        other.turn = self.turn
-        other.pending = self.pending
-        other.pending_at = self.pending_at
-        other.aside = list(self.aside)
-        other.pool = list(self.pool)
-        other.drafters = self.drafters
-        other.draft_i = self.draft_i
-        other.round_one_drafter = self.round_one_drafter
-        other.seen = list(self.seen)
-        other.events = list(self.events)
-        other.acting = self.acting
-        other.all_seats = self.all_seats
-        other._outcome = self._outcome
-        other.public_view = self.public_view
-        return other
 
 
 if TYPE_CHECKING:     # observe, determinize and audit are bound above: mypy checks what they read here

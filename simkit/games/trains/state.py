@@ -12,11 +12,11 @@ effects 5-7; either way it is never visible between steps.
 
 from __future__ import annotations
 
-import copy
 import functools
 
 import numpy as np
 
+from simkit.engine.cloning import Cloning
 from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Outcome, State
 from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE
@@ -75,6 +75,10 @@ def public_event(event: tuple) -> tuple:
 
 
 class TrainsState(State):
+    cloning = Cloning(lists=("display", "draw", "discard", "kept", "events", "_log"),
+                      nested=("trains", "locks", "hidden", "hands"), generators=("rng",),
+                      reset={"_turn": None})
+
     def __init__(self, config: TrainsConfig, n_players: int, rng: np.random.Generator):
         self._configure(config, n_players, rng)
         deck = (rng.permutation(N_CARDS) + 1).tolist()                       # T2
@@ -321,8 +325,8 @@ class TrainsState(State):
                     return f"effect {e} takes no parameter, got {p!r}", rule
                 return f"effect {e} would remove nothing: every slot {REMOVAL_SLOT[e]} is locked", rule
             return f"effect {e} takes a position in {USE[e][0][2]}..{USE[e][-1][2]}, got {p!r}", rule
-        return (f"{action!r} is not an action: on a turn the choices are ('draw',) or "
-                f"('use', effect, param)"), "T8"
+        return (f"{action!r} is not an action: on a turn the choices are Draw() or "
+                f"Use(effect, param)"), "T8"
 
     def apply(self, actions) -> None:
         if len(actions) == 1:                   # the hot path: a turn's action or its placement
@@ -562,23 +566,6 @@ class TrainsState(State):
             "reshuffles": self.reshuffles})
 
     # ------------------------------------------------------------------ copies and views
-
-    def clone(self) -> TrainsState:
-        c = TrainsState.__new__(TrainsState)
-        c.__dict__.update(self.__dict__)
-        c.rng = copy.deepcopy(self.rng)
-        c.trains = [t[:] for t in self.trains]
-        c.locks = [lk[:] for lk in self.locks]
-        c.display = self.display[:]
-        c.draw = self.draw[:]
-        c.discard = self.discard[:]
-        c.hidden = [h[:] for h in self.hidden]
-        c.hands = [h[:] for h in self.hands]
-        c.kept = self.kept[:]
-        c.events = self.events[:]
-        c._log = self._log[:]
-        c._turn = None
-        return c
 
     def observe(self, seat: int) -> Observation:
         """§8: see views.observe."""
