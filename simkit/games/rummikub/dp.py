@@ -70,47 +70,62 @@ def group_outcomes(g: tuple[int, ...], gj: int, pats: tuple, keeps: tuple = ()) 
     units = tuple(c for c in range(4) for _ in range(g[c]))
     if not units:
         return ((0, 0, ()),) if gj == 0 else ()
-    found: dict[int, tuple] = {}
+    found: dict[tuple[int, int], tuple] = {}
     for parts in _partitions(units):
-        need = sum(max(0, 3 - len(p)) for p in parts)
-        if need != gj:
-            if not keeps or gj < need or gj > sum(4 - len(p) for p in parts):
-                continue
-        extra = gj - need
-        jk = []
-        for p in parts:
-            add = min(extra, 4 - max(3, len(p)))
-            extra -= add
-            jk.append(max(0, 3 - len(p)) + add)
-        groups = tuple(zip(parts, jk))
-        base = 0
-        for p in parts:
-            used_roles: set[int] = set()
-            for bit, roles, mates in pats:
-                if base & bit:
-                    continue
-                if any(c in mates for c in p):
-                    free = [c for c in p if c in roles and c not in used_roles]
-                    if free:
-                        used_roles.add(free[0])
-                        base |= bit
-        masks = {base}
-        for p, j in groups:                   # each group joker may keep one old role
-            for _ in range(j):
-                grown = set(masks)
-                for m in masks:
-                    for bit, roles in keeps:
-                        if not m & bit and any(c not in p for c in roles):
-                            grown.add(m | bit)
-                masks = grown
+        jokers = _group_jokers(parts, gj, bool(keeps))
+        if jokers is None:
+            continue
+        groups = tuple(zip(parts, jokers))
         room = min(2, sum(1 for p, j in groups if len(p) + j == 3))
-        for cleared in masks:
-            if found.get((cleared, room)) is None:
-                found[(cleared, room)] = groups
+        for cleared in _cleared_masks(groups, pats, keeps):
+            found.setdefault((cleared, room), groups)
     # keep only maximal (mask, room) pairs
     keys = list(found)
     keep = [k for k in keys if not any(o != k and (o[0] & k[0]) == k[0] and o[1] >= k[1] for o in keys)]
     return tuple((k[0], k[1], found[k]) for k in keep)
+
+
+def _group_jokers(parts: tuple[tuple[int, ...], ...], gj: int, fourth: bool) -> list[int] | None:
+    """Jokers per group when gj jokers complete the groups `parts` (real colours): each group
+    first filled to 3, then (`fourth`: jokers may keep roles) spare jokers raise groups to 4 in
+    order. None when gj jokers cannot do it."""
+    need = sum(max(0, 3 - len(p)) for p in parts)
+    if need != gj and (not fourth or gj < need or gj > sum(4 - len(p) for p in parts)):
+        return None
+    extra = gj - need
+    jokers = []
+    for p in parts:
+        add = min(extra, 4 - max(3, len(p)))
+        extra -= add
+        jokers.append(max(0, 3 - len(p)) + add)
+    return jokers
+
+
+def _cleared_masks(groups: tuple[tuple[tuple[int, ...], int], ...], pats: tuple, keeps: tuple) -> set[int]:
+    """The pattern bits these groups can clear: every group pattern whose role colour lands
+    beside a mate colour (one role colour per group serving one pattern), plus any choice of
+    old roles kept by the groups' jokers (one role per joker)."""
+    base = 0
+    for p, _ in groups:
+        used_roles: set[int] = set()
+        for bit, roles, mates in pats:
+            if base & bit:
+                continue
+            if any(c in mates for c in p):
+                free = [c for c in p if c in roles and c not in used_roles]
+                if free:
+                    used_roles.add(free[0])
+                    base |= bit
+    masks = {base}
+    for p, j in groups:
+        for _ in range(j):
+            grown = set(masks)
+            for m in masks:
+                for bit, roles in keeps:
+                    if not m & bit and any(c not in p for c in roles):
+                        grown.add(m | bit)
+            masks = grown
+    return masks
 
 
 class StateCap(Exception):
