@@ -128,6 +128,27 @@ def _cleared_masks(groups: tuple[tuple[tuple[int, ...], int], ...], pats: tuple,
     return masks
 
 
+def _run_actions(runs: tuple[tuple[int, int], ...], n: int, avail: int, jleft: int,
+                 bridge: bool) -> list[list[str]] | None:
+    """What each open run of a colour may do at number n: "close" (a run of 3+), "real" (a real
+    tile of the face continues it) or "joker"; None when some run can do nothing (a dead end)."""
+    per_run = []
+    for L, _mark in runs:
+        acts = []
+        if L == 3:
+            acts.append("close")
+        if n + (2 - L) <= 13 and avail:
+            acts.append("real")
+        # a joker continues a run to bridge to a real tile, to complete R R J, or to keep an
+        # old role (R J J at the end of a lone tile is the group R J J: same tiles)
+        if n + (2 - L) <= 13 and jleft and (L == 2 or bridge):
+            acts.append("joker")
+        if not acts:
+            return None
+        per_run.append(acts)
+    return per_run
+
+
 class StateCap(Exception):
     """The DP reached its state cap (`TableDP.cap`); its memo stays valid, so `solve` may be
     called again with a higher cap and goes on where it stopped."""
@@ -147,7 +168,7 @@ class TableDP:
         self.copt: dict = {}
         self.cap: int | None = None                  # most memo entries before StateCap
         # run patterns per colour: list of (bit, v, mates set, last mate)
-        self.run_pats = [[] for _ in range(4)]
+        self.run_pats: list[list[tuple[int, int, frozenset[int], int]]] = [[] for _ in range(4)]
         self.group_pats: dict[int, list] = {}
         for i, p in enumerate(self.patterns):
             bit = 1 << i
@@ -270,23 +291,12 @@ class TableDP:
         orders = (0, 1) if sum(1 for b, v, _, _ in self.run_pats[c] if v == n and flags & b) > 1 else (0,)
         # a second joker may have to stand at an old role just above this face
         kept_next = jleft >= 2 and n < 13 and flags and any(flags & b for b in self.keep.get((c, n + 1), ()))
-        bridge = nxt1 or (jleft >= 2 and nxt2) or kept_here or kept_next
-        out = {}
-        per_run = []
-        for L, _mark in runs:
-            acts = []
-            if L == 3:
-                acts.append("close")
-            if n + (2 - L) <= 13 and avail:
-                acts.append("real")
-            # a joker continues a run to bridge to a real tile, to complete R R J, or to keep an
-            # old role (R J J at the end of a lone tile is the group R J J: same tiles)
-            if n + (2 - L) <= 13 and jleft and (L == 2 or bridge):
-                acts.append("joker")
-            if not acts:
-                self.copt[key] = ()
-                return ()
-            per_run.append(acts)
+        bridge = bool(nxt1 or (jleft >= 2 and nxt2) or kept_here or kept_next)
+        out: dict[tuple, tuple] = {}
+        per_run = _run_actions(runs, n, avail, jleft, bridge)
+        if per_run is None:
+            self.copt[key] = ()
+            return ()
         av1 = self.F[c][n + 1] + self.O[c][n + 1] if n < 13 else 0
         av2 = self.F[c][n + 2] + self.O[c][n + 2] if n < 12 else 0
         for acts in product(*per_run):
@@ -313,7 +323,7 @@ class TableDP:
                     if (max(0, short - av1) + max(0, ones - av2)) > jleft - jr - sj:
                         continue
                     units = jr + sj
-                    picks = [()]
+                    picks: list[tuple[int, ...]] = [()]
                     if units and pend:
                         picks = list(combinations(pend, min(units, len(pend))))
                     for pick in picks:
