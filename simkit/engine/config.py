@@ -161,49 +161,74 @@ def parse_value(text: str, tp: Any, name: str) -> Any:
     """Parse the text of `--set name=text` into a value of type `tp`."""
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(tp)
-        if type(None) in args and text.strip().lower() in ("none", "null", ""):
-            return None
-        errors = []
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return parse_value(text, arg, name)
-            except ConfigError as exc:
-                errors.append(str(exc))
-        raise ConfigError(errors[0] if errors else f"{name}: cannot parse {text!r}")
-    if tp is bool:
-        low = text.strip().lower()
-        if low in _TRUE:
-            return True
-        if low in _FALSE:
-            return False
-        raise ConfigError(f"{name}={text!r} is not a boolean: allowed is true or false")
-    if tp is int:
-        try:
-            return int(text)
-        except ValueError:
-            raise ConfigError(f"{name}={text!r} is not a whole number") from None
-    if tp is float:
-        try:
-            number = float(text)
-        except ValueError:
-            raise ConfigError(f"{name}={text!r} is not a number") from None
-        if not math.isfinite(number):
-            raise ConfigError(f"{name}={text!r} is not allowed: a finite number (not nan or inf)")
-        return number
-    if tp is str:
-        return text
+        return _parse_union(text, tp, name)
+    scalar = _SCALAR_PARSERS.get(tp)
+    if scalar is not None:
+        return scalar(text, name)
     if origin in (tuple, dict) or tp in (tuple, dict):
-        try:
-            value = json.loads(text, parse_constant=_no_constant)
-        except json.JSONDecodeError:
-            raise ConfigError(f"{name}={text!r} is not valid JSON (a list or object)") from None
-        except ValueError as exc:
-            raise ConfigError(f"{name}={text!r}: {exc}") from None
-        return _freeze(value, tp, name)
+        return _parse_json(text, tp, name)
     raise ConfigError(f"{name}: values of type {_type_name(tp)} cannot be set from the command line")
+
+
+def _parse_union(text: str, tp: Any, name: str) -> Any:
+    """None for none/null/empty when the union allows it, else the first member type that parses."""
+    args = typing.get_args(tp)
+    if type(None) in args and text.strip().lower() in ("none", "null", ""):
+        return None
+    errors = []
+    for arg in args:
+        if arg is type(None):
+            continue
+        try:
+            return parse_value(text, arg, name)
+        except ConfigError as exc:
+            errors.append(str(exc))
+    raise ConfigError(errors[0] if errors else f"{name}: cannot parse {text!r}")
+
+
+def _parse_bool(text: str, name: str) -> bool:
+    low = text.strip().lower()
+    if low in _TRUE:
+        return True
+    if low in _FALSE:
+        return False
+    raise ConfigError(f"{name}={text!r} is not a boolean: allowed is true or false")
+
+
+def _parse_int(text: str, name: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ConfigError(f"{name}={text!r} is not a whole number") from None
+
+
+def _parse_float(text: str, name: str) -> float:
+    try:
+        number = float(text)
+    except ValueError:
+        raise ConfigError(f"{name}={text!r} is not a number") from None
+    if not math.isfinite(number):
+        raise ConfigError(f"{name}={text!r} is not allowed: a finite number (not nan or inf)")
+    return number
+
+
+def _parse_str(text: str, name: str) -> str:
+    return text
+
+
+_SCALAR_PARSERS: dict[Any, typing.Callable[[str, str], Any]] = {
+    bool: _parse_bool, int: _parse_int, float: _parse_float, str: _parse_str}
+
+
+def _parse_json(text: str, tp: Any, name: str) -> Any:
+    """A tuple or dict field: the text as JSON (a list or object), frozen to the field's type."""
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError:
+        raise ConfigError(f"{name}={text!r} is not valid JSON (a list or object)") from None
+    except ValueError as exc:
+        raise ConfigError(f"{name}={text!r}: {exc}") from None
+    return _freeze(value, tp, name)
 
 
 def _no_constant(text: str) -> Any:

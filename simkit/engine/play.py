@@ -144,6 +144,17 @@ def _blames_strategy(exc: BaseException, guard: DecisionGuard | None) -> bool:
     return isinstance(exc, Exception)
 
 
+def _forfeit(exc: BaseException, steps: int, current: int, seats: tuple[int, ...],
+             guard: DecisionGuard | None) -> Played | None:
+    """The forfeit `exc` means inside `play_out`'s loop: the seat deciding when it was raised, or
+    the seat an IllegalAction names; None when no seat is to blame (the engine's own error)."""
+    if current >= 0 and _blames_strategy(exc, guard):
+        return Played(steps, current, f"{type(exc).__name__}: {exc}", exc, seats)
+    if isinstance(exc, IllegalAction) and exc.seat is not None:
+        return Played(steps, exc.seat, f"illegal action: {exc}", exc, seats)
+    return None
+
+
 def _together(bots: Sequence[Strategy]) -> Callable[[Sequence[Strategy], Sequence[Decision]], list] | None:
     """`act_many` of the strategies' class when every seat has the same class and it overrides
     `Strategy.act_many` (its opt-in fast path for simultaneous steps), else None."""
@@ -216,13 +227,10 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
             raise exc.cause from None
         return Played(steps, exc.seat, str(exc), exc.cause)
     except BaseException as exc:
-        if not forfeit_on_error:
+        forfeit = _forfeit(exc, steps, current, seats, guard) if forfeit_on_error else None
+        if forfeit is None:
             raise
-        if current >= 0 and _blames_strategy(exc, guard):
-            return Played(steps, current, f"{type(exc).__name__}: {exc}", exc, seats)
-        if isinstance(exc, IllegalAction) and exc.seat is not None:
-            return Played(steps, exc.seat, f"illegal action: {exc}", exc, seats)
-        raise
+        return forfeit
     finally:
         if guard is not None:
             guard.watch(None)

@@ -20,38 +20,50 @@ def rack_melds(rack: Sequence[int], jokers: bool = True, max_jokers: int = 2) ->
         elif by_face[t >> 1] is None:
             by_face[t >> 1] = t
     jk = jk[:max_jokers] if jokers else []
-    nj = len(jk)
     out: list[Meld] = []
     for c in range(4):
-        base = c * 13
-        row = by_face[base:base + 13]
-        if nj == 0 and sum(1 for t in row if t is not None) < 3:
-            continue
-        for s in range(11):
-            if row[s] is None and nj == 0:
-                continue
-            tiles: list[int] = []
-            used = 0
-            for v in range(s, 13):
-                t = row[v]
-                if t is None:
-                    if used == nj:
-                        break
-                    t = jk[used]
-                    used += 1
-                tiles.append(t)
-                if len(tiles) >= 3 and used < len(tiles):
-                    out.append(Meld(RUN, tuple(tiles)))
+        out += _colour_runs(by_face[c * 13:c * 13 + 13], jk)
     for v in range(1, 14):
-        present = [by_face[c * 13 + v - 1] for c in range(4) if by_face[c * 13 + v - 1] is not None]
-        for size in (3, 4):
-            for k in range(max(1, size - len(jk)), min(size, len(present)) + 1):
-                for reals in combinations(present, k):
-                    out.append(Meld(GROUP, tuple(reals) + tuple(jk[:size - k])))
+        out += _number_groups([t for t in by_face[v - 1::13] if t is not None], jk)
     return out
 
 
-def extension_plays(table: Sequence[Meld], rack: Sequence[int]) -> list[tuple[Meld, ...]]:
+def _colour_runs(row: list[int | None], jk: list[int]) -> list[Meld]:
+    """Runs in one colour (`row`: a tile id or None per number 1..13), by start: from each start
+    on, every run of 3+ tiles with at least one real tile, jokers filling the missing numbers."""
+    nj = len(jk)
+    if nj == 0 and sum(1 for t in row if t is not None) < 3:
+        return []
+    out = []
+    for s in range(11):
+        if row[s] is None and nj == 0:
+            continue
+        tiles: list[int] = []
+        used = 0
+        for t in row[s:]:
+            if t is None:
+                if used == nj:
+                    break
+                t = jk[used]
+                used += 1
+            tiles.append(t)
+            if len(tiles) >= 3 and used < len(tiles):
+                out.append(Meld(RUN, tuple(tiles)))
+    return out
+
+
+def _number_groups(present: list[int], jk: list[int]) -> list[Meld]:
+    """Groups of 3 and 4 of one number from its real tiles `present` (one per colour), jokers
+    filling the rest; at least one real tile."""
+    out = []
+    for size in (3, 4):
+        for k in range(max(1, size - len(jk)), min(size, len(present)) + 1):
+            for reals in combinations(present, k):
+                out.append(Meld(GROUP, tuple(reals) + tuple(jk[:size - k])))
+    return out
+
+
+def extension_plays(table: tuple[Meld, ...], rack: Sequence[int]) -> list[tuple[Meld, ...]]:
     """Final tables that add one rack tile to one end of a run or to a group (no other change)."""
     out = []
     seen = set()

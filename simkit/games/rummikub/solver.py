@@ -88,7 +88,7 @@ class _Search:
         jav = self.J[0] + self.J[1]
         n = k // 4 + 1
         c = k % 4
-        out = []
+        out: list[tuple[list[int], int, tuple]] = []
         # runs of colour c whose lowest real tile is (c, n)
         # walk upward choosing real or joker at each number; emit at each real end
         stack = [(n, [k], 0)]            # (last real number, faces, gaps used)
@@ -322,43 +322,59 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
     return _solve_table(table, rack, objective, retrieval, joker_points, state_cap)
 
 
-def _solve_table(table, rack, objective, retrieval, joker_points, state_cap=None) -> Solution | None:
-    """After the initial meld: the exact table DP (module `dp`) under R12 and R15."""
-    w1, jw = _weights(objective, joker_points)
-    w = [[0] + [w1[(n - 1) * 4 + c] for n in range(1, 14)] for c in range(4)]
-    F0 = [[0] * 15 for _ in range(4)]
-    O = [[0] * 15 for _ in range(4)]
-    ids: dict[int, list[int]] = {}             # tile face -> table ids first, then rack ids
-    rack_jokers = [t for t in rack if t >= 104]
-    table_jokers = [t for m in table for t in m.tiles if t >= 104]
-    for m in table:
-        for t in m.tiles:
-            if t < 104:
-                F0[(t >> 1) // 13][(t >> 1) % 13 + 1] += 1
-                ids.setdefault(t >> 1, []).append(t)
-    for t in rack:
-        if t < 104:
-            O[(t >> 1) // 13][(t >> 1) % 13 + 1] += 1
-    table_tiles = {t for m in table for t in m.tiles}
+class _TablePosition:
+    """A position after the initial meld in the table DP's terms: forced (table) and optional
+    (rack) tiles per [colour][number], their weights, the jokers on each side, the tile ids of
+    every face, and each table joker's old role (R15)."""
 
-    def attempt(keep: dict[int, int], retrieved: list[int], bound: int):
-        F = [list(row) for row in F0]
+    def __init__(self, table: Sequence[Meld], rack: Sequence[int], objective: str, retrieval: str,
+                 joker_points: int, state_cap: int | None):
+        self.table, self.rack, self.retrieval, self.state_cap = table, rack, retrieval, state_cap
+        w1, self.jw = _weights(objective, joker_points)
+        self.w = [[0] + [w1[(n - 1) * 4 + c] for n in range(1, 14)] for c in range(4)]
+        self.F0 = [[0] * 15 for _ in range(4)]
+        self.O = [[0] * 15 for _ in range(4)]
+        self.ids: dict[int, list[int]] = {}     # tile face -> table ids
+        for m in table:
+            for t in m.tiles:
+                if t < 104:
+                    self.F0[(t >> 1) // 13][(t >> 1) % 13 + 1] += 1
+                    self.ids.setdefault(t >> 1, []).append(t)
+        for t in rack:
+            if t < 104:
+                self.O[(t >> 1) // 13][(t >> 1) % 13 + 1] += 1
+        self.rack_jokers = [t for t in rack if t >= 104]
+        self.table_jokers = [t for m in table for t in m.tiles if t >= 104]
+        self.table_tiles = {t for m in table for t in m.tiles}
+        self.patterns, self.roles = _old_roles(table)
+
+    def attempt(self, keep: dict[int, int], retrieved: list[int]) -> tuple[int, list[Meld]] | None:
+        """The DP's best play (value, melds) with the jokers of `keep` fixed in their old role
+        (joker -> tile face), and, under the strict rule, a pending pattern per `retrieved` joker;
+        None when no play places a rack tile."""
+        F = [list(row) for row in self.F0]
         for f in keep.values():
             F[f // 13][f % 13 + 1] += 1
-        patterns = [starts[j] for j in retrieved] if retrieval == "strict" else []
-        val, runs, groups = _table_dp(F, O, w, len(table_jokers) - len(keep), len(rack_jokers), jw, patterns,
-                                      state_cap)
-        if val <= 0 or val <= bound:
+        patterns = [self.patterns[j] for j in retrieved] if self.retrieval == "strict" else []
+        wild = len(self.table_jokers) - len(keep)
+        val, runs, groups = _table_dp(F, self.O, self.w, wild, len(self.rack_jokers), self.jw, patterns,
+                                      self.state_cap)
+        if val <= 0:
             return None
-        face_ids = {f: list(v) for f, v in ids.items()}
+        return val, self._melds(keep, runs, groups)
+
+    def _melds(self, keep: dict[int, int], runs: list, groups: list) -> list[Meld]:
+        """The DP's runs and groups with tile ids: table ids of a face before rack ids, kept
+        jokers as tiles of their face; free jokers fill the joker units, spare ones extend a meld."""
+        face_ids = {f: list(v) for f, v in self.ids.items()}
         for j, f in keep.items():
             face_ids.setdefault(f, []).append(j)
-        for t in sorted(rack):
+        for t in sorted(self.rack):
             if t < 104:
                 face_ids.setdefault(t >> 1, []).append(t)
         for v in face_ids.values():
             v.reverse()                         # pop() takes table ids first
-        jokers = [j for j in table_jokers if j not in keep] + rack_jokers
+        jokers = [j for j in self.table_jokers if j not in keep] + self.rack_jokers
         jokers.reverse()
         melds = []
         for c, units in runs:
@@ -372,64 +388,79 @@ def _solve_table(table, rack, objective, retrieval, joker_points, state_cap=None
             try:
                 melds = _extend_with_joker(melds, j)
             except SolverError:
-                if j in table_tiles:
+                if j in self.table_tiles:
                     raise
-        return val, melds
+        return melds
 
-    starts: dict[int, tuple] = {}
+    def finish(self, melds: list[Meld], proven: bool = True) -> Solution:
+        return _finish(Play(tuple(melds)), melds, self.table_tiles, proven)
+
+
+def _old_roles(table: Sequence[Meld]) -> tuple[dict[int, tuple], dict[int, frozenset[int]]]:
+    """Per table joker: its R15 pattern for the DP (("run", colour, role number, mate numbers) or
+    ("group", number, role colours, mate colours)) and its role-set of faces."""
+    patterns: dict[int, tuple] = {}
+    roles: dict[int, frozenset[int]] = {}
     for m in table:
         if any(t >= 104 for t in m.tiles):
-            _, _, roles = rules.analyse_meld(m)
+            _, _, meld_roles = rules.analyse_meld(m)
+            roles.update(meld_roles)
             reals = [t >> 1 for t in m.tiles if t < 104]
-            for j, r in roles.items():
+            for j, r in meld_roles.items():
                 if m.kind == RUN:
                     (f,) = r
-                    starts[j] = ("run", f // 13, f % 13 + 1, tuple(sorted(x % 13 + 1 for x in reals)))
+                    patterns[j] = ("run", f // 13, f % 13 + 1, tuple(sorted(x % 13 + 1 for x in reals)))
                 else:
                     v = reals[0] % 13 + 1
-                    starts[j] = ("group", v, tuple(sorted(f // 13 for f in r)),
-                                 tuple(sorted(x // 13 for x in reals)))
+                    patterns[j] = ("group", v, tuple(sorted(f // 13 for f in r)),
+                                   tuple(sorted(x // 13 for x in reals)))
+    return patterns, roles
 
-    starts_face = {}
-    for m in table:
-        if any(t >= 104 for t in m.tiles):
-            starts_face.update(rules.analyse_meld(m)[2])
-    if retrieval == "free" or not table_jokers:
-        got = attempt({}, list(table_jokers), 0)
+
+def _solve_table(table: Sequence[Meld], rack: Sequence[int], objective: str, retrieval: str,
+                 joker_points: int, state_cap: int | None = None) -> Solution | None:
+    """After the initial meld: the exact table DP (module `dp`) under R12 and R15."""
+    pos = _TablePosition(table, rack, objective, retrieval, joker_points, state_cap)
+    if retrieval == "free" or not pos.table_jokers:
+        got = pos.attempt({}, list(pos.table_jokers))
         if got is None:
             return None
         bad = rules.check_play(table, got[1], rack, retrieval=retrieval)
         if bad is not None:
             raise SolverError(f"the solver built an invalid table ({bad}): please report this position: "
                               f"table {list(table)} rack {list(rack)}")
-        return _finish(Play(tuple(got[1])), got[1], table_tiles, True)
+        return pos.finish(got[1])
+    return _solve_strict(pos)
 
-    # strict (R15): one DP in which every table joker is wild but owes a pending flag, cleared
-    # when it keeps an old role (a joker unit at an old-role face) or when a real tile of its
-    # old role lands beside a real old meld-mate (its replacement)
+
+def _solve_strict(pos: _TablePosition) -> Solution | None:
+    """Strict joker retrieval (R15) with jokers on the table: one DP in which every table joker
+    is wild but owes a pending flag, cleared when it keeps an old role (a joker unit at an
+    old-role face) or when a real tile of its old role lands beside a real old meld-mate (its
+    replacement); then tile ids that meet R15 (`_fix_identities`)."""
     if FREE_FIRST:
         # the free optimum bounds the strict one: if some tile assignment of it meets R15, done
-        free = attempt({}, [], 0)
+        free = pos.attempt({}, [])
         if free is None:
             return None
-        fixed = _fix_identities(table, free[1], rack)
+        fixed = _fix_identities(pos.table, free[1], pos.rack)
         if fixed is not None:
-            return _finish(Play(tuple(fixed)), fixed, table_tiles, True)
-    got = attempt({}, list(table_jokers), 0)
+            return pos.finish(fixed)
+    got = pos.attempt({}, list(pos.table_jokers))
     if got is None:
         return None
-    fixed = _fix_identities(table, got[1], rack)
+    fixed = _fix_identities(pos.table, got[1], pos.rack)
     if fixed is not None:
-        return _finish(Play(tuple(fixed)), fixed, table_tiles, True)
+        return pos.finish(fixed)
     # no tile assignment of the optimum meets R15 (a corner case of two jokers with one role):
     # fall back to the best play that keeps every table joker where it is
-    keep_all = attempt({j: min(starts_face[j]) for j in table_jokers}, [], 0)
+    keep_all = pos.attempt({j: min(pos.roles[j]) for j in pos.table_jokers}, [])
     if keep_all is None:
         return None
-    fixed = _fix_identities(table, keep_all[1], rack)
+    fixed = _fix_identities(pos.table, keep_all[1], pos.rack)
     if fixed is None:
         return None
-    return _finish(Play(tuple(fixed)), fixed, table_tiles, False)
+    return pos.finish(fixed, proven=False)
 
 
 def _mirror_rows(rows):
@@ -449,7 +480,7 @@ def _table_dp(F, O, w, fj, oj, jw, patterns, state_cap=None):
     empty when the value is <= 0). The position is solved as given; only when its DP passes
     `state_cap` states is the mirrored position tried as well, so answers below the cap are the
     forward DP's own."""
-    dps = [None, None]
+    dps: list[TableDP | None] = [None, None]
     cap = state_cap
     while True:
         for mirrored in ((True,) if FORCE_MIRROR else (False,) if state_cap is None else (False, True)):
@@ -494,25 +525,11 @@ class SolverError(RuntimeError):
     """The solver built a table the engine's validator rejects (a bug: please report it)."""
 
 
-def _fix_identities(table, melds, rack) -> list[Meld] | None:
+def _fix_identities(table: Sequence[Meld], melds: list[Meld], rack: Sequence[int]) -> list[Meld] | None:
     """Swap copies of the same face between melds until R15 strict holds (or give up)."""
     if rules.check_play(table, melds, rack, retrieval="strict") is None:
         return melds
-    # faces that matter for R15: those of table jokers' old melds
-    faces = set()
-    for m in table:
-        if any(t >= 104 for t in m.tiles):
-            faces.update(t >> 1 for t in m.tiles if t < 104)
-            _, _, roles = rules.analyse_meld(m)
-            for r in roles.values():
-                faces.update(r)
-    slots: dict[int, list[tuple[int, int]]] = {}
-    for i, m in enumerate(melds):
-        for p, t in enumerate(m.tiles):
-            if t >= 104:
-                slots.setdefault(52, []).append((i, p))       # jokers may swap places too
-            elif (t >> 1) in faces:
-                slots.setdefault(t >> 1, []).append((i, p))
+    slots = _swap_slots(melds, _r15_faces(table))
     multi = [f for f, sl in slots.items() if len(sl) > 1]
     if not multi:
         return None
@@ -532,6 +549,31 @@ def _fix_identities(table, melds, rack) -> list[Meld] | None:
         if rules.check_play(table, cand, rack, retrieval="strict") is None:
             return cand
     return None
+
+
+def _r15_faces(table: Sequence[Meld]) -> set[int]:
+    """Faces that matter for R15: the real tiles and joker roles of the table jokers' old melds."""
+    faces: set[int] = set()
+    for m in table:
+        if any(t >= 104 for t in m.tiles):
+            faces.update(t >> 1 for t in m.tiles if t < 104)
+            _, _, roles = rules.analyse_meld(m)
+            for r in roles.values():
+                faces.update(r)
+    return faces
+
+
+def _swap_slots(melds: list[Meld], faces: set[int]) -> dict[int, list[tuple[int, int]]]:
+    """Per face of `faces` (52: any joker), the (meld, position) slots holding a copy of it:
+    the tiles `_fix_identities` may swap."""
+    slots: dict[int, list[tuple[int, int]]] = {}
+    for i, m in enumerate(melds):
+        for p, t in enumerate(m.tiles):
+            if t >= 104:
+                slots.setdefault(52, []).append((i, p))       # jokers may swap places too
+            elif (t >> 1) in faces:
+                slots.setdefault(t >> 1, []).append((i, p))
+    return slots
 
 
 def _finish(action, melds, table_tiles, proven) -> Solution:

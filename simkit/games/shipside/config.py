@@ -8,6 +8,7 @@ Defaults are the spec's defaults. A few engine-only fields (`variant.enabled`,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from simkit.engine.config import ConfigSection, GameConfig, setting
 from simkit.engine.errors import ConfigError
@@ -25,7 +26,7 @@ class FrozenMap(dict):
     def _readonly(self, *args, **kwargs):
         raise TypeError("config mappings are read-only: use --set or dataclasses.replace")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly  # type: ignore
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _readonly
 
     def __reduce__(self):
         return (FrozenMap, (dict(self),))
@@ -35,6 +36,13 @@ def _freeze_field(section, name: str) -> None:
     value = getattr(section, name)
     if isinstance(value, dict) and not isinstance(value, FrozenMap):
         object.__setattr__(section, name, FrozenMap(value))
+
+
+def _is_whole(x: object) -> TypeGuard[int]:
+    """An int and not a bool (True is an int to Python, not a whole number to a config)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 CREW_KINDS = ("captain", "mate", "sailor")
 
 
@@ -68,45 +76,57 @@ class DeckSection(ConfigSection):
     def check(self) -> None:
         _freeze_field(self, "values")
         _freeze_field(self, "marks")
+        self._check_values()
+        self._check_marks()
+        for entry in self.move_symbol:
+            self._check_move_symbol(entry)
+        for v in self.jellyfish_values:
+            if not _is_whole(v):
+                raise ConfigError(f"deck.jellyfish_values entry {v!r}: allowed are whole numbers")
+
+    def _check_values(self) -> None:
         if not self.values:
             raise ConfigError("deck.values={} is empty: allowed is a mapping strength -> copies >= 1")
         for v, n in self.values.items():
-            if not isinstance(v, int) or isinstance(v, bool) or not -50 <= v <= 50:
+            if not _is_whole(v) or not -50 <= v <= 50:
                 raise ConfigError(f"deck.values has strength {v!r}: allowed are whole numbers from -50 to 50")
-            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 60:
+            if not _is_whole(n) or not 1 <= n <= 60:
                 raise ConfigError(f"deck.values[{v}]={n!r}: allowed is a whole number of copies from 1 to 60")
         total = sum(self.values.values())
         if not 8 <= total <= 200:
             raise ConfigError(f"deck.values holds {total} cards: allowed are 8 to 200")
-        if self.marks is not None:
-            for v, n in self.marks.items():
-                if v not in self.values:
-                    raise ConfigError(f"deck.marks names strength {v!r}, which deck.values does not "
-                                      f"hold: allowed are {sorted(self.values)}")
-                if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= self.values[v]:
-                    raise ConfigError(f"deck.marks[{v}]={n!r}: allowed is 0 to {self.values[v]} "
-                                      f"(the copies of {v} in deck.values)")
-        for entry in self.move_symbol:
-            if isinstance(entry, int) and not isinstance(entry, bool):
-                if entry not in self.values:
-                    raise ConfigError(f"deck.move_symbol names strength {entry}, which deck.values "
-                                      f"does not hold: allowed are {sorted(self.values)}")
-                continue
-            if (not isinstance(entry, (tuple, list)) or len(entry) != 3
-                    or entry[1] not in MARKS or not isinstance(entry[2], int)):
-                raise ConfigError(f"deck.move_symbol entry {entry!r} is malformed: allowed is a strength "
-                                  f"or a [strength, mark, copy] triple with mark one of {MARKS}")
-            if entry[0] not in self.values:
-                raise ConfigError(f"deck.move_symbol entry {list(entry)!r}: strength {entry[0]} is not in "
-                                  f"deck.values")
-            star = _starfish_counts(self)[entry[0]]
-            copies = star if entry[1] == "starfish" else self.values[entry[0]] - star
-            if not 0 <= entry[2] < copies:
-                raise ConfigError(f"deck.move_symbol entry {list(entry)!r}: there are {copies} {entry[1]} "
-                                  f"cards of strength {entry[0]}: allowed copies are 0 to {copies - 1}")
-        for v in self.jellyfish_values:
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise ConfigError(f"deck.jellyfish_values entry {v!r}: allowed are whole numbers")
+
+    def _check_marks(self) -> None:
+        if self.marks is None:
+            return
+        for v, n in self.marks.items():
+            if v not in self.values:
+                raise ConfigError(f"deck.marks names strength {v!r}, which deck.values does not "
+                                  f"hold: allowed are {sorted(self.values)}")
+            if not _is_whole(n) or not 0 <= n <= self.values[v]:
+                raise ConfigError(f"deck.marks[{v}]={n!r}: allowed is 0 to {self.values[v]} "
+                                  f"(the copies of {v} in deck.values)")
+
+    def _check_move_symbol(self, entry) -> None:
+        """One deck.move_symbol entry: a strength of the deck, or a [strength, mark, copy] triple
+        naming a copy the deck holds."""
+        if _is_whole(entry):
+            if entry not in self.values:
+                raise ConfigError(f"deck.move_symbol names strength {entry}, which deck.values "
+                                  f"does not hold: allowed are {sorted(self.values)}")
+            return
+        if (not isinstance(entry, (tuple, list)) or len(entry) != 3
+                or entry[1] not in MARKS or not isinstance(entry[2], int)):
+            raise ConfigError(f"deck.move_symbol entry {entry!r} is malformed: allowed is a strength "
+                              f"or a [strength, mark, copy] triple with mark one of {MARKS}")
+        if entry[0] not in self.values:
+            raise ConfigError(f"deck.move_symbol entry {list(entry)!r}: strength {entry[0]} is not in "
+                              f"deck.values")
+        star = _starfish_counts(self)[entry[0]]
+        copies = star if entry[1] == "starfish" else self.values[entry[0]] - star
+        if not 0 <= entry[2] < copies:
+            raise ConfigError(f"deck.move_symbol entry {list(entry)!r}: there are {copies} {entry[1]} "
+                              f"cards of strength {entry[0]}: allowed copies are 0 to {copies - 1}")
 
 
 @dataclass(frozen=True)
@@ -118,7 +138,7 @@ class ShipsSection(ConfigSection):
         d = self.defenses
         if not 3 <= len(d) <= 9:
             raise ConfigError(f"ships.defenses={list(d)} has {len(d)} ships: allowed are 3 to 9")
-        if any(not isinstance(x, int) or isinstance(x, bool) or not 1 <= x <= 200 for x in d):
+        if any(not _is_whole(x) or not 1 <= x <= 200 for x in d):
             raise ConfigError(f"ships.defenses={list(d)}: allowed are whole numbers from 1 to 200")
         if len(set(d)) != len(d):
             raise ConfigError(f"ships.defenses={list(d)} repeats a value: each ship needs its own "
@@ -155,7 +175,7 @@ class CrewSection(ConfigSection):
             raise ConfigError(f"crew.points={dict(self.points)!r}: allowed is a mapping with exactly the "
                               f"keys {list(CREW_KINDS)}")
         for k, v in self.points.items():
-            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 10:
+            if not _is_whole(v) or not 0 <= v <= 10:
                 raise ConfigError(f"crew.points[{k!r}]={v!r}: allowed is a whole number from 0 to 10")
 
 
