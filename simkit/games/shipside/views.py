@@ -154,11 +154,30 @@ def _stale_memos(st) -> list[str]:
 def audit(st) -> list[str]:
     """Conservation of cards (S2), crew (S8, S26), octopi, scores (S54) and the side limit (S20)."""
     T = st.T
-    cfg = st.config
-    problems = []
+    seen = _cards_off_the_ships(st)
+    problems = _ship_problems(st, seen)
+    if sorted(seen) != list(range(T.n_cards)):
+        problems.append(f"cards not conserved: {len(seen)} seen of {T.n_cards}")
+    tokens = [t for s in range(len(T.defense)) for t in st.crew[s]]
+    tokens += st.crew_won[0] + st.crew_won[1] + st.crew_out
+    if sorted(tokens) != list(range(len(T.crew_kind))):
+        problems.append(f"crew tokens not conserved: {sorted(tokens)}")
+    ships = sorted(st.row + st.captured[0] + st.captured[1] + st.ships_out)
+    if ships != list(range(len(T.defense))):
+        problems.append(f"ships not conserved: {ships}")
+    problems += _seat_problems(st)
+    problems += _stale_memos(st)
+    goal = st.config.end.points_to_win
+    if st.phase != OVER and goal and max(st.score) >= goal:
+        problems.append(f"a player has {max(st.score)} >= {goal} points but the game goes on")
+    return problems
+
+
+def _cards_off_the_ships(st) -> list[int]:
+    """Every card out of play, in hands, in piles and in the variant's own decks."""
     seen = list(st.out)
     if st.phase == MARK:                     # S56: the deck stays whole until a mark is taken
-        seen.extend(range(T.n_cards))
+        seen.extend(range(st.T.n_cards))
     for h in st.hands:
         seen.extend(h)
     for p in st.piles:
@@ -166,6 +185,13 @@ def audit(st) -> list[str]:
     if st.own is not None:
         for o in st.own:
             seen.extend(o)
+    return seen
+
+
+def _ship_problems(st, seen: list[int]) -> list[str]:
+    """Each ship's sides (S20 limit, running totals) and crew; the cards on them go to `seen`."""
+    T, cfg = st.T, st.config
+    problems = []
     maxc = cfg.rules.max_cards_per_side
     for s in range(len(T.defense)):
         for a in (0, 1):
@@ -181,15 +207,13 @@ def audit(st) -> list[str]:
             problems.append(f"ship {T.defense[s]} carries {len(st.crew[s])} crew tokens")
         if st.crew[s] and s not in st.row:
             problems.append(f"scored ship {T.defense[s]} still has crew")
-    if sorted(seen) != list(range(T.n_cards)):
-        problems.append(f"cards not conserved: {len(seen)} seen of {T.n_cards}")
-    tokens = [t for s in range(len(T.defense)) for t in st.crew[s]]
-    tokens += st.crew_won[0] + st.crew_won[1] + st.crew_out
-    if sorted(tokens) != list(range(len(T.crew_kind))):
-        problems.append(f"crew tokens not conserved: {sorted(tokens)}")
-    ships = sorted(st.row + st.captured[0] + st.captured[1] + st.ships_out)
-    if ships != list(range(len(T.defense))):
-        problems.append(f"ships not conserved: {ships}")
+    return problems
+
+
+def _seat_problems(st) -> list[str]:
+    """Each seat's score from its ships and crew (S54), its octopus and its rum count."""
+    T, cfg = st.T, st.config
+    problems = []
     for p in (0, 1):
         expect = (cfg.scoring.ship_points * len(st.captured[p])
                   + sum(T.crew_points[c] for c in st.crew_won[p]))
@@ -202,8 +226,4 @@ def audit(st) -> list[str]:
             problems.append(f"seat {p} rum count negative")
     if sum(1 for o in st.octo_on if o >= 0) != sum(1 for c in st.octo_at if c >= 0):
         problems.append("octopus markers disagree")
-    problems += _stale_memos(st)
-    goal = cfg.end.points_to_win
-    if st.phase != OVER and goal and max(st.score) >= goal:
-        problems.append(f"a player has {max(st.score)} >= {goal} points but the game goes on")
     return problems

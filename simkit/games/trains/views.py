@@ -108,30 +108,54 @@ def determinize(state, seat: int, rng: np.random.Generator):
 
 
 def audit(state) -> list[str]:
+    """Invariant violations: every card once, trains and locks sound, the display's bookkeeping."""
+    problems: list[str] = []
+    cards: list[int] = []
+    for p in range(len(state.trains)):
+        problems += _seat_problems(state, p, cards)
+    problems += _display_problems(state, cards)
+    cards.extend(state.draw)
+    cards.extend(state.discard)
+    if state.drawn:
+        cards.append(state.drawn)
+    if len(cards) != N_CARDS or len(set(cards)) != N_CARDS or min(cards) < 1 or max(cards) > N_CARDS:
+        problems.append(f"{len(cards)} cards accounted for, expected each of 1..84 exactly once")
+    if state.turns > state.config.max_turns:
+        problems.append(f"{state.turns} turns played, more than max_turns={state.config.max_turns} (T15)")
+    return problems
+
+
+def _seat_problems(state, p: int, cards: list[int]) -> list[str]:
+    """Seat p's train, locks (T24), hand, kept card and hidden discards; its cards go to `cards`."""
     problems = []
     over = state.phase == OVER
-    cards = []
-    for p, train in enumerate(state.trains):
-        for k, c in enumerate(train):
-            if c:
-                cards.append(c)
-            elif not (over and state.winner >= 0):
-                problems.append(f"seat {p} slot {k + 1} is empty while the game goes on")
-        for k, c in enumerate(state.locks[p]):
-            if c:
-                cards.append(c)
-                if k + 1 not in LOCK_SLOTS:
-                    problems.append(f"seat {p} has a lock under slot {k + 1} (T24 allows 1, 4, 7)")
-        cards.extend(state.hands[p])
-        if state.kept[p]:
-            cards.append(state.kept[p])
-        if not set(state.hidden[p]) <= set(state.discard):
-            problems.append(f"seat {p}'s hidden setup discards are not in the discard pile")
-        # with refill_stop='complete' a later refill may also complete a train (the first
-        # one clockwise from the actor has won)
-        late = over and state.winner >= 0 and not state._immediate
-        if is_ascending(train) and 0 not in train and not (over and state.winner == p) and not late:
-            problems.append(f"seat {p}'s train {train} is ascending but the game goes on (T25)")
+    train = state.trains[p]
+    for k, c in enumerate(train):
+        if c:
+            cards.append(c)
+        elif not (over and state.winner >= 0):
+            problems.append(f"seat {p} slot {k + 1} is empty while the game goes on")
+    for k, c in enumerate(state.locks[p]):
+        if c:
+            cards.append(c)
+            if k + 1 not in LOCK_SLOTS:
+                problems.append(f"seat {p} has a lock under slot {k + 1} (T24 allows 1, 4, 7)")
+    cards.extend(state.hands[p])
+    if state.kept[p]:
+        cards.append(state.kept[p])
+    if not set(state.hidden[p]) <= set(state.discard):
+        problems.append(f"seat {p}'s hidden setup discards are not in the discard pile")
+    # with refill_stop='complete' a later refill may also complete a train (the first
+    # one clockwise from the actor has won)
+    late = over and state.winner >= 0 and not state._immediate
+    if is_ascending(train) and 0 not in train and not (over and state.winner == p) and not late:
+        problems.append(f"seat {p}'s train {train} is ascending but the game goes on (T25)")
+    return problems
+
+
+def _display_problems(state, cards: list[int]) -> list[str]:
+    """The display holds each effect's card in its own slot and its mask agrees; its cards go to `cards`."""
+    problems = []
     for e in range(1, 9):
         c = state.display[e]
         if c:
@@ -142,12 +166,4 @@ def audit(state) -> list[str]:
         problems.append("display index 0 is used")
     if state._shown != sum(1 << e for e in range(1, 9) if state.display[e]):
         problems.append("the display's effect mask disagrees with the display (engine bookkeeping)")
-    cards.extend(state.draw)
-    cards.extend(state.discard)
-    if state.drawn:
-        cards.append(state.drawn)
-    if len(cards) != N_CARDS or len(set(cards)) != N_CARDS or min(cards) < 1 or max(cards) > N_CARDS:
-        problems.append(f"{len(cards)} cards accounted for, expected each of 1..84 exactly once")
-    if state.turns > state.config.max_turns:
-        problems.append(f"{state.turns} turns played, more than max_turns={state.config.max_turns} (T15)")
     return problems
