@@ -1,11 +1,11 @@
 """Rummikub (spec ../shared/rules/rummikub.md): 106 tiles, table rearrangement, jokers, an exact solver."""
 
 from simkit.engine.game import Action, Game
-from simkit.games.rummikub.actions import LATE, format_action, parse_action
+from simkit.engine.text_forms import text_forms
+from simkit.games.rummikub import actions, position, render
+from simkit.games.rummikub.actions import LATE
 from simkit.games.rummikub.candidates import candidate_actions
 from simkit.games.rummikub.config import RummikubConfig
-from simkit.games.rummikub.position import format_position, parse_position
-from simkit.games.rummikub.render import describe_observation, render_log
 from simkit.games.rummikub.state import new_state
 
 RULES_VERSION = "rummikub-2"
@@ -22,22 +22,10 @@ def _decision_budget(config: RummikubConfig) -> tuple[float, Action] | None:
 
 
 GAME = Game(
-    name="rummikub",
-    title="Rummikub",
-    min_players=2,
-    max_players=4,
-    config_cls=RummikubConfig,
-    new_state=new_state,
-    rules_version=RULES_VERSION,
-    render_log=render_log,
-    format_action=format_action,
-    parse_action=parse_action,
-    describe_observation=describe_observation,
-    format_position=format_position,
-    parse_position=parse_position,
+    name="rummikub", title="Rummikub", min_players=2, max_players=4, rules_version=RULES_VERSION,
+    config_cls=RummikubConfig, new_state=new_state, **text_forms(actions, position, render),
     candidate_actions=candidate_actions,
     decision_budget=_decision_budget,
-    higher_is_better=True,
     has_rounds=True,
     description="tile rummy with table rearrangement and jokers; plays are whole new tables",
     max_steps=_max_steps,

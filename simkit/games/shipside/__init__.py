@@ -3,6 +3,8 @@ shared/rules/shipside.md, reconstructed from a garbled rulebook; every open ques
 config field)."""
 
 from simkit.engine.game import Game
+from simkit.engine.text_forms import text_forms
+from simkit.games.shipside import actions, position, render
 from simkit.games.shipside.actions import (
     Direction,
     EndTurn,
@@ -16,8 +18,6 @@ from simkit.games.shipside.actions import (
     parse_action,
 )
 from simkit.games.shipside.config import ShipsideConfig
-from simkit.games.shipside.position import format_position, parse_position
-from simkit.games.shipside.render import describe_observation, render_log
 from simkit.games.shipside.state import Observation, ShipsideState, ShipView
 
 
@@ -27,20 +27,8 @@ def _max_steps(config: ShipsideConfig, n: int) -> int:
 
 
 GAME = Game(
-    name="shipside",
-    title="Shipside",
-    min_players=2,
-    max_players=2,
-    config_cls=ShipsideConfig,
-    new_state=ShipsideState,
-    rules_version="shipside-1",
-    render_log=render_log,
-    describe_observation=describe_observation,
-    format_action=format_action,
-    parse_action=parse_action,
-    format_position=format_position,
-    parse_position=parse_position,
-    higher_is_better=True,
+    name="shipside", title="Shipside", min_players=2, max_players=2, rules_version="shipside-1",
+    config_cls=ShipsideConfig, new_state=ShipsideState, **text_forms(actions, position, render),
     description="Play cards beside 5 ships (either side) to reach their defense; capture ships "
                 "and crew, first to 4 points wins. Octopus and rum mug.",
     max_steps=_max_steps,

@@ -1,27 +1,14 @@
 """Game of Trains (2015): sort your 7 wagons into ascending order first. Spec: rules/trains.md."""
 
 from simkit.engine.game import Game
-from simkit.games.trains.actions import format_action, parse_action
+from simkit.engine.text_forms import text_forms
+from simkit.games.trains import actions, position, render
 from simkit.games.trains.config import TrainsConfig
-from simkit.games.trains.position import format_position, parse_position
-from simkit.games.trains.render import describe_observation, render_log
 from simkit.games.trains.state import TrainsState, new_state
 
 GAME = Game(
-    name="trains",
-    title="Game of Trains",
-    min_players=2,
-    max_players=4,
-    config_cls=TrainsConfig,
-    new_state=new_state,
-    rules_version="trains-1",
-    render_log=render_log,
-    describe_observation=describe_observation,
-    format_action=format_action,
-    parse_action=parse_action,
-    format_position=format_position,
-    parse_position=parse_position,
-    higher_is_better=True,
+    name="trains", title="Game of Trains", min_players=2, max_players=4, rules_version="trains-1",
+    config_cls=TrainsConfig, new_state=new_state, **text_forms(actions, position, render),
     description="Sort your 7 wagons into ascending order first; 8 card effects, locks, a display.",
     max_steps=lambda config, n: 2 * n + 2 * config.max_turns + 10,
 )
