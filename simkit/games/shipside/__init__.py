@@ -18,6 +18,7 @@ from simkit.games.shipside.actions import (
     parse_action,
 )
 from simkit.games.shipside.config import ShipsideConfig
+from simkit.games.shipside.position import format_position, parse_position
 from simkit.games.shipside.state import Observation, ShipsideState, ShipView
 
 
