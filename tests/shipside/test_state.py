@@ -163,3 +163,22 @@ def test_render_log_every_rule_variant():
             seen.update(e[0] for e in st.events)
     assert {"play", "octopus", "move", "stay", "score", "rum", "draw", "pass", "pick", "marks",
             "turn", "end"} <= seen
+
+
+def test_variant_determinize_draws_later_chance_from_the_sample_generator():
+    """The determinize chance contract (docs/architecture.md): a copy made while opening hands
+    are picked (S57) shuffles the unpicked cards (S58) with the sampler's generator, never with a
+    copy of the real game's, so a search cannot foresee the real piles."""
+    cfg = config(variant__enabled="true")
+    st = ShipsideState(cfg, 2, np.random.default_rng(4))
+    assert st.phase == "pick"
+    piles = []
+    for sample_seed in (9, 10):
+        real, det = st.clone(), st.determinize(A, np.random.default_rng(sample_seed))
+        for game in (real, det):
+            while game.phase == "pick":
+                game.apply([game.legal_actions(0)[0], game.legal_actions(1)[0]])
+        assert sorted(det.piles[A]) == sorted(real.piles[A])
+        assert det.piles[A] != real.piles[A]
+        piles.append(det.piles[A])
+    assert piles[0] != piles[1]

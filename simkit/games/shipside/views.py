@@ -111,6 +111,7 @@ def determinize(st: StateT, seat: int, rng: np.random.Generator) -> StateT:
     opening hands are being chosen, the other player's picks so far are redrawn from their deck.
     """
     new = st.clone()
+    new.rng = rng          # later chance (S58's shuffle after the picks) must not be the real game's
     o = 1 - seat
     if st.phase == PICK or st.phase == MARK:
         if new.own is not None:
