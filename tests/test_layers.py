@@ -108,3 +108,17 @@ def test_old_core_paths_still_import_with_a_warning(old, new):
     with pytest.warns(DeprecationWarning, match=new):
         moved = importlib.import_module(old)
     assert moved is importlib.import_module(new)
+
+
+@pytest.mark.parametrize("name, layer", [("build_report", "writer"), ("RunAnalysis", "figures"),
+                                         ("render_html", "html"), ("sweep_verdict", "words")])
+def test_old_report_build_names_still_resolve_with_a_warning(name, layer):
+    import importlib
+
+    import simkit.report.build as old
+
+    with pytest.warns(DeprecationWarning, match=f"simkit.report.{layer}.{name}"):
+        moved = getattr(old, name)
+    assert moved is getattr(importlib.import_module(f"simkit.report.{layer}"), name)
+    with pytest.raises(AttributeError):
+        old.no_such_name  # noqa: B018

@@ -19,6 +19,7 @@ class HiddenCards(Protocol):
     hands: list[list[int]]
     piles: list[list[int]]
     own: list[list[int]] | None
+    rng: np.random.Generator
 
     def clone(self) -> Self: ...
 
