@@ -10,7 +10,7 @@ import pytest
 
 from simkit.engine.play import play_range
 from simkit.engine.spec import RunSpec
-from simkit.games.sixnimmt import batch
+from simkit.games.sixnimmt import batch, batch_deal
 from simkit.games.sixnimmt.batch import batch_supported, play_range_batch
 
 
@@ -59,8 +59,8 @@ def test_lowest_and_highest_give_the_scalar_engines_rows_game_by_game(n, strateg
 def test_the_official_state_setter_deals_the_same_as_the_fast_one(monkeypatch):
     spec = RunSpec.create("sixnimmt", 4, ["lowest", "highest"] * 2, 100, seed=3)
     fast = play_range_batch(spec, 0, 40)
-    monkeypatch.setattr(batch.PCG64Words, "usable", lambda self: False)
-    assert batch._Dealer().fast is None
+    monkeypatch.setattr(batch_deal.PCG64Words, "usable", lambda self: False)
+    assert batch_deal.Dealer().fast is None
     _assert_same_chunk(fast, play_range_batch(spec, 0, 40))
     _assert_same_chunk(play_range(spec, 0, 40), play_range_batch(spec, 0, 40))
 

@@ -1,4 +1,4 @@
-"""Parts of the batch engine (simkit/games/sixnimmt/batch.py) checked on their own: the dealer
+"""Parts of the batch engine (simkit/games/sixnimmt/batch*.py) checked on their own: the dealer
 against NumPy's official shuffle, the sorting network, the array forms' helpers."""
 
 from __future__ import annotations
@@ -9,14 +9,16 @@ import numpy as np
 import pytest
 from numpy.random import PCG64, Generator
 
-from simkit.games.sixnimmt import batch
+from simkit.games.sixnimmt import batch, batch_deal
 from simkit.games.sixnimmt.arrays import cheapest_rows
-from simkit.games.sixnimmt.batch import _Dealer, _legacy_shuffle_agrees, sorting_network
+from simkit.games.sixnimmt.batch import sorting_network
+from simkit.games.sixnimmt.batch_deal import Dealer, legacy_shuffle_agrees
+from simkit.games.sixnimmt.batch_draws import CARD, ROW, RoundDraws, seat_keys
 
 _MASK64 = (1 << 64) - 1
 
 
-def _official(dealer: _Dealer, state: tuple[int, int, int, int]) -> tuple[np.ndarray, tuple]:
+def _official(dealer: Dealer, state: tuple[int, int, int, int]) -> tuple[np.ndarray, tuple]:
     """The scalar engine's deal from a chance-stream state: Generator.permutation of 1..104,
     and the state after it."""
     hi, lo, has32, low32 = state
@@ -39,12 +41,12 @@ def _states(count: int, seed: int) -> list[tuple[int, int, int, int]]:
 @pytest.mark.parametrize("fast", [True, False])
 def test_the_dealer_deals_as_generator_permutation_from_2000_states(monkeypatch, fast):
     if not fast:
-        monkeypatch.setattr(batch.PCG64Words, "usable", lambda self: False)
-    dealer = _Dealer()
+        monkeypatch.setattr(batch_deal.PCG64Words, "usable", lambda self: False)
+    dealer = Dealer()
     assert (dealer.fast is not None) == fast
     states = _states(2000, seed=7)
     decks, after = dealer.deal(states, 104, keep=True, first=False)
-    decks >>= batch._END                            # card keys -> cards
+    decks >>= batch_deal.END                            # card keys -> cards
     for k, state in enumerate(states):
         deck, state_after = _official(dealer, state)
         assert np.array_equal(decks[:, k], deck), f"state {k}: a different deck"
@@ -52,11 +54,11 @@ def test_the_dealer_deals_as_generator_permutation_from_2000_states(monkeypatch,
 
 
 def test_first_deals_from_seed_words_as_from_a_state_without_a_buffered_half():
-    dealer = _Dealer()
+    dealer = Dealer()
     seeds = [[hi, lo] for hi, lo, _, _ in _states(300, seed=8)]
     decks, after = dealer.deal(seeds, 44, keep=False, first=True)
     assert after is None and decks.shape == (44, 300)
-    decks >>= batch._END
+    decks >>= batch_deal.END
     for k, (hi, lo) in enumerate(seeds):
         assert np.array_equal(decks[:, k], _official(dealer, (hi, lo, 0, 0))[0][:44])
 
@@ -64,7 +66,7 @@ def test_first_deals_from_seed_words_as_from_a_state_without_a_buffered_half():
 def test_the_start_up_check_refuses_a_shuffle_that_differs_and_the_dealer_falls_back(monkeypatch):
     bits = PCG64(0)
     legacy = np.random.RandomState(bits).shuffle
-    assert _legacy_shuffle_agrees(bits, legacy)
+    assert legacy_shuffle_agrees(bits, legacy)
 
     def reversed_shuffle(deck):
         legacy(deck)
@@ -73,15 +75,15 @@ def test_the_start_up_check_refuses_a_shuffle_that_differs_and_the_dealer_falls_
     def one_draw_short(deck):
         legacy(deck[1:])
 
-    assert not _legacy_shuffle_agrees(bits, reversed_shuffle)
-    assert not _legacy_shuffle_agrees(bits, one_draw_short)
-    monkeypatch.setattr(batch, "_legacy_shuffle_agrees", lambda bits, legacy: False)
-    dealer = _Dealer()
+    assert not legacy_shuffle_agrees(bits, reversed_shuffle)
+    assert not legacy_shuffle_agrees(bits, one_draw_short)
+    monkeypatch.setattr(batch_deal, "legacy_shuffle_agrees", lambda bits, legacy: False)
+    dealer = Dealer()
     assert dealer.shuffle.__self__.__class__ is Generator
     states = _states(200, seed=9)
     decks, _ = dealer.deal(states, 104, keep=True, first=False)
     for k, state in enumerate(states):
-        assert np.array_equal(decks[:, k] >> batch._END, _official(dealer, state)[0])
+        assert np.array_equal(decks[:, k] >> batch_deal.END, _official(dealer, state)[0])
 
 
 @pytest.mark.parametrize("n", range(1, 11))
@@ -119,13 +121,13 @@ def test_an_array_forms_answer_is_checked():
         batch._checked(np.array([0.0, 1.0, 2.0]), 3, 3, "bad")
 
 
-@pytest.mark.parametrize("kind, pairs", [(batch._CARD, None), (batch._CARD, np.array([7, 3, 400, 3])),
-                                         (batch._ROW, np.arange(0, 800, 3))])
+@pytest.mark.parametrize("kind, pairs", [(CARD, None), (CARD, np.array([7, 3, 400, 3])),
+                                         (ROW, np.arange(0, 800, 3))])
 def test_random_below_is_floor_of_random_times_the_limit_call_by_call(kind, pairs):
-    keys = batch._seat_keys(12345, 1000, 1200, 4)
+    keys = seat_keys(12345, 1000, 1200, 4)
     for turn in (0, 1, 2, 5):
         for limit in (3, 10, 104, 1 << 21):
-            drawn, floats = (batch._Draws(keys, 2).source(pairs, turn, kind) for _ in range(2))
+            drawn, floats = (RoundDraws(keys, 2).source(pairs, turn, kind) for _ in range(2))
             for _ in range(2):                  # a card view's first draw, then a hashed one
                 below = drawn.below(limit)
                 assert below.dtype == np.intp

@@ -1,7 +1,9 @@
 """Shipside game state: card play beside ships, crew movement, scoring, octopus, rum, variant.
 
 The phases are the constants of rules.py; `acting` holds the seats to act, set with the phase.
-Listing legal actions lives in moves.py, observations / determinize / audit in views.py.
+Listing legal actions lives in moves.py, applying an action in each phase in phases.py,
+observations / determinize / audit in views.py; this module holds the setup, the resolution of
+a placement (crew movement, scoring) and the turn order.
 """
 
 from __future__ import annotations
@@ -14,27 +16,14 @@ import numpy as np
 from simkit.engine.cloning import Cloning
 from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Outcome, State
-from simkit.games.shipside import moves, rules, views
-from simkit.games.shipside.actions import (
-    DIRECTIONS,
-    END_TURN,
-    Direction,
-    EndTurn,
-    Mark,
-    Octopus,
-    Pass,
-    Pick,
-    Play,
-    Rum,
-)
+from simkit.games.shipside import moves, phases, rules, views
+from simkit.games.shipside.actions import DIRECTIONS, END_TURN, Mark, Pick
 from simkit.games.shipside.config import MARKS, ShipsideConfig
+from simkit.games.shipside.phases import ALONE, BOTH
 from simkit.games.shipside.rules import DIR, MAIN, MARK, OVER, PICK, RUM
 from simkit.games.shipside.views import Observation, ShipView
 
 _STEP = {"L": -1, "R": 1}
-#: values of `state.acting`: one seat alone, or both (the variant's simultaneous picks)
-ALONE = ((0,), (1,))
-BOTH = (0, 1)
 
 __all__ = ["ShipsideState", "Observation", "ShipView"]
 
@@ -246,201 +235,26 @@ class ShipsideState(State):
     _octopus_ready = moves.octopus_ready
     _can_act = moves.can_act
 
-    # ------------------------------------------------------------------ apply
+    # ------------------------------------------------------------------ apply (phases.py)
     def apply(self, actions) -> None:
         ph = self.phase
         if ph == OVER:
             raise IllegalAction("the game is over: no more actions", seat=None, rule="S53")
         if ph == PICK:
-            self._apply_picks(actions)
+            phases.apply_picks(self, actions)
             return
         if len(actions) != 1:
             raise IllegalAction(f"expected 1 action for seat {self.to_act()[0]}, got {len(actions)}",
                                 seat=self.to_act()[0])
         a = actions[0]
         if ph == MAIN:
-            self._apply_main(a)
+            phases.apply_main(self, a)
         elif ph == RUM:
-            self._apply_rum_after(a)
+            phases.apply_rum_after(self, a)
         elif ph == DIR:
-            self._apply_direction(a)
+            phases.apply_direction(self, a)
         else:
-            self._apply_mark(a)
-
-    def _apply_mark(self, a) -> None:
-        if type(a) is not Mark or a.mark not in MARKS:
-            raise IllegalAction(f"{a!r}: the start player must take a mark (take starfish / take "
-                                f"shell)", seat=self.first, rule="S56")
-        self._assign_marks(self.first if a.mark == "starfish" else 1 - self.first)
-
-    def _apply_picks(self, actions) -> None:
-        if len(actions) != 2:
-            raise IllegalAction(f"both seats choose a card at once: expected 2 actions, got "
-                                f"{len(actions)}", seat=None, rule="S57")
-        chosen = []
-        own = self._own_decks()
-        for s, a in enumerate(actions):
-            if type(a) is not Pick:
-                raise IllegalAction(f"{a!r}: seat {s} must pick a card of its own deck", seat=s, rule="S57")
-            card = self._find(own[s], (a.value, a.sym))
-            if card < 0:
-                raise IllegalAction(f"{a}: seat {s} has no such card left in its own deck", seat=s,
-                                    rule="S57")
-            chosen.append(card)
-        for s, card in enumerate(chosen):
-            own[s].remove(card)
-            self.hands[s].append(card)
-            self.events.append(("pick", s, card))
-        if len(self.hands[0]) >= self.config.setup.hand_size:
-            self._finish_picks()
-
-    def _find(self, cards: list[int], kind: tuple[int, bool]) -> int:
-        k = self.T.kind
-        for c in cards:
-            if k[c] == kind:
-                return c
-        return -1
-
-    def _find_free(self, cards: list[int], kind: tuple[int, bool], p: int) -> int:
-        """S43: a card of that kind carrying no octopus (reuse=free: or only p's own)."""
-        k = self.T.kind
-        mine = self.octo_at[p] if self.config.octopus.reuse == "free" else -2
-        for c in cards:
-            if k[c] == kind and (self.octo_on[c] < 0 or c == mine):
-                return c
-        return -1
-
-    def _ship_in_play(self, defense: int, p: int) -> int:
-        s = self.T.ship_of.get(defense, -1)
-        if s < 0 or s not in self.row:
-            raise IllegalAction(f"ship {defense} is not in play: ships in play are "
-                                f"{[self.T.defense[x] for x in self.row]}", seat=p, rule="S27")
-        return s
-
-    def _check_place(self, s: int, side: int, p: int, what) -> None:
-        if side not in (0, 1):
-            raise IllegalAction(f"{what}: side must be A or B", seat=p, rule="S19")
-        if not self.config.rules.play_on_any_side and side != p:
-            raise IllegalAction(f"{what}: only your own side (rules.play_on_any_side=false)",
-                                seat=p, rule="S19")
-        if len(self.sides[s][side]) >= self.config.rules.max_cards_per_side:
-            raise IllegalAction(f"{what}: that side already holds "
-                                f"{self.config.rules.max_cards_per_side} cards", seat=p, rule="S20")
-
-    def _check_dir(self, s: int, card: int, side: int, p: int, d, what, placement: bool) -> None:
-        """S25: the acting player names a direction exactly when they must choose one."""
-        needed: tuple[str, ...] = ()
-        if placement and self.T.sym[card] and (self.config.movement.chooser == "player" or side == p):
-            needed = self._dirs(s)
-        if needed:
-            if d not in needed:
-                raise IllegalAction(f"{what}: the crew on {self.T.defense[s]} must move; choose a "
-                                    f"direction among {list(needed)}", seat=p, rule="S25")
-        elif d is not None:
-            raise IllegalAction(f"{what}: no crew movement for you to direct here", seat=p, rule="S23")
-
-    def _apply_main(self, a) -> None:
-        p = self.cur
-        t = type(a)
-        if t is Rum:
-            self._place_rum(a, p, "before")
-            return
-        if t is Play:
-            s = self._ship_in_play(a.ship, p)
-            card = self._find(self.hands[p], (a.value, a.sym))
-            if card < 0:
-                raise IllegalAction(f"{a}: no such card in hand", seat=p, rule="S19")
-            self._check_place(s, a.side, p, a)
-            self._check_dir(s, card, a.side, p, a.dir, a, True)
-            self.passes = 0
-            self.hands[p].remove(card)
-            self._put(card, s, a.side)
-            self.events.append(("play", p, card, a.ship, a.side))
-            self.pending = None
-            self._resolve([p, s, a.side, card, -1, True, a.dir, 0])
-            return
-        if t is Octopus:
-            if not self._octopus_ready(p):
-                raise IllegalAction(f"{a}: your octopus is not available (octopus.reuse="
-                                    f"{self.config.octopus.reuse})", seat=p, rule="S44")
-            s1 = self._ship_in_play(a.src_ship, p)
-            s = self._ship_in_play(a.ship, p)
-            if a.src_side not in (0, 1):
-                raise IllegalAction(f"{a}: side must be A or B", seat=p, rule="S40")
-            card = self._find_free(self.sides[s1][a.src_side], (a.value, a.sym), p)
-            if card < 0:
-                raise IllegalAction(f"{a}: no such card without an octopus there", seat=p, rule="S43")
-            if s1 == s and a.src_side == a.side:
-                raise IllegalAction(f"{a}: the card must move to another side", seat=p, rule="S46")
-            self._check_place(s, a.side, p, a)
-            self._check_dir(s, card, a.side, p, a.dir, a, self.config.octopus.as_placement)
-            self.passes = 0
-            old = self.octo_at[p]
-            if old >= 0:                                                           # reuse=free
-                self.octo_on[old] = -1
-            src = self.sides[s1][a.src_side]
-            src.remove(card)
-            self.tot[s1][a.src_side] -= self.T.value[card]
-            self._forget_board(crew=False)                                         # a side may open
-            self._put(card, s, a.side)
-            self.octo_on[card] = p
-            self.octo_at[p] = card
-            self.octo_spent[p] = True
-            self.n_octo += 1
-            self.events.append(("octopus", p, card, a.src_ship, a.src_side, a.ship, a.side))
-            self._resolve([p, s, a.side, card, s1, False, a.dir, 0])
-            return
-        if t is Pass:
-            if self._can_act(p):
-                raise IllegalAction("you may pass only when you can neither play a card nor use the "
-                                    "octopus", seat=p, rule="S18")
-            self.events.append(("pass", p))
-            self.passes += 1
-            if self.passes >= 2:
-                self._end("stalled")
-                return
-            self._end_action(p)
-            return
-        raise IllegalAction(f"{a!r} is not an action of this phase: play a card, use the octopus, "
-                            f"place rum or pass", seat=p, rule="S16")
-
-    def _place_rum(self, a, p: int, when: str) -> None:
-        if a.when != when:
-            raise IllegalAction(f"{a}: rum now means rum '{when}' (rum.timing="
-                                f"{self.config.rum.timing})", seat=p, rule="S17")
-        if self.rum_left[p] <= 0 or self.rum_turn:
-            raise IllegalAction(f"{a}: no rum mug left this game", seat=p, rule="S47")
-        s = self._ship_in_play(a.ship, p)
-        if len(self.mugs[s]) >= self.config.rum.max_per_ship:
-            raise IllegalAction(f"{a}: ship {a.ship} already carries "
-                                f"{self.config.rum.max_per_ship} mug(s)", seat=p, rule="S52")
-        self.rum_left[p] -= 1
-        self.rum_turn = True
-        self.mugs[s].append(p)
-        self.n_rum += 1
-        self.events.append(("rum", p, a.ship, when,
-                            rules.threshold(a.ship, len(self.mugs[s]), self.config.rum.defense_bonus)))
-
-    def _apply_rum_after(self, a) -> None:
-        p = self.cur
-        if type(a) is EndTurn:
-            self._next_turn()
-            return
-        if type(a) is not Rum:
-            raise IllegalAction(f"{a!r}: after the action only 'rum on <ship> after' or 'end turn'",
-                                seat=p, rule="S17")
-        self._place_rum(a, p, "after")
-        self._next_turn()
-
-    def _apply_direction(self, a) -> None:
-        chooser, dirs, st = self._pending()
-        if type(a) is not Direction or a.dir not in dirs:
-            raise IllegalAction(f"{a!r}: choose the crew's direction among {list(dirs)}",
-                                seat=chooser, rule="S25")
-        self.pending = None
-        st[6] = a.dir
-        self.phase, self.acting = MAIN, ALONE[self.cur]
-        self._resolve(st)
+            phases.apply_mark(self, a)
 
     # ------------------------------------------------------------------ resolution
     def _put(self, card: int, s: int, side: int) -> None:

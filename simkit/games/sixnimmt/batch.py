@@ -10,12 +10,17 @@ the 104 cards with its own chance stream (simkit.engine.seeding), one shuffle pe
 NumPy's own Fisher-Yates, exactly as `SixNimmtState` does, so with deterministic strategies
 (`lowest`, `highest`) each game's rows equal the scalar engine's. What differs: a random
 strategy's draws come from a counter-based hash (SplitMix64) of the run's seed, the game's index,
-the seat, the round and the turn, not from the seat's `Generator`, so random games
+the seat, the round and the turn (batch_draws.py), not from the seat's `Generator`, so random games
 have the same distributions, not the same individual results. Rows and results depend only on
 the seed, the game's index and its deal number (`RunSpec.deal_numbers`, as in the scalar
 engine), never on the chunking.
 
-The state of a block of G games is two int32 arrays of card keys (see `_KEYS`): the hands,
+This module holds the run (`play_range_batch`, the chunk's columns joined from blocks of
+`BLOCK` games), a block's match (N15-N17) and its result columns, and one round of a block
+(N1-N14, `_Round`); the deal is in batch_deal.py and the strategies' random draws in
+batch_draws.py.
+
+The state of a block of G games is two int32 arrays of card keys (see batch_deal.py): the hands,
 (n, h, G) with played cards swapped out to the end, and the rows, (R, G), one key per row that
 holds its end card, card count and bullheads (N8 reads the ends, N9 the counts, N13 the
 bullheads; rows never need their other cards).
@@ -24,46 +29,24 @@ bullheads; rows never need their other cards).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from numpy.random import PCG64, BitGenerator, Generator, RandomState
 
 from simkit.engine.game import ROUND_SCORES
 from simkit.engine.play import ENGINE_ERROR, Chunk, chunk_deals, seat_slots
-from simkit.engine.seeding import GameStreams, GeneratorPool, PCG64Words, batch_stream_words
+from simkit.engine.seeding import GameStreams, batch_stream_words
 from simkit.engine.spec import RunSpec
 from simkit.games.sixnimmt.arrays import ArrayStrategy, CardView, RowView, build_array_form
-from simkit.games.sixnimmt.config import DECK_SIZE, SixNimmtConfig
-from simkit.games.sixnimmt.rules import BH, max_decision_steps
+from simkit.games.sixnimmt.batch_deal import COUNT, COUNT_BITS, END, ID, LOW, POINTS, Dealer
+from simkit.games.sixnimmt.batch_draws import CARD, ROW, RoundDraws, seat_keys
+from simkit.games.sixnimmt.config import SixNimmtConfig
+from simkit.games.sixnimmt.rules import max_decision_steps
 
 #: games played together as one set of arrays: large enough to amortise NumPy's per-call cost
 #: (measured, 4 players: 16,384 ~10 % faster than 4,096, no gain above; `simkit run` hands the
 #: engine one chunk at a time, at most MAX_CHUNK games)
 BLOCK = 16384
-
-# A card's key: card << 20 | count << 12 | bullheads << 4 | id, where id is the seat holding it
-# (in a hand) or the row's index (on the table), and count and bullheads are those of the row it
-# ends (a card in a hand: the row it would start, 1 card). Keys order as cards, so a row's key is
-# below a played card's key exactly when its end is (N7), the highest row key below the card is
-# its N8 row with that row's count and bullheads, and adding a card to a row is one addition.
-_END, _COUNT, _POINTS = 20, 12, 4
-_ID = 15
-_LOW = (1 << _END) - 1                      # a row key's count, bullheads and row
-_COUNT_BITS = 0xFF << _COUNT
-_KEYS = np.array([0] + [(c << _END) | (1 << _COUNT) | (BH[c] << _POINTS)
-                        for c in range(1, DECK_SIZE + 1)], dtype=np.int32)
-#: the deck as card keys in card order: shuffling the keys moves them as it would the cards, and
-#: a deal is then the keys themselves (8-byte items: NumPy's fastest swap)
-_DECK = _KEYS[1:].astype(np.int64)
-_SHUFFLED = 1024        # decks shuffled between two copies out (their 0.8 MB stays in cache)
-
-_M1 = 0xBF58476D1CE4E5B9
-_M2 = 0x94D049BB133111EB
-_GOLDEN = 0x9E3779B97F4A7C15
-_MASK64 = (1 << 64) - 1
-_MASK32 = (1 << 32) - 1
 
 
 def batch_supported(spec: RunSpec) -> str | None:
@@ -102,7 +85,7 @@ def play_range_batch(spec: RunSpec, start: int, stop: int) -> Chunk:
             forms.append(build_array_form(strategy))
         slot_group.append(groups[strategy])
     labels = np.array([s.text for s in spec.strategies], dtype=object)
-    dealer = _Dealer()
+    dealer = Dealer()
     starts = range(start, max(stop, start + 1), BLOCK)
     games, seats = _Joined(stop - start), _Joined((stop - start) * spec.n_players)
     for lo in starts:
@@ -146,213 +129,6 @@ class _Joined:
                 for name in self.names}
 
 
-# ---- random draws of the array strategies ------------------------------------------------------
-def _mix(z: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser (a bijection of uint64 with full avalanche), in place on `z`."""
-    t = np.empty_like(z)
-    for shift, factor in ((30, _M1), (27, _M2)):
-        np.right_shift(z, np.uint64(shift), out=t)
-        z ^= t
-        z *= np.uint64(factor)
-    np.right_shift(z, np.uint64(31), out=t)
-    z ^= t
-    return z
-
-
-def _mix_int(x: int) -> int:
-    """`_mix` of one Python int (mod 2**64)."""
-    x &= _MASK64
-    x = ((x ^ (x >> 30)) * _M1) & _MASK64
-    x = ((x ^ (x >> 27)) * _M2) & _MASK64
-    return x ^ (x >> 31)
-
-
-def _unit(z: np.ndarray) -> np.ndarray:
-    """uint64 -> float64 uniform in [0, 1) (the top 53 bits)."""
-    return (z >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
-
-
-#: decision kinds in a draw's counter
-_CARD, _ROW, _CARD_PAIR = 0, 1, 2
-
-
-def _counter(round_no: int, turn: int, kind: int, call: int) -> np.uint64:
-    """The hashed counter of one draw: a game's round and turn, the decision kind, the call."""
-    return np.uint64(_mix_int(((round_no << 20) + (turn << 8) + (kind << 6) + call) * _GOLDEN))
-
-
-def _seat_keys(seed: int, lo: int, hi: int, n: int) -> np.ndarray:
-    """(n, G) the 64-bit draw key of each seat in games lo..hi-1: SplitMix64 hashes of the run's
-    seed, the game's index and the seat."""
-    run = _mix_int(_mix_int(seed & _MASK64) ^ (seed >> 64) ^ _mix_int(n))
-    with np.errstate(over="ignore"):
-        games = _mix(np.arange(lo, hi, dtype=np.uint64) * np.uint64(_GOLDEN) + np.uint64(run))
-        seats = np.arange(1, n + 1, dtype=np.uint64)[:, None] * np.uint64(_GOLDEN)
-        return _mix(games + seats)
-
-
-class _Draws:
-    """The uniform draws of the array strategies in one round of a block. keys: (n, G), one
-    64-bit key per seat and game. The first card draw of turns 2p and 2p + 1 are the low and
-    high 32 bits of `_mix(key ^ _counter(round, p, _CARD_PAIR, 0))` (the common case, `random`,
-    computed for every seat and game at once); any other draw (call c of a decision of kind k in
-    turn t) is `_unit(_mix(key ^ _counter(round, t, k, c)))`. Each is a function of the seed and
-    the game's index, never of the other games in the block."""
-
-    def __init__(self, keys: np.ndarray, round_no: int):
-        self.keys = keys.reshape(-1)
-        self.round_no = round_no
-        self._turn = -1
-        self._first: np.ndarray = np.empty(0)
-        self._bits: np.ndarray = self._first
-
-    def first_cards(self, turn: int) -> np.ndarray:
-        """The first card draw of every seat and game in `turn` as 32-bit ints (uint64), flat
-        (n * G,) seat-major."""
-        if turn != self._turn:
-            if turn % 2 == 0 or self._turn != turn - 1:
-                with np.errstate(over="ignore"):
-                    self._bits = _mix(self.keys ^ _counter(self.round_no, turn // 2, _CARD_PAIR, 0))
-            self._first = self._bits >> np.uint64(32) if turn % 2 else self._bits & np.uint64(_MASK32)
-            self._turn = turn
-        return self._first
-
-    def source(self, pairs: np.ndarray | None, turn: int, kind: int) -> _Source:
-        """The draws of a view of the decisions `pairs` (flat seat * G + game; None: all)."""
-        return _Source(self, pairs, turn, kind)
-
-
-class _Source:
-    """One view's draws (`simkit.games.sixnimmt.arrays.Draws`): call c of the view is its
-    decisions' draw c."""
-
-    def __init__(self, draws: _Draws, pairs: np.ndarray | None, turn: int, kind: int):
-        self.draws, self.pairs, self.turn, self.kind = draws, pairs, turn, kind
-        self.calls = 0
-
-    def random(self) -> np.ndarray:
-        return self._uniform(self._next_first())
-
-    def below(self, limit: int) -> np.ndarray:
-        first = self._next_first()
-        if first is None or limit >= 1 << 21:
-            return (self._uniform(first) * limit).astype(np.intp)
-        # floor(first / 2**32 * limit) exactly: first * limit < 2**53 is exact as a float too
-        return ((first * np.uint64(limit)) >> np.uint64(32)).view(np.intp)
-
-    def _next_first(self) -> np.ndarray | None:
-        """Counts a call; the 32-bit first card draws if it is the first of a card view."""
-        self.calls += 1
-        if self.kind != _CARD or self.calls > 1:
-            return None
-        first = self.draws.first_cards(self.turn)
-        return first if self.pairs is None else first[self.pairs]
-
-    def _uniform(self, first: np.ndarray | None) -> np.ndarray:
-        """The uniforms of the call just counted (`first`: its first card draws, if it is one)."""
-        if first is not None:
-            return first * 2.0 ** -32
-        draws = self.draws
-        keys = draws.keys if self.pairs is None else draws.keys[self.pairs]
-        with np.errstate(over="ignore"):
-            return _unit(_mix(keys ^ _counter(draws.round_no, self.turn, self.kind, self.calls - 1)))
-
-
-# ---- the deal ----------------------------------------------------------------------------------
-def _legacy_shuffle_agrees(bits: BitGenerator, legacy: Callable[[np.ndarray], None]) -> bool:
-    """Whether `RandomState.shuffle` of a deck swaps as `Generator.permutation` (what the
-    scalar state deals with) from the same PCG64 states, including one with a buffered 32-bit
-    half, and leaves the same state behind."""
-    gen = Generator(bits)
-    for seed, has32 in ((1, 0), (2, 1), (3, 0)):
-        bits.state = {"bit_generator": "PCG64", "state": PCG64(seed).state["state"],
-                      "has_uint32": has32, "uinteger": 12345}
-        start = bits.state
-        want, after = gen.permutation(_DECK), bits.state
-        bits.state = start
-        deck = _DECK.copy()
-        legacy(deck)
-        if not np.array_equal(deck, want) or bits.state != after:
-            return False
-    return True
-
-
-class _Dealer:
-    """Shuffles each game's deck with that game's own chance stream, as `SixNimmtState` does.
-    `RandomState.shuffle` of an int64 deck runs NumPy's Fisher-Yates ~1.3x faster than
-    `Generator.shuffle` (less overhead per call; 8-byte items take NumPy's specialised swap, ~15 %
-    faster than bytes); start-up checks that it draws and swaps the same (else
-    `Generator.shuffle` deals)."""
-
-    def __init__(self) -> None:
-        bits = self.bits = PCG64(0)
-        legacy = RandomState(bits).shuffle
-        self.shuffle = legacy if _legacy_shuffle_agrees(bits, legacy) else Generator(bits).shuffle
-        # the chance stream's increment, as the scalar engine sets it
-        self.inc = GeneratorPool().get(0, [0, 0], 0).bit_generator.state["state"]["inc"]
-        fast = PCG64Words(bits)     # sets a state in ~0.1 µs instead of ~1.3 µs (checked first)
-        self.fast = fast if fast.usable() else None
-        bits.state = {"bit_generator": "PCG64", "state": {"state": 0, "inc": self.inc},
-                      "has_uint32": 0, "uinteger": 0}
-        self.decks = np.empty((_SHUFFLED, DECK_SIZE), dtype=np.int64)
-        self.rows = list(self.decks)            # views made once: ~0.1 µs each
-
-    def deal(self, seeds: list, cards: int, keep: bool, first: bool) -> tuple[np.ndarray, list | None]:
-        """The keys of the first `cards` cards of one round's deck per game, (cards, games)
-        int32, each deck shuffled from its chance stream's state (hi, lo, has_uint32, uinteger),
-        or with `first` from its seed words [hi, lo]; with `keep` also the states after the
-        shuffles."""
-        out = np.empty((cards, len(seeds)), dtype=np.int32)
-        after: list | None = [] if keep else None
-        for lo in range(0, len(seeds), _SHUFFLED):      # a few decks at a time, in cache
-            part = seeds[lo:lo + _SHUFFLED]
-            decks = self.decks[:len(part)]
-            decks[:] = _DECK
-            states = self._shuffle(part, keep, first)
-            if after is not None and states is not None:
-                after += states
-            out[:, lo:lo + len(part)] = decks[:, :cards].T
-        return out, after
-
-    def _shuffle(self, seeds: list, keep: bool, first: bool) -> list | None:
-        rows = self.rows
-        shuffle = self.shuffle
-        after: list | None = [] if keep else None
-        fast = self.fast
-        if fast is not None and first and not keep:      # the common case: single rounds
-            words, has32 = fast.words, fast.has32
-            for (hi, lo), row in zip(seeds, rows):
-                words[0] = lo
-                words[1] = hi
-                has32.value = 0
-                shuffle(row)
-            return None
-        if fast is not None:
-            words, has32, low32 = fast.words, fast.has32, fast.low32
-            for seed, row in zip(seeds, rows):
-                words[0], words[1] = seed[1], seed[0]
-                has32.value, low32.value = (0, 0) if first else seed[2:]
-                shuffle(row)
-                if after is not None:
-                    after.append((words[1], words[0], has32.value, low32.value))
-            return after
-        bits: np.random.BitGenerator = self.bits      # its state setter takes any mapping
-        template: dict[str, Any] = {"bit_generator": "PCG64", "state": {"state": 0, "inc": self.inc},
-                          "has_uint32": 0, "uinteger": 0}
-        inner = template["state"]
-        for seed, row in zip(seeds, rows):
-            hi, lo, has_uint32, uinteger = (seed[0], seed[1], 0, 0) if first else seed
-            inner["state"] = (hi << 64) | lo
-            template["has_uint32"], template["uinteger"] = has_uint32, uinteger
-            bits.state = template
-            shuffle(row)
-            if after is not None:
-                now = bits.state
-                after.append((now["state"]["state"] >> 64, now["state"]["state"] & _MASK64,
-                              now["has_uint32"], now["uinteger"]))
-        return after
-
-
 # ---- one round of a block (N1-N14) -------------------------------------------------------------
 def sorting_network(n: int) -> list[tuple[int, int]]:
     """Comparators (i, j), i < j, of Batcher's odd-even merge sort of n items: applying each in
@@ -394,7 +170,7 @@ class _Round:
         size = self.size = keys.shape[1]
         self.n, self.h, self.forms, self.config = n, h, block.forms, config
         self.totals = block.totals[active]
-        self.draws = _Draws(block.keys[:, active], round_no)
+        self.draws = RoundDraws(block.keys[:, active], round_no)
         self.pairs = _form_pairs(block.group[active], len(block.forms))
         self.network = sorting_network(n)
         dealt = n * h
@@ -405,7 +181,7 @@ class _Round:
         self.penalty = np.zeros((n, size), dtype=np.int32)
         self.steps = np.full(size, h, dtype=np.int64)
         self.hand_at = (np.arange(n)[:, None] * (h * size) + np.arange(size)).astype(np.intp)
-        self.full_at = (config.row_capacity << _COUNT) - 1
+        self.full_at = (config.row_capacity << COUNT) - 1
         self.scratch = np.empty_like(self.rows)
         self.taken = np.empty((n, size), dtype=np.int32)
         self.games = np.arange(size, dtype=np.intp)
@@ -424,12 +200,12 @@ class _Round:
         plays = hands.take(at)                                              # N5
         hands[at] = self.hands[:, m - 1]                  # swap the played cards out
         order = np.stack(_sort(list(plays), self.network))                  # N6
-        cards = order & ~_ID
+        cards = order & ~ID
         taken = self.taken
         for k in range(self.n):
             taken[k] = self._place(order[k], cards[k], turn, k == 0)
         # N11: each card's taken bullheads under its seat, back in seat order by the same network
-        back = _sort(list(((order & _ID) << 16) | ((taken >> _POINTS) & 0xFF)), self.network)
+        back = _sort(list(((order & ID) << 16) | ((taken >> POINTS) & 0xFF)), self.network)
         self.penalty += np.stack(back) & 0xFFFF
 
     def _place(self, key: np.ndarray, card: np.ndarray, turn: int, lowest: bool) -> np.ndarray:
@@ -440,11 +216,11 @@ class _Round:
         np.right_shift(scratch, 31, out=scratch)        # -1 where the end is below the card
         np.bitwise_and(scratch, rows, out=scratch)
         best = scratch.max(axis=0)                      # N8 (0: every end is above, N10)
-        take = (self.full_at - (best & _COUNT_BITS)) >> 31                 # N9: -1 if full
+        take = (self.full_at - (best & COUNT_BITS)) >> 31                 # N9: -1 if full
         if lowest:      # N10: only the turn's lowest card can be below every row end
             self._below_every_end(key, best, take, turn)
-        keep = _LOW ^ (take & (_LOW ^ _ID))             # a taken row keeps only its index
-        at = self.games + (best & _ID) * self.size       # intp (an int32 index is cast first)
+        keep = LOW ^ (take & (LOW ^ ID))             # a taken row keeps only its index
+        at = self.games + (best & ID) * self.size       # intp (an int32 index is cast first)
         rows.reshape(-1)[at] = card + (best & keep)
         return best & take
 
@@ -457,8 +233,8 @@ class _Round:
         if not games.size:
             return
         held = key.take(games)
-        pairs = (held & _ID) * self.size + games
-        cards = held >> _END
+        pairs = (held & ID) * self.size + games
+        cards = held >> END
         if len(self.pairs) == 1:
             chosen = self._ask_rows(self.pairs[0][0], pairs, cards, turn)
         else:
@@ -491,13 +267,13 @@ class _Round:
 
     def _ask_cards(self, gid: int, pairs: np.ndarray | None, turn: int, m: int) -> np.ndarray:
         form = self.forms[gid]
-        view = CardView(m, self._fetcher(pairs, m, None), self.draws.source(pairs, turn, _CARD))
+        view = CardView(m, self._fetcher(pairs, m, None), self.draws.source(pairs, turn, CARD))
         return _checked(form.choose_cards(view), self.n * self.size if pairs is None else pairs.size,
                         m, f"{type(form).__name__}.choose_cards returned positions outside 0..{m - 1}")
 
     def _ask_rows(self, gid: int, pairs: np.ndarray, cards: np.ndarray, turn: int) -> np.ndarray:
         form = self.forms[gid]
-        view = RowView(self._fetcher(pairs, 0, cards), self.draws.source(pairs, turn, _ROW))
+        view = RowView(self._fetcher(pairs, 0, cards), self.draws.source(pairs, turn, ROW))
         rows = self.config.rows
         return _checked(form.choose_rows(view), pairs.size, rows,
                         f"{type(form).__name__}.choose_rows picked a row outside 0..{rows - 1}")
@@ -516,7 +292,7 @@ class _Round:
             if name == "seat":
                 return seats
             if name == "hand":
-                return (self.hands[:, :m] >> _END)[seats, :, games]             # (K, m)
+                return (self.hands[:, :m] >> END)[seats, :, games]             # (K, m)
             if name == "card":
                 assert cards is not None
                 return cards
@@ -524,7 +300,7 @@ class _Round:
                 return self.totals.take(games, axis=0)
             if name == "round_points":
                 return self.penalty.take(games, axis=1).T
-            shift = {"ends": _END, "counts": _COUNT, "points": _POINTS}[name]
+            shift = {"ends": END, "counts": COUNT, "points": POINTS}[name]
             return ((self.rows.take(games, axis=1) >> shift) & 0xFF).T     # (K, R)
 
         return fetch
@@ -582,7 +358,7 @@ class _Block:
             self.slots = np.array([seat_slots(seating, False, i, n, GameStreams(None, [], w))[0]  # type: ignore[arg-type]
                                    for i, w in zip(range(lo, hi), words)], dtype=np.int64)
         self.group = slot_group[self.slots]            # (G, n) which array form sits where
-        self.keys = _seat_keys(spec.seed, lo, hi, n)
+        self.keys = seat_keys(spec.seed, lo, hi, n)
         self.totals = np.zeros((size, n), dtype=np.int64)
         self.last = np.zeros((size, n), dtype=np.int64)
         self.rounds = np.zeros(size, dtype=np.int64)
@@ -590,7 +366,7 @@ class _Block:
         self.failed = np.zeros(size, dtype=bool)
         self.per_round: list[np.ndarray] = []     # per round, (G, n) points (0 once a game is over)
 
-    def play(self, dealer: _Dealer) -> _Block:
+    def play(self, dealer: Dealer) -> _Block:
         """N15-N16: rounds until each game's match is over."""
         config = self.config
         single = config.max_rounds == 1
