@@ -19,7 +19,7 @@ from simkit.games.shipside.actions import (
 )
 from simkit.games.shipside.config import ShipsideConfig
 from simkit.games.shipside.position import format_position, parse_position
-from simkit.games.shipside.state import Observation, ShipsideState, ShipView
+from simkit.games.shipside.state import Observation, ShipsideState, ShipView, new_state
 
 
 def _max_steps(config: ShipsideConfig, n: int) -> int:
@@ -29,12 +29,12 @@ def _max_steps(config: ShipsideConfig, n: int) -> int:
 
 GAME = Game(
     name="shipside", title="Shipside", min_players=2, max_players=2, rules_version="shipside-1",
-    config_cls=ShipsideConfig, new_state=ShipsideState, **text_forms(actions, position, render),
+    config_cls=ShipsideConfig, new_state=new_state, **text_forms(actions, position, render),
     description="Play cards beside 5 ships (either side) to reach their defense; capture ships "
                 "and crew, first to 4 points wins. Octopus and rum mug.",
     max_steps=_max_steps,
 )
 
-__all__ = ["GAME", "ShipsideConfig", "ShipsideState", "Observation", "ShipView", "Play", "Octopus",
-           "Rum", "Direction", "EndTurn", "Pass", "Pick", "Mark", "format_action", "parse_action",
+__all__ = ["GAME", "ShipsideConfig", "ShipsideState", "new_state", "Observation", "ShipView", "Play",
+           "Octopus", "Rum", "Direction", "EndTurn", "Pass", "Pick", "Mark", "format_action", "parse_action",
            "format_position", "parse_position"]

@@ -433,5 +433,11 @@ class ShipsideState(State):
     _ship_of_card = views.ship_of_card
 
 
+
+def new_state(config: ShipsideConfig, n_players: int, rng: np.random.Generator) -> ShipsideState:
+    """A game set up and ready for its first decision (the variant's: its marks or picks)."""
+    return ShipsideState(config, n_players, rng)
+
+
 if TYPE_CHECKING:     # determinize is bound above: mypy checks what it reads here
     _hidden: type[views.HiddenCards] = ShipsideState
