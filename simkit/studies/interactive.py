@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,15 @@ def _visible_values(obs: Any) -> set:
     return found
 
 
+def _takes_history(view: Callable[..., str]) -> bool:
+    """Whether a game's describe_observation also reads `before` and `steps` (see `Person`)."""
+    try:
+        parameters = inspect.signature(view).parameters
+    except (TypeError, ValueError):
+        return False
+    return "before" in parameters and "steps" in parameters
+
+
 def _plain_number(text: str) -> bool:
     return text.strip().lstrip("-").isdigit()
 
@@ -81,6 +91,11 @@ class Person(Strategy):
     other seats played since the person's last one is shown, for the moves the person can see
     in the observation anyway (a card played face up; never a hidden choice). A typed move that
     is not legal is explained where the game says why (a state's `violation(seat, action)`).
+
+    A game whose `describe_observation` takes the keywords `before`, `steps` and `config` says
+    itself what happened since the person's last decision: it gets the person's previous
+    observation, the (seats, actions) of every step since, and the rule config. Such a game
+    decides which of those moves a seat may see; the generic line above is then left out.
     """
 
     name = "person"
@@ -94,12 +109,18 @@ class Person(Strategy):
         self.view = game.describe_observation or describe_observation
         self.names = names or []
         self.moves: list[tuple[int, Action]] = []      # (seat, action) since the last decision
+        #: the game's view when it also tells what happened since the last decision
+        self.view_since: Callable[..., str] | None = self.view if _takes_history(self.view) else None
+        self.before: Any = None                         # the observation of the last decision
+        self.steps: list[tuple[tuple[int, ...], tuple]] = []     # (seats, actions) since then
 
     def record(self, state: State, step: int, seats: tuple[int, ...], joint: list) -> None:
         """play_out's after-step hook: remember the moves chosen together with the person's
         (a simultaneous reveal, as 6 nimmt!'s cards) since the person's last decision."""
         if self.seat in seats and len(seats) > 1:
             self.moves.extend(zip(seats, joint))
+        if self.view_since is not None:
+            self.steps.append((tuple(seats), tuple(joint)))
 
     def _last_moves(self, obs: Any) -> str | None:
         seen = _visible_values(obs)
@@ -116,11 +137,18 @@ class Person(Strategy):
         self.moves = []
         return "Since your last move: " + "; ".join(shown) if shown else None
 
+    def _describe(self, obs: Any) -> str:
+        if self.view_since is None:
+            last = self._last_moves(obs)
+            return (last + "\n" if last else "") + self.view(obs)
+        text = self.view_since(obs, before=self.before, steps=tuple(self.steps), config=self.info.config)
+        self.before, self.steps = obs, []
+        return text
+
     def act(self, decision: Decision) -> Action:
         legal = decision.legal_actions
         obs = decision.observation
-        last = self._last_moves(obs)
-        self.show("\n" + (last + "\n" if last else "") + self.view(obs))
+        self.show("\n" + self._describe(obs))
         if legal is None:
             return self._typed_move(decision)
         try:

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from simkit.engine.seats import seat_label
-from simkit.games.sixnimmt.rules import BH, ROW_PICK, row_points
+from simkit.games.sixnimmt.actions import TakeRow
+from simkit.games.sixnimmt.config import SixNimmtConfig
+from simkit.games.sixnimmt.rules import BH, PLAY, ROW_PICK, row_points, target_row
+
+#: what the stars after a card mean, shown when starred cards appear (not again while they stay)
+STAR_KEY = "key: each * is one more bullhead (a card is worth 1 + its stars, 55******* is 7)"
 
 
 def _cards(cards) -> str:
@@ -44,18 +49,14 @@ def render_log(state) -> str:
             rows = [[c] for c in ev[2]]
             lines.append(_rows_text(rows))
         elif kind == "reveal":
-            _, rnd, turn, plays = ev
-            shown = ", ".join(f"{seat_label(s)}: {c}" for c, s in plays)
-            lines.append(f"Turn {turn}: reveal {shown}")
+            lines.append(_reveal_text(ev[2], ev[3]))
         elif kind == "place":
             _, s, card, r = ev
             rows[r].append(card)
-            lines.append(f"  {card} ({seat_label(s)}) -> row {r + 1}")
+            lines.append(_place_text(s, card, r))
         elif kind == "take":
             _, s, r, taken, card, cause = ev
-            why = "6th card of a full row" if cause == "full" else "lower than every row end, chooses"
-            lines.append(f"  {card} ({seat_label(s)}) {why}: takes row {r + 1} [{_cards(taken)}] "
-                         f"= {sum(BH[c] for c in taken)} bullheads")
+            lines.append(_take_text(s, r, taken, card, cause))
             rows[r] = [card]
         elif kind == "round_end":
             _, rnd, points, totals = ev
@@ -70,6 +71,21 @@ def render_log(state) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _reveal_text(turn: int, plays) -> str:
+    shown = ", ".join(f"{seat_label(s)}: {c}" for c, s in plays)
+    return f"Turn {turn}: reveal {shown}"
+
+
+def _place_text(seat: int, card: int, r: int) -> str:
+    return f"  {card} ({seat_label(seat)}) -> row {r + 1}"
+
+
+def _take_text(seat: int, r: int, taken, card: int, cause: str) -> str:
+    why = "6th card of a full row" if cause == "full" else "lower than every row end, chooses"
+    return (f"  {card} ({seat_label(seat)}) {why}: takes row {r + 1} [{_cards(taken)}] "
+            f"= {sum(BH[c] for c in taken)} bullheads")
+
+
 def _per_seat(values) -> str:
     return ", ".join(f"{seat_label(s)}: {v}" for s, v in enumerate(values))
 
@@ -78,10 +94,16 @@ def _rows_text(rows: list[list[int]]) -> str:
     return "\n".join(f"  row {i + 1}: {_cards(r)}" for i, r in enumerate(rows))
 
 
-def describe_observation(obs) -> str:
+def describe_observation(obs, *, before=None, steps=(), config: SixNimmtConfig | None = None) -> str:
     """What a person sees at `simkit play`: the rows with their bullheads, the hand, the totals,
-    and at a row pick (N10) what each row would cost."""
-    lines = [f"Round {obs.round}, turn {obs.turn + 1}"]
+    and at a row pick (N10) what each row would cost.
+
+    Given `before` (this seat's previous observation) and `steps` (the (seats, actions) of every
+    step since, in order: every 6 nimmt! move is public once made), the text starts with what
+    happened since: the turn's cards by seat, where each went, who took which row for how many
+    bullheads, and at a round change the finished round's bullheads and the totals."""
+    lines = _since_lines(obs, before, steps, config or SixNimmtConfig()) if before is not None else []
+    lines.append(f"Round {obs.round}, turn {obs.turn + 1}")
     for i, row in enumerate(obs.rows):
         points = row_points(list(row))
         lines.append(f"  row {i + 1}: {_cards(row):<32} {points} bullhead{'s' if points != 1 else ''}")
@@ -96,4 +118,51 @@ def describe_observation(obs) -> str:
         f"; this round: {_per_seat(obs.round_points)}" if obs.round_points is not None else ""))
     if obs.pool:
         lines.append(f"draft pool: {_cards(obs.pool)}")
+    if _shows_stars(obs) and (before is None or not _shows_stars(before)):
+        lines.append(STAR_KEY)
     return "\n".join(lines)
+
+
+def _shows_stars(obs) -> bool:
+    shown = [c for row in obs.rows for c in row] + list(obs.hand) + list(obs.pool or ())
+    return any(BH[c] > 1 for c in shown)
+
+
+def _since_lines(obs, before, steps, config: SixNimmtConfig) -> list[str]:
+    """The turn played since `before` (the cards come from the step every seat played in, or
+    from the reveal `before` shows at a row pick) and, at a round change, the round's result."""
+    if before.phase == ROW_PICK:
+        plays = before.revealed
+    else:
+        plays = next((tuple(sorted(zip(joint, seats))) for seats, joint in steps
+                      if before.phase == PLAY and len(seats) > 1), ())
+    picks = [action.row for _, joint in steps for action in joint if isinstance(action, TakeRow)]
+    lines = _turn_lines(before.rows, plays, picks, config.row_capacity, before.turn + 1) if plays else []
+    if obs.round != before.round:
+        points = [after - earlier for after, earlier in zip(obs.totals, before.totals)]
+        lines.append(f"Round {before.round} over. Bullheads this round: {_per_seat(points)}")
+        lines.append(f"Totals: {_per_seat(obs.totals)}")
+    return lines + [""] if lines else lines
+
+
+def _turn_lines(rows, plays, picks: list[int], capacity: int, turn: int) -> list[str]:
+    """One turn replayed by N7-N10 from the rows before it: a line per card, as `render_log`
+    writes them; stops at a row pick not yet made."""
+    rows = [list(row) for row in rows]
+    lines = [_reveal_text(turn, plays)]
+    picks = list(picks)
+    for card, seat in plays:
+        r = target_row([row[-1] for row in rows], card)
+        if r < 0:
+            if not picks:
+                break
+            r, cause = picks.pop(0), "lowest"
+        elif len(rows[r]) >= capacity:
+            cause = "full"
+        else:
+            rows[r].append(card)
+            lines.append(_place_text(seat, card, r))
+            continue
+        lines.append(_take_text(seat, r, rows[r], card, cause))
+        rows[r] = [card]
+    return lines
