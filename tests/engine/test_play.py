@@ -33,11 +33,11 @@ def test_cards_are_typed_by_value_and_the_bots_last_cards_are_shown():
     out = CliRunner().invoke(main, ["play", "sixnimmt", "-p", "3", "--seed", "4", "--set", "max_rounds=1"],
                              input=answers)
     assert out.exit_code == 0, out.output
-    first, second = out.output.split("Since your last move:", 2)[:2]
+    first, second = out.output.split("Turn 1: reveal", 2)[:2]
     assert "Your choices: 7  11  16  39  45  56  62  64  80  81" in first
     assert "5 is not one of your choices: type one as shown" in first
     assert out.output.startswith("6 nimmt!, 3 players, you are seat 1, seed 4\n")   # --seat 1 by default
-    assert " seat 2 (heuristic) played 6; seat 3 (heuristic) played 66" in second
+    assert second.startswith(" seat 2: 6, seat 3: 66, seat 1: 81\n  6 (seat 2) -> row 3\n")
     assert "  row 1: 63 66**** 81 " in second               # 81, typed by value, was played
     assert "  row 2: 9                                1 bullhead\n" in second
     assert "your hand: 7 11**** 16 39 45* 56 62 64 80**\n" in second
@@ -92,9 +92,8 @@ def test_seats_count_from_1_in_play():
                                     "--set", "max_rounds=1"], input=EVERY_CARD)
     assert out.exit_code == 0, out.output
     assert out.output.startswith("6 nimmt!, 3 players, you are seat 3, seed 4\n")
-    others = [line for line in out.output.splitlines() if line.startswith("Since your last move:")]
-    assert others and all("seat 1 (heuristic) played" in line and "seat 2 (heuristic) played" in line
-                          and "seat 3" not in line for line in others)
+    turns = [line for line in out.output.splitlines() if line.startswith("Turn ")]
+    assert turns and all(re.fullmatch(r"Turn \d+: reveal (seat [123]: \d+(, |$)){3}", line) for line in turns)
     assert "totals: seat 1: 0, seat 2: 0, seat 3: 0" in out.output
     assert "  seat 3 hand:" in out.output and re.search(r"\bseat 0\b", out.output) is None
 

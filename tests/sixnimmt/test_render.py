@@ -1,7 +1,9 @@
 """What a person reads at `simkit play sixnimmt` (Game.describe_observation)."""
 
 from simkit.games.sixnimmt import GAME
+from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig
+from simkit.games.sixnimmt.render import STAR_KEY
 
 POSITION = """
 round: 1
@@ -35,3 +37,68 @@ def test_N10_a_row_pick_shows_what_each_row_costs():
     other = GAME.describe_observation(state.observe(1))
     assert "seat 1 takes a whole row" in other       # seat 0 of the state: people count from 1
     assert "totals: seat 1: " in other and "seat 0" not in other
+
+
+# --- what happened since the person's last decision (simkit play, issue 24) ------------------
+
+FULL_ROW = """
+round: 1
+turns played: 0
+phase: play
+row 1: 10 11 12 13 14
+row 2: 20
+row 3: 30
+row 4: 40
+hand 0: 15 50 60
+hand 1: 5 21 70
+pile 0: -
+pile 1: -
+totals: 0 0
+aside: rest
+"""
+
+
+def _since(state, seat, joint_steps):
+    """seat's view after `joint_steps` ((seats, actions), applied in order), told from before them."""
+    before = state.observe(seat)
+    for seats, actions in joint_steps:
+        state.apply(list(actions))
+    return GAME.describe_observation(state.observe(seat), before=before, steps=tuple(joint_steps),
+                                     config=state.config)
+
+
+def test_N9_the_turn_names_each_card_where_it_went_and_who_took_a_full_row_for_how_many_bullheads():
+    state = GAME.parse_position(FULL_ROW, SixNimmtConfig())
+    text = _since(state, 1, [((0, 1), (15, 21))])
+    take = [ev for ev in state.events if ev[0] == "take"]
+    assert take == [("take", 0, 0, (10, 11, 12, 13, 14), 15, "full")]      # the state agrees
+    assert text.startswith("Turn 1: reveal seat 1: 15, seat 2: 21\n"
+                           "  15 (seat 1) 6th card of a full row: takes row 1 [10** 11**** 12 13 14] "
+                           "= 11 bullheads\n"
+                           "  21 (seat 2) -> row 2\n\nRound 1, turn 2\n")
+
+
+def test_N10_another_seats_row_pick_is_named_with_the_row_and_its_bullheads():
+    state = GAME.parse_position(FULL_ROW, SixNimmtConfig())
+    text = _since(state, 0, [((0, 1), (50, 5)), ((1,), (TakeRow(2),))])
+    assert "  5 (seat 2) lower than every row end, chooses: takes row 3 [30**] = 3 bullheads\n" in text
+    assert "  50 (seat 1) -> row 4\n" in text
+    assert state.observe(0).round_points == (0, 3)
+
+
+def test_at_the_persons_own_row_pick_the_reveal_is_shown_and_the_take_follows_after_the_pick():
+    state = GAME.parse_position(FULL_ROW, SixNimmtConfig())
+    at_pick = _since(state, 1, [((0, 1), (50, 5))])
+    assert at_pick.startswith("Turn 1: reveal seat 2: 5, seat 1: 50\n\n")
+    assert "takes row" not in at_pick and "you take a whole row (N10)" in at_pick
+    after = _since(state, 1, [((1,), (TakeRow(0),))])
+    assert after.startswith("Turn 1: reveal seat 2: 5, seat 1: 50\n"
+                            "  5 (seat 2) lower than every row end, chooses: takes row 1 "
+                            "[10** 11**** 12 13 14] = 11 bullheads\n  50 (seat 1) -> row 4\n")
+
+
+def test_the_star_key_is_shown_when_stars_first_appear_and_not_again_while_they_stay():
+    state = GAME.parse_position(FULL_ROW, SixNimmtConfig())
+    first = GAME.describe_observation(state.observe(0))
+    assert STAR_KEY in first and "55******* is 7" in STAR_KEY
+    assert STAR_KEY not in _since(state, 0, [((0, 1), (15, 21))])
