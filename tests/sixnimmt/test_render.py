@@ -61,7 +61,7 @@ aside: rest
 def _since(state, seat, joint_steps):
     """seat's view after `joint_steps` ((seats, actions), applied in order), told from before them."""
     before = state.observe(seat)
-    for seats, actions in joint_steps:
+    for _seats, actions in joint_steps:
         state.apply(list(actions))
     return GAME.describe_observation(state.observe(seat), before=before, steps=tuple(joint_steps),
                                      config=state.config)

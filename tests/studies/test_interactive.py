@@ -21,7 +21,8 @@ def test_every_turn_told_to_the_person_is_the_turn_the_log_records():
     turns = [block for block in told if not block.startswith("Round")]
     assert len(turns) >= 19                       # 2 rounds of 10 turns; the very last is in the log
     for block in turns:
-        turn_lines = "\n".join(line for line in block.splitlines() if not line.startswith(("Round", "Totals")))
+        turn_lines = "\n".join(line for line in block.splitlines()
+                               if not line.startswith(("Round", "Totals")))
         assert turn_lines in log
     assert any("takes row" in block for block in turns)
 
