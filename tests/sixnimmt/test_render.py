@@ -1,5 +1,7 @@
 """What a person reads at `simkit play sixnimmt` (Game.describe_observation)."""
 
+import numpy as np
+
 from simkit.games.sixnimmt import GAME
 from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig
@@ -102,3 +104,19 @@ def test_the_star_key_is_shown_when_stars_first_appear_and_not_again_while_they_
     first = GAME.describe_observation(state.observe(0))
     assert STAR_KEY in first and "55******* is 7" in STAR_KEY
     assert STAR_KEY not in _since(state, 0, [((0, 1), (15, 21))])
+
+
+def test_N19_the_drafts_since_the_persons_last_one_are_told_as_the_log_tells_them():
+    state = GAME.new_state(SixNimmtConfig(advanced=True), 3, np.random.default_rng(2))
+    (seat,) = state.to_act()
+    before = state.observe(seat)
+    steps = []
+    while not steps or state.to_act() != (seat,):      # the person drafts, then the others
+        (acting,) = state.to_act()
+        card = min(state.legal_actions(acting))
+        steps.append(((acting,), (card,)))
+        state.apply([card])
+    text = GAME.describe_observation(state.observe(seat), before=before, steps=tuple(steps),
+                                     config=state.config)
+    drafts = [line for line in GAME.render_log(state).splitlines() if line.startswith("  seat")]
+    assert len(drafts) == 3 and text.startswith("\n".join(drafts) + "\n\n")

@@ -44,7 +44,7 @@ def render_log(state) -> str:
             lines.append(f"\n== Round {rnd} == open draft of cards 1..{len(pool)}, "
                          f"{seat_label(first)} drafts first")
         elif kind == "draft":
-            lines.append(f"  {seat_label(ev[1])} drafts {ev[2]}")
+            lines.append(_draft_text(ev[1], ev[2]))
         elif kind == "rows":
             rows = [[c] for c in ev[2]]
             lines.append(_rows_text(rows))
@@ -69,6 +69,10 @@ def render_log(state) -> str:
             lines.append(f"\nGame over: {names} {'wins' if len(winners) == 1 else 'share the win'} "
                          f"with {totals[winners[0]]} bullheads.")
     return "\n".join(lines) + "\n"
+
+
+def _draft_text(seat: int, card: int) -> str:
+    return f"  {seat_label(seat)} drafts {card}"
 
 
 def _reveal_text(turn: int, plays) -> str:
@@ -142,6 +146,9 @@ def _since_lines(obs, before, steps, config: SixNimmtConfig) -> list[str]:
         points = [after - earlier for after, earlier in zip(obs.totals, before.totals)]
         lines.append(f"Round {before.round} over. Bullheads this round: {_per_seat(points)}")
         lines.append(f"Totals: {_per_seat(obs.totals)}")
+    # N19: a step of one seat that plays a card is a draft (a row pick is a TakeRow)
+    lines += [_draft_text(seats[0], joint[0]) for seats, joint in steps
+              if len(seats) == 1 and type(joint[0]) is int]
     return lines + [""] if lines else lines
 
 
