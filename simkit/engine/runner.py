@@ -12,6 +12,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -289,8 +290,10 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
     writing: int | None = None
     # a stop rule reads every chunk's rows in this process, so they come back here to be written
     chunks = _parallel_chunks(spec, todo, jobs, backend, scheduler, out_dir if stop is None else None)
+    # held by name: a `break` would otherwise close it (and joblib warn) outside _quiet_cancel
+    received = _disk_errors(chunks, lambda: games_done(finished), out_dir)
     try:
-        for chunk_id, chunk, written in _disk_errors(chunks, lambda: games_done(finished), out_dir):
+        for chunk_id, chunk, written in received:
             writing = chunk_id
             if not written:
                 try:
@@ -310,10 +313,8 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
                 break
         status = "stopped" if stopped else "complete"
     finally:
-        with warnings.catch_warnings():
-            # an early stop cancels the chunks still in flight, as intended
-            warnings.filterwarnings("ignore", message=".*tasks which were still being processed",
-                                    category=UserWarning)
+        with _quiet_cancel():
+            received.close()
             chunks.close()
         bar.close()
         if writing is not None and chunk_files(out_dir, writing)[2].exists():
@@ -344,6 +345,16 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
     write_manifest(out_dir, manifest)
     remove_chunks(out_dir, keep)
     return _result(out_dir, games, seats, manifest, stopped)
+
+
+@contextmanager
+def _quiet_cancel():
+    """Closing joblib's generator early warns that finished or running tasks were dropped: after
+    a stop rule or an interruption that is intended, so exactly that warning is silenced."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which were "
+                                r"still being processed)", category=UserWarning, module=r"joblib\.parallel")
+        yield
 
 
 def _disk_errors(chunks, saved: Callable[[], int], out_dir: Path):
