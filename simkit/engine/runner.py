@@ -130,7 +130,7 @@ def _dask_client(scheduler: str | None):
         raise ConfigError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
 
 
-class _Progress:
+class Progress:
     """The progress display on stderr: a bar with counts, rate and ETA on a terminal; otherwise
     (a log file, CI) a plain line every INTERVAL seconds with counts, rate and ETA, and a last
     line at the end if any was printed. `label` names what runs (a sweep cell, a pairing);
@@ -151,9 +151,9 @@ class _Progress:
 
             import click
 
-            # the bar, counts, percent and ETA take about this much; the status gets the rest of
-            # the line (a wrapped line would break the bar's redraw)
-            width = 10 if status is not None else 36
+            # the bar, counts, percent and ETA take about this much; the rate and status get the
+            # rest of the line (a wrapped line would break the bar's redraw)
+            width = 10 if status is not None else 24
             room = shutil.get_terminal_size().columns - len(label) - width - 2 * len(str(total)) - 19
 
             def shown(text: str | None) -> str | None:
@@ -165,15 +165,22 @@ class _Progress:
                                          show_eta=True, show_percent=status is None, show_pos=True,
                                          item_show_func=shown)
             self.bar.__enter__()
-            self.bar.update(done, self._status())
+            self.bar.update(done, self._bar_text())
 
     def _status(self) -> str | None:
         return self.status() if self.status is not None else None
 
+    def _rate(self) -> tuple[float, float]:
+        """Games per second since this display started, and the seconds elapsed."""
+        elapsed = max(time.monotonic() - self.t0, 1e-9)
+        return (self.done - self.start_done) / elapsed, elapsed
+
+    def _bar_text(self) -> str:
+        return bar_text(self._rate()[0] if self.done > self.start_done else None, self._status())
+
     def line(self) -> str:
         """`label: 1200/20000 games (6.0%), 340 games/s, ETA 55 s | status`."""
-        elapsed = max(time.monotonic() - self.t0, 1e-9)
-        rate = (self.done - self.start_done) / elapsed
+        rate, elapsed = self._rate()
         pct = 100 * self.done / self.total if self.total else 100.0
         text = f"{self.label}: {self.done}/{self.total} games ({pct:.1f}%), {rate:,.0f} games/s"
         if self.done < self.total:
@@ -186,7 +193,7 @@ class _Progress:
     def update(self, k: int) -> None:
         self.done += k
         if self.bar is not None:
-            self.bar.update(k, self._status())
+            self.bar.update(k, self._bar_text())
         elif self.plain and time.monotonic() - self.last >= self.INTERVAL:
             self.last = time.monotonic()
             self.lines += 1
@@ -197,6 +204,13 @@ class _Progress:
             self.bar.__exit__(None, None, None)
         elif self.plain and self.lines:
             print(self.line(), file=sys.stderr, flush=True)
+
+
+def bar_text(rate: float | None, status: str | None) -> str:
+    """What the terminal bar shows after its counts: `340 games/s`, or `status | 340 games/s`
+    (the status first: a narrow terminal cuts the end). No rate before the first games are in."""
+    shown = f"{rate:,.0f} games/s" if rate is not None else ""
+    return " | ".join(part for part in (status, shown) if part)
 
 
 def _duration(seconds: float) -> str:
@@ -265,14 +279,14 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
         for notice in opened.notices:
             notify(notice)
         with sigterm_as_interrupt():
-            display = _Progress(spec.n_games, games_in_chunks(opened.done, spec.n_games,
+            display = Progress(spec.n_games, games_in_chunks(opened.done, spec.n_games,
                                                               int(opened.manifest["chunk_size"])),
                                 progress, _progress_label(out_dir), status)
             return _play_chunks(spec, out_dir, opened, jobs, backend, scheduler, display, stop)
 
 
 def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, backend: str,
-                 scheduler: str | None, bar: _Progress, stop: StopRule | None) -> RunResult:
+                 scheduler: str | None, bar: Progress, stop: StopRule | None) -> RunResult:
     manifest, done = opened.manifest, opened.done
     chunk_size = int(manifest["chunk_size"])
     n_chunks = chunk_count(spec.n_games, chunk_size)

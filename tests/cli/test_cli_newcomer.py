@@ -1,6 +1,8 @@
 """What a new user tripped over (issue 24): joblib's warning after an early SPRT stop, no
 "did you mean" for a mistyped name, progress without a rate, and deals reused across player counts."""
 
+import io
+import re
 import subprocess
 import sys
 
@@ -8,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from simkit.cli import main
+from simkit.engine.runner import Progress, bar_text
 
 
 @pytest.fixture
@@ -46,3 +49,40 @@ def test_a_far_off_name_gets_the_list_but_no_suggestion(cli, args):
     out = cli.invoke(main, args)
     assert out.exit_code == 1 and "allowed are" in out.output
     assert "did you mean" not in out.output
+
+
+def test_the_bar_text_has_the_rate_and_the_status():
+    assert bar_text(340.4, None) == "340 games/s"
+    assert bar_text(1234.4, "LLR 1.20") == "LLR 1.20 | 1,234 games/s"
+    assert bar_text(None, None) == "" and bar_text(None, "LLR 0.00") == "LLR 0.00"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_the_bar_on_a_terminal_shows_games_per_second(monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    display = Progress(10, 0, None, label="games")
+    display.update(4)
+    display.update(6)
+    display.close()
+    assert display.bar is not None
+    assert re.search(r"10/10 .* [\d,]+ games/s", terminal.getvalue())
+
+
+def test_replay_all_shows_progress_unless_turned_off(cli, tmp_path, monkeypatch):
+    run = ["run", "sixnimmt", "-n", "6", "--seed", "1", "-j", "1", "-q", "--out", str(tmp_path / "r")]
+    assert cli.invoke(main, run).exit_code == 0
+    monkeypatch.setattr(Progress, "INTERVAL", 0.0)      # off a terminal: a plain line per game
+    out = cli.invoke(main, ["replay", str(tmp_path / "r"), "--all", "--to", str(tmp_path / "a.txt")])
+    assert out.exit_code == 0, out.output
+    lines = [ln for ln in out.stderr.splitlines() if ln.startswith("replay: ")]
+    assert lines[0].startswith("replay: 1/6 games (16.7%), ") and "games/s" in lines[0]
+    assert lines[-1].startswith("replay: 6/6 games (100.0%)")
+    quiet = cli.invoke(main, ["replay", str(tmp_path / "r"), "--all", "--no-progress",
+                              "--to", str(tmp_path / "b.txt")])
+    assert quiet.exit_code == 0 and "replay: " not in quiet.stderr
+    assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()
