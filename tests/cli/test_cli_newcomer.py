@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from simkit.cli import main
+from simkit.engine.deals import Deals, read_deals
 from simkit.engine.runner import Progress, bar_text
 
 
@@ -86,3 +87,30 @@ def test_replay_all_shows_progress_unless_turned_off(cli, tmp_path, monkeypatch)
                               "--to", str(tmp_path / "b.txt")])
     assert quiet.exit_code == 0 and "replay: " not in quiet.stderr
     assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()
+
+
+def test_deals_of_a_5_player_run_are_refused_for_4_players(cli, tmp_path):
+    first = cli.invoke(main, ["run", "sixnimmt", "-p", "5", "-n", "4", "--seed", "2", "-j", "1", "-q",
+                              "--out", str(tmp_path / "p5")])
+    assert first.exit_code == 0
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "4", "--deals", str(tmp_path / "p5"), "-j", "1",
+                            "--out", str(tmp_path / "p4")])
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert out.output == ("Error: --players 4 differs from the deals' 5 players: the same deals give other "
+                          "cards to another player count (give -p 5)\n")
+    assert not (tmp_path / "p4").exists()
+    same = cli.invoke(main, ["run", "sixnimmt", "-p", "5", "--deals", str(tmp_path / "p5"), "-j", "1", "-q",
+                             "--out", str(tmp_path / "again")])
+    assert same.exit_code == 0, same.output
+
+
+def test_a_deals_file_may_name_its_player_count(cli, tmp_path):
+    deals = tmp_path / "deals.txt"
+    deals.write_text(Deals(seed=5, count=3, players=5).text())
+    assert read_deals(deals).players == 5
+    out = cli.invoke(main, ["sweep", "sixnimmt", "-p", "4,5", "--deals", str(deals), "-j", "1",
+                            "--out", str(tmp_path / "s")])
+    assert out.exit_code == 1 and "--players 4 differs from the deals' 5 players" in out.output
+    deals.write_text("seed 5\ndeals 3\nplayers 0\n")
+    bad = cli.invoke(main, ["run", "sixnimmt", "--deals", str(deals)])
+    assert bad.exit_code == 1 and "line 3: players 0 is not allowed: at least 1" in bad.output
