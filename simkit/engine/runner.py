@@ -280,8 +280,8 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
             notify(notice)
         with sigterm_as_interrupt():
             display = Progress(spec.n_games, games_in_chunks(opened.done, spec.n_games,
-                                                              int(opened.manifest["chunk_size"])),
-                                progress, _progress_label(out_dir), status)
+                                                             int(opened.manifest["chunk_size"])),
+                               progress, _progress_label(out_dir), status)
             return _play_chunks(spec, out_dir, opened, jobs, backend, scheduler, display, stop)
 
 
