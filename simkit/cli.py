@@ -314,7 +314,8 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, d
                    "RUN_DIR/logs), or all in one file if --to ends in .txt.")
 @click.option("--to", "target", type=click.Path(path_type=Path), default=None,
               help="With --all: a new folder (game-000017.txt, ...) or a .txt file.")
-def replay(run_dir, index, step, all_games, target):
+@options.progress
+def replay(run_dir, index, step, all_games, target, progress):
     """Replay one game of a run from its seed, as a log a person can follow; or write the logs
     of every game (--all). Each replayed game is checked against its recorded row.
 
@@ -331,7 +332,7 @@ def replay(run_dir, index, step, all_games, target):
     if all_games:
         if index is not None or step is not None:
             raise ConfigError("--all writes every game's log: leave out --game and --position")
-        _export_all(run_dir, target)
+        _export_all(run_dir, target, progress)
         return
     if index is None:
         raise ConfigError("give --game N (one game's log) or --all (every game's log)")
@@ -353,10 +354,18 @@ def replay(run_dir, index, step, all_games, target):
         click.echo(forfeit)
 
 
-def _export_all(run_dir: Path, target: Path | None) -> None:
+def _export_all(run_dir: Path, target: Path | None, progress: bool | None) -> None:
+    from simkit.engine.runner import Progress
     from simkit.studies.game_logs import export_logs
 
-    done = export_logs(run_dir, target)
+    displays: list[Progress] = []        # made once export_logs knows how many games it replays
+    try:
+        done = export_logs(run_dir, target,
+                           on_start=lambda n: displays.append(Progress(n, 0, progress, label="replay")),
+                           on_game=lambda _index: displays[0].update(1))
+    finally:
+        for display in displays:
+            display.close()
     where = "in one file" if done.target.suffix == ".txt" else "one file per game"
     click.echo(f"{done.written} game logs written to {done.target} ({where})")
     if done.differ:

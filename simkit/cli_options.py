@@ -117,8 +117,9 @@ deals = click.option(
     "--deals", "deals_path", type=click.Path(path_type=Path, exists=True), default=None,
     metavar="FILE",
     help="Play the deals of a deals file ('seed N' and 'deals N' lines, or 'deals 0-499, "
-         "1000-1499' for chosen deals, played in increasing order) or of a run folder, so two studies "
-         "use the same deals; the game's index still decides its seats. -n defaults to every "
+         "1000-1499' for chosen deals, played in increasing order; optionally 'players N') or of a "
+         "run folder, so two studies use the same deals (for the same player count); the game's "
+         "index still decides its seats. -n defaults to every "
          "deal (once per rotation with --duplicate).")
 
 

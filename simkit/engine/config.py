@@ -16,7 +16,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from simkit.engine.errors import ConfigError, UnknownNameError
+from simkit.engine.errors import ConfigError, UnknownNameError, unknown_name
 
 _MISSING = dataclasses.MISSING
 
@@ -269,8 +269,7 @@ def with_overrides(config: Any, overrides: dict[str, Any], prefix: str = "") -> 
     for key, value in overrides.items():
         head, _, rest = key.partition(".")
         if head not in names:
-            allowed = ", ".join(fi.name for fi in describe_fields(cls))
-            raise UnknownNameError(f"unknown config field {key!r}: allowed are {allowed}")
+            raise unknown_name("config field", key, [fi.name for fi in describe_fields(cls)])
         tp = hints[head]
         is_section = isinstance(tp, type) and issubclass(tp, ConfigSection)
         if rest:

@@ -17,7 +17,9 @@ numbers and ranges (both ends included), so two studies can share any subset of 
 
 (one number alone is a count, as above; a single deal is `deals 5-5`). `--deals` also takes a
 run folder (its seed and its deals). Deals are the same cards only for the same game, player
-count and rules config: the stream is the same, what it deals depends on them.
+count and rules config: the stream is the same, what it deals depends on them. So a run folder's
+player count goes with its deals, and a file may name one (`players 5`): a study with another
+count is refused. A file without that line serves any player count.
 
 A run on a deals file plays its listed deals in order: its k-th deal is the k-th deal number
 listed (`RunSpec.deal_numbers`), so game k (games k*n .. k*n+n-1 with --duplicate) is dealt the
@@ -31,7 +33,7 @@ A run folder records its list (`deal_numbers` in manifest.json), so `--resume`, 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from simkit.engine.errors import ConfigError
@@ -48,6 +50,8 @@ class Deals:
     seed: int
     count: int
     ranges: tuple[tuple[int, int], ...] | None = None      # None: deals 0 .. count-1
+    # the player count they were dealt for, when known; which deals they are does not depend on it
+    players: int | None = field(default=None, compare=False)
 
     @property
     def first_only(self) -> bool:
@@ -56,8 +60,9 @@ class Deals:
 
     def text(self) -> str:
         listed = str(self.count) if self.first_only else ranges_text(self.ranges or ())
+        players = f"players {self.players}\n" if self.players is not None else ""
         return (f"# simkit deals: deal i is the chance stream of game i under this seed\n"
-                f"seed {self.seed}\ndeals {listed}\n")
+                f"seed {self.seed}\ndeals {listed}\n{players}")
 
 
 def ranges_text(ranges: tuple[tuple[int, int], ...]) -> str:
@@ -122,18 +127,15 @@ def read_deals(path: Path | str) -> Deals:
         if not line:
             continue
         key, _, value = line.partition(" ")
-        if key not in ("seed", "deals") or key in fields:
+        if key not in ("seed", "deals", "players") or key in fields:
             raise ConfigError(f"--deals {path}, line {number}: {line!r} is not allowed: the file has "
-                              f"one 'seed N' line and one 'deals N' (or 'deals 0-499, ...') line")
+                              f"one 'seed N' line and one 'deals N' (or 'deals 0-499, ...') line, "
+                              f"and may have one 'players N' line")
         fields[key] = value.strip()
         try:
-            if key == "seed":
-                int(fields[key])
-            else:
-                _deals_value(fields[key])
+            _check_line(key, fields[key])
         except ValueError as exc:
-            reason = (f"{fields[key]!r} is not a whole number" if key == "seed" else str(exc))
-            raise ConfigError(f"--deals {path}, line {number}: {reason}") from None
+            raise ConfigError(f"--deals {path}, line {number}: {exc}") from None
     if "seed" not in fields or "deals" not in fields:
         missing = "seed" if "seed" not in fields else "deals"
         raise ConfigError(f"--deals {path}: no '{missing} N' line (a deals file has 'seed N' and "
@@ -141,7 +143,21 @@ def read_deals(path: Path | str) -> Deals:
     count, ranges = _deals_value(fields["deals"])
     if count < 1:
         raise ConfigError(f"--deals {path}: deals {count} is not allowed: at least 1")
-    return Deals(root_seed(int(fields["seed"])), count, ranges)
+    players = int(fields["players"]) if "players" in fields else None
+    return Deals(root_seed(int(fields["seed"])), count, ranges, players)
+
+
+def _check_line(key: str, value: str) -> None:
+    """ValueError with the reason when the value of a deals file's line cannot be read."""
+    if key == "deals":
+        _deals_value(value)
+        return
+    try:
+        number = int(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a whole number") from None
+    if key == "players" and number < 1:
+        raise ValueError(f"players {number} is not allowed: at least 1")
 
 
 def _run_folder_deals(path: Path) -> Deals:
@@ -153,7 +169,7 @@ def _run_folder_deals(path: Path) -> Deals:
         n, players = int(m["n_games"]), int(m["n_players"])
         count = n // players if m.get("duplicate") else n
         ranges = checked_deal_numbers(m.get("deal_numbers"), count)
-        return Deals(root_seed(int(m["seed"])), count, ranges)
+        return Deals(root_seed(int(m["seed"])), count, ranges, players)
     except (KeyError, TypeError, ValueError, ConfigError) as exc:
         raise ConfigError(f"--deals {path}: its {MANIFEST} has no usable seed, game count and deal "
                           f"list ({exc})") from None
@@ -163,11 +179,14 @@ def games_for_deals(deals: Deals, seed: int | None, n_games: int | None, n_playe
                     duplicate: bool) -> tuple[int, int]:
     """(seed, games) of a study on `deals`: every deal once (once per rotation with
     --duplicate) unless fewer games are asked, the first of them in the listed order; a
-    different --seed or more games are refused. The run plays `deals.ranges` (RunSpec's
-    `deal_numbers`)."""
+    different --seed, another player count than the deals' or more games are refused. The
+    run plays `deals.ranges` (RunSpec's `deal_numbers`)."""
     if seed is not None and seed != deals.seed:
         raise ConfigError(f"--seed {seed} differs from the deals' seed {deals.seed}: give one of "
                           f"--seed and --deals")
+    if deals.players is not None and deals.players != n_players:
+        raise ConfigError(f"--players {n_players} differs from the deals' {deals.players} players: the "
+                          f"same deals give other cards to another player count (give -p {deals.players})")
     per_deal = n_players if duplicate else 1
     if n_games is None:
         return deals.seed, deals.count * per_deal

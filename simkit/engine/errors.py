@@ -1,5 +1,8 @@
 """Exception classes. Every message names what was wrong and what is allowed."""
 
+import difflib
+from collections.abc import Sequence
+
 
 class SimkitError(Exception):
     """Base of every error simkit raises on purpose; the CLI prints these as one line."""
@@ -11,6 +14,20 @@ class ConfigError(SimkitError, ValueError):
 
 class UnknownNameError(SimkitError, LookupError):
     """An unknown game, strategy, config field or strategy parameter."""
+
+
+def did_you_mean(name: str, allowed: Sequence[str]) -> str:
+    """`; did you mean 'x'?` when one allowed name is close to `name` (a typo), else ''."""
+    close = difflib.get_close_matches(name, list(allowed), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def unknown_name(what: str, name: str, allowed: Sequence[str], *, where: str = "",
+                 alternative: str = "") -> UnknownNameError:
+    """`unknown <what> 'name'<where>: allowed are a, b<alternative>`, plus a suggestion for a typo."""
+    listed = ", ".join(allowed) or "none"
+    return UnknownNameError(f"unknown {what} {name!r}{where}: allowed are {listed}{alternative}"
+                            f"{did_you_mean(name, allowed)}")
 
 
 class IllegalAction(SimkitError):

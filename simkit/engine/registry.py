@@ -13,7 +13,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
-from simkit.engine.errors import ConfigError, UnknownNameError
+from simkit.engine.errors import ConfigError, UnknownNameError, unknown_name
 from simkit.engine.game import Game
 
 GAME_ENTRY_POINT_GROUP = "simkit.games"
@@ -66,7 +66,7 @@ def get_game(name: str) -> Game[Any, Any]:
         return game
     package = _packages().get(name)
     if package is None or not _installed(package):
-        raise UnknownNameError(f"unknown game {name!r}: allowed are {', '.join(game_names())}")
+        raise unknown_name("game", name, game_names())
     game = importlib.import_module(package).GAME
     if not isinstance(game, Game) or game.name != name:
         raise UnknownNameError(f"{package!r} does not hold a Game entry named {name!r} in GAME")

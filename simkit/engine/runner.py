@@ -12,6 +12,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -129,7 +130,7 @@ def _dask_client(scheduler: str | None):
         raise ConfigError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
 
 
-class _Progress:
+class Progress:
     """The progress display on stderr: a bar with counts, rate and ETA on a terminal; otherwise
     (a log file, CI) a plain line every INTERVAL seconds with counts, rate and ETA, and a last
     line at the end if any was printed. `label` names what runs (a sweep cell, a pairing);
@@ -150,9 +151,9 @@ class _Progress:
 
             import click
 
-            # the bar, counts, percent and ETA take about this much; the status gets the rest of
-            # the line (a wrapped line would break the bar's redraw)
-            width = 10 if status is not None else 36
+            # the bar, counts, percent and ETA take about this much; the rate and status get the
+            # rest of the line (a wrapped line would break the bar's redraw)
+            width = 10 if status is not None else 24
             room = shutil.get_terminal_size().columns - len(label) - width - 2 * len(str(total)) - 19
 
             def shown(text: str | None) -> str | None:
@@ -164,15 +165,22 @@ class _Progress:
                                          show_eta=True, show_percent=status is None, show_pos=True,
                                          item_show_func=shown)
             self.bar.__enter__()
-            self.bar.update(done, self._status())
+            self.bar.update(done, self._bar_text())
 
     def _status(self) -> str | None:
         return self.status() if self.status is not None else None
 
+    def _rate(self) -> tuple[float, float]:
+        """Games per second since this display started, and the seconds elapsed."""
+        elapsed = max(time.monotonic() - self.t0, 1e-9)
+        return (self.done - self.start_done) / elapsed, elapsed
+
+    def _bar_text(self) -> str:
+        return bar_text(self._rate()[0] if self.done > self.start_done else None, self._status())
+
     def line(self) -> str:
         """`label: 1200/20000 games (6.0%), 340 games/s, ETA 55 s | status`."""
-        elapsed = max(time.monotonic() - self.t0, 1e-9)
-        rate = (self.done - self.start_done) / elapsed
+        rate, elapsed = self._rate()
         pct = 100 * self.done / self.total if self.total else 100.0
         text = f"{self.label}: {self.done}/{self.total} games ({pct:.1f}%), {rate:,.0f} games/s"
         if self.done < self.total:
@@ -185,7 +193,7 @@ class _Progress:
     def update(self, k: int) -> None:
         self.done += k
         if self.bar is not None:
-            self.bar.update(k, self._status())
+            self.bar.update(k, self._bar_text())
         elif self.plain and time.monotonic() - self.last >= self.INTERVAL:
             self.last = time.monotonic()
             self.lines += 1
@@ -196,6 +204,13 @@ class _Progress:
             self.bar.__exit__(None, None, None)
         elif self.plain and self.lines:
             print(self.line(), file=sys.stderr, flush=True)
+
+
+def bar_text(rate: float | None, status: str | None) -> str:
+    """What the terminal bar shows after its counts: `340 games/s`, or `status | 340 games/s`
+    (the status first: a narrow terminal cuts the end). No rate before the first games are in."""
+    shown = f"{rate:,.0f} games/s" if rate is not None else ""
+    return " | ".join(part for part in (status, shown) if part)
 
 
 def _duration(seconds: float) -> str:
@@ -264,14 +279,14 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
         for notice in opened.notices:
             notify(notice)
         with sigterm_as_interrupt():
-            display = _Progress(spec.n_games, games_in_chunks(opened.done, spec.n_games,
-                                                              int(opened.manifest["chunk_size"])),
-                                progress, _progress_label(out_dir), status)
+            display = Progress(spec.n_games, games_in_chunks(opened.done, spec.n_games,
+                                                             int(opened.manifest["chunk_size"])),
+                               progress, _progress_label(out_dir), status)
             return _play_chunks(spec, out_dir, opened, jobs, backend, scheduler, display, stop)
 
 
 def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, backend: str,
-                 scheduler: str | None, bar: _Progress, stop: StopRule | None) -> RunResult:
+                 scheduler: str | None, bar: Progress, stop: StopRule | None) -> RunResult:
     manifest, done = opened.manifest, opened.done
     chunk_size = int(manifest["chunk_size"])
     n_chunks = chunk_count(spec.n_games, chunk_size)
@@ -289,8 +304,10 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
     writing: int | None = None
     # a stop rule reads every chunk's rows in this process, so they come back here to be written
     chunks = _parallel_chunks(spec, todo, jobs, backend, scheduler, out_dir if stop is None else None)
+    # held by name: a `break` would otherwise close it (and joblib warn) outside _quiet_cancel
+    received = _disk_errors(chunks, lambda: games_done(finished), out_dir)
     try:
-        for chunk_id, chunk, written in _disk_errors(chunks, lambda: games_done(finished), out_dir):
+        for chunk_id, chunk, written in received:
             writing = chunk_id
             if not written:
                 try:
@@ -310,10 +327,8 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
                 break
         status = "stopped" if stopped else "complete"
     finally:
-        with warnings.catch_warnings():
-            # an early stop cancels the chunks still in flight, as intended
-            warnings.filterwarnings("ignore", message=".*tasks which were still being processed",
-                                    category=UserWarning)
+        with _quiet_cancel():
+            received.close()
             chunks.close()
         bar.close()
         if writing is not None and chunk_files(out_dir, writing)[2].exists():
@@ -344,6 +359,16 @@ def _play_chunks(spec: RunSpec, out_dir: Path, opened: OpenedFolder, jobs: int, 
     write_manifest(out_dir, manifest)
     remove_chunks(out_dir, keep)
     return _result(out_dir, games, seats, manifest, stopped)
+
+
+@contextmanager
+def _quiet_cancel():
+    """Closing joblib's generator early warns that finished or running tasks were dropped: after
+    a stop rule or an interruption that is intended, so exactly that warning is silenced."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"\d+ tasks (have been successfully executed|which were "
+                                r"still being processed)", category=UserWarning, module=r"joblib\.parallel")
+        yield
 
 
 def _disk_errors(chunks, saved: Callable[[], int], out_dir: Path):

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Generic
 import numpy as np
 
 from simkit.engine.config import parse_value
-from simkit.engine.errors import ConfigError, UnknownNameError
+from simkit.engine.errors import ConfigError, UnknownNameError, did_you_mean, unknown_name
 from simkit.engine.game import Action, ConfigT, State
 from simkit.engine.registry import get_game
 
@@ -282,9 +282,8 @@ def parse_strategy(text: str, game: str) -> StrategySpec:
         target = f"{head}:{cls_name}"
     else:
         if head not in known:
-            allowed = ", ".join(sorted(known)) or "none"
-            raise UnknownNameError(f"unknown strategy {head!r} for {game}: allowed are {allowed}, "
-                                   f"or package.module:Class")
+            raise unknown_name("strategy", head, sorted(known), where=f" for {game}",
+                               alternative=", or package.module:Class")
         target, param_text = known[head], rest
     cls = load_class(target)
     params = _parse_params(param_text, cls, text)
@@ -313,7 +312,8 @@ def _parse_params(param_text: str, cls: type, text: str) -> dict[str, Any]:
             raise ConfigError(f"strategy {text!r}: parameter {key!r} is given twice; give it once")
         if key not in allowed:
             names = ", ".join(allowed) or "none"
-            raise UnknownNameError(f"strategy {text!r}: unknown parameter {key!r}; allowed are {names}")
+            raise UnknownNameError(f"strategy {text!r}: unknown parameter {key!r}; allowed are {names}"
+                                   f"{did_you_mean(key, list(allowed))}")
         param = allowed[key]
         tp = param.annotation if param.annotation is not inspect.Parameter.empty else str
         if isinstance(tp, str):

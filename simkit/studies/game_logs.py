@@ -46,8 +46,10 @@ def forfeit_line(record) -> str | None:
 
 
 def export_logs(run_dir: Path | str, target: Path | str | None = None, *,
+                on_start: Callable[[int], None] | None = None,
                 on_game: Callable[[int], None] | None = None) -> Exported:
-    """Write the log of every recorded game of a run; see the module docstring."""
+    """Write the log of every recorded game of a run; see the module docstring. `on_start(n)`
+    hears how many games will be replayed, `on_game(index)` each one replayed (logged or not)."""
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     spec = spec_of(run_dir, manifest)
@@ -62,11 +64,15 @@ def export_logs(run_dir: Path | str, target: Path | str | None = None, *,
     seats_by_game = dict(tuple(seats.groupby("game"))) if len(seats) else {}
     result = Exported(out)
     handle = open(out, "w", encoding="utf-8") if one_file else None
+    if on_start is not None:
+        on_start(len(games))
     try:
         for index in games["game"].tolist():
             record, state = play_game(spec, int(index))
             row = games[games["game"] == index]
             found = differences(record, row, seats_by_game.get(index, pd.DataFrame(columns=seats.columns)))
+            if on_game is not None:
+                on_game(int(index))
             if found:
                 result.differ.append((int(index), "; ".join(found)))
                 continue
@@ -79,8 +85,6 @@ def export_logs(run_dir: Path | str, target: Path | str | None = None, *,
             else:
                 (out / f"game-{int(index):06d}.txt").write_text(text.rstrip("\n") + "\n", encoding="utf-8")
             result.written += 1
-            if on_game is not None:
-                on_game(int(index))
     finally:
         if handle is not None:
             handle.close()

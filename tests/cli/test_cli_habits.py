@@ -139,7 +139,7 @@ def test_environment_defaults(cli, tmp_path):
 
 
 def test_plain_progress_lines_when_not_a_terminal(cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(runner_mod._Progress, "INTERVAL", 0.0)
+    monkeypatch.setattr(runner_mod.Progress, "INTERVAL", 0.0)
     out = cli.invoke(main, ["run", "sixnimmt", "-n", "50", "--chunk-size", "10", "-j", "1",
                             "--seed", "1", "--out", str(tmp_path / "r")])
     assert out.exit_code == 0
@@ -152,7 +152,7 @@ def test_plain_progress_lines_when_not_a_terminal(cli, tmp_path, monkeypatch):
 
 
 def test_sweep_progress_names_each_cell_and_the_overall_count(cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(runner_mod._Progress, "INTERVAL", 0.0)
+    monkeypatch.setattr(runner_mod.Progress, "INTERVAL", 0.0)
     out = cli.invoke(main, ["sweep", "sixnimmt", "-p", "3,4", "-n", "20", "--seed", "1", "-j", "1",
                             "--out", str(tmp_path / "s")])
     assert out.exit_code == 0, out.output

@@ -110,7 +110,7 @@ def test_help_has_examples():
 
 def test_compare_shows_interim_elo_and_llr_and_prints_the_verdict_once(tmp_path, monkeypatch):
     import simkit.engine.runner as runner_mod
-    monkeypatch.setattr(runner_mod._Progress, "INTERVAL", 0.0)
+    monkeypatch.setattr(runner_mod.Progress, "INTERVAL", 0.0)
     res = CliRunner().invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--seed", "1",
                                     "--max-games", "4000", "--batch", "40", "--jobs", "1",
                                     "--out", str(tmp_path / "cmp")])

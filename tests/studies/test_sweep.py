@@ -109,7 +109,7 @@ def test_off_a_terminal_the_sweep_prints_plain_lines_with_counts_rate_and_eta(tm
                                                                               monkeypatch):
     import simkit.engine.runner as runner_mod
 
-    monkeypatch.setattr(runner_mod._Progress, "INTERVAL", 0.0)   # a line at every chunk
+    monkeypatch.setattr(runner_mod.Progress, "INTERVAL", 0.0)   # a line at every chunk
     planned = plan("sixnimmt", [2, 3], ["heuristic", "random"], 40, 3, {}, {"max_rounds": "1"})
     run_sweep(planned, tmp_path / "s", jobs=1, progress=None)
     err = capsys.readouterr().err.splitlines()
