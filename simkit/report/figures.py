@@ -277,21 +277,29 @@ class CellFigures(NamedTuple):
     mean_steps: float
 
 
+def _differing_fields(configs: list[dict[str, Any]]) -> list[str]:
+    """The config fields whose values differ between these configs (of one game)."""
+    keys = sorted({k for c in configs for k in c})
+    return [k for k in keys if len({json.dumps(c.get(k), sort_keys=True) for c in configs}) > 1]
+
+
 def comparison_table(runs: list[RunAnalysis]) -> pd.DataFrame:
-    """One row per run: what differs (config, players, lineup) and the headline figures,
+    """One row per run: what differs (config, players, lineup; config fields only between runs
+    of the same game) and the headline figures,
     normalised so that cells with different player counts compare: each strategy's win share,
     fair share and their ratio, the first seat's win rate ÷ its fair rate, and the seat-effect
     p-value with its Holm adjustment over the cells."""
     cfgs = [r.manifest.get("config", {}) or {} for r in runs]
-    keys = sorted({k for c in cfgs for k in c})
-    differing = [k for k in keys if len({json.dumps(c.get(k), sort_keys=True) for c in cfgs}) > 1]
+    games = [r.manifest.get("game") for r in runs]
+    differing = {game: _differing_fields([c for c, g in zip(cfgs, games) if g == game])
+                 for game in set(games)}
     rows = []
-    for r, c in zip(runs, cfgs):
+    for r, c, game in zip(runs, cfgs, games):
         fs = r.balance["first_seat"]
         row = {"run": r.name, "game": r.manifest.get("game"),
                "players": r.manifest.get("n_players"),
                "lineup": ", ".join(map(str, r.manifest.get("strategies", []))),
-               "variant": ", ".join(f"{k}={c.get(k)}" for k in differing) or "-",
+               "variant": ", ".join(f"{k}={c.get(k)}" for k in differing[game]) or "-",
                "games": len(r.games),
                "first_seat_advantage": fs["advantage"],
                "first_seat_ratio": fs["win_rate"] / fs["fair"] if fs["fair"] else float("nan"),

@@ -322,9 +322,31 @@ def _first(cell: tuple[float, str]) -> float:
 
 
 def sweep_verdict(runs: list[RunAnalysis], df: pd.DataFrame) -> str:
-    """The comparison in words: each strategy's balance figure across the cells, and how many
-    cells show a seat effect after correcting over all of them."""
-    parts = []
+    """The comparison in words: each strategy's balance figure across the cells (of one game:
+    runs of different games are never compared with each other), and how many cells show a seat
+    effect after correcting over all of them."""
+    games = list(dict.fromkeys(df["game"].tolist())) if "game" in df else []
+    if len(games) > 1:
+        titles = [game_title(r.manifest) for r in runs]
+        head = (f"These runs play {len(games)} different games ({', '.join(dict.fromkeys(titles))}): "
+                f"a strategy's figures are compared only between runs of the same game. ")
+        parts = [part for game in games for part in _balance_ranges(runs, df[df["game"] == game])]
+    else:
+        head, parts = "", _balance_ranges(runs, df)
+    n_seat = int(df["seat_effect"].sum())
+    seat = (f"the seat effect is significant in {n_seat} of {len(df)} cells after Holm's "
+            f"correction over the cells" if n_seat else
+            f"no cell shows a significant seat effect after Holm's correction over the "
+            f"{len(df)} cells")
+    head += ("Across the cells, " + "; ".join(parts) + "; ") if parts else "Across the cells, "
+    return head + seat + "."
+
+
+def _balance_ranges(runs: list[RunAnalysis], df: pd.DataFrame) -> list[str]:
+    """Each strategy's lowest and highest balance figure over the cells of `df` (two or more)."""
+    parts: list[str] = []
+    if len(df) < 2:
+        return parts
     for p in all_players(runs):
         col = f"balance[{p}]"
         if col not in df or df[col].isna().all():
@@ -334,13 +356,7 @@ def sweep_verdict(runs: list[RunAnalysis], df: pd.DataFrame) -> str:
         (low, low_run), (high, high_run) = min(cells, key=_first), max(cells, key=_first)
         parts.append(f"{p} wins {number(low)}× its fair share in {low_run} "
                      f"to {number(high)}× in {high_run}")
-    n_seat = int(df["seat_effect"].sum())
-    seat = (f"the seat effect is significant in {n_seat} of {len(df)} cells after Holm's "
-            f"correction over the cells" if n_seat else
-            f"no cell shows a significant seat effect after Holm's correction over the "
-            f"{len(df)} cells")
-    head = ("Across the cells, " + "; ".join(parts) + "; ") if parts else "Across the cells, "
-    return head + seat + "."
+    return parts
 
 
 def several_runs(runs: list[RunAnalysis]) -> str:

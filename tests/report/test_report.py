@@ -377,3 +377,23 @@ def test_a_long_strategy_label_is_shortened_in_charts_keeping_start_and_end():
     assert len(shown) == LABEL_CHARS and shown.startswith("mybots.deep")
     assert shown.endswith(label[-11:])
     assert "…" in shown and short("heuristic") == "heuristic"
+
+
+def test_runs_of_different_games_are_never_compared_with_each_other(tmp_path):
+    """Issue 24, 5: a report of two games' runs says they differ, ranges a strategy's balance only
+    within a game, and lists as variant only the fields that differ between runs of one game."""
+    runs = []
+    for name, game, cfg, seed in (("ship-a", "shipside", {"hand_size": 5}, 1),
+                                  ("ship-b", "shipside", {"hand_size": 6}, 2),
+                                  ("trains-a", "trains", {"max_turns": 300, "lock_voiding": "range"}, 3)):
+        games, seats = synth(120, labels=["greedy", "random"], seed=seed)
+        runs.append(_write_run(tmp_path / name, games, seats, game=game, config=cfg))
+    out = tmp_path / "rep"
+    build_report(runs, out)
+    verdict = next(line for line in (out / "summary.md").read_text().splitlines() if "These runs" in line)
+    assert verdict.startswith("These runs play 2 different games (Shipside, Game of Trains): ")
+    assert "greedy wins" in verdict and "in ship-a" in verdict and "in ship-b" in verdict
+    assert "trains-a" not in verdict
+    comparison = pd.read_csv(out / "tables" / "comparison.csv")
+    variants = dict(zip(comparison["run"], comparison["variant"].fillna("-")))
+    assert variants == {"ship-a": "hand_size=5", "ship-b": "hand_size=6", "trains-a": "-"}
