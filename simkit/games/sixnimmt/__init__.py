@@ -1,4 +1,4 @@
-"""6 nimmt! (Take 6): 2-10 players, basic and advanced (spec: shared/rules/sixnimmt.md)."""
+"""6 nimmt! (Take 6): 2-10 players, basic and advanced (rules: docs/sixnimmt-rules.md)."""
 
 from simkit.engine.game import Game
 from simkit.engine.text_forms import text_forms

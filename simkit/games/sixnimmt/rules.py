@@ -1,4 +1,4 @@
-"""6 nimmt! rules: constants and pure functions over plain ints and lists (spec: shared/rules/sixnimmt.md)."""
+"""6 nimmt! rules: constants and pure functions over plain ints and lists (docs/sixnimmt-rules.md)."""
 
 from __future__ import annotations
 
