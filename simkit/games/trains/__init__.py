@@ -1,4 +1,4 @@
-"""Game of Trains (2015): sort your 7 wagons into ascending order first. Spec: rules/trains.md."""
+"""Game of Trains (2015): sort your 7 wagons into ascending order first. Rules: docs/trains-rules.md."""
 
 from simkit.engine.game import Game
 from simkit.engine.text_forms import text_forms

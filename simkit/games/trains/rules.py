@@ -1,4 +1,4 @@
-"""Game of Trains: the rules as pure functions (spec `rules/trains.md`, rules T1-T25).
+"""Game of Trains: the rules as pure functions (`docs/trains-rules.md`, rules T1-T25).
 
 Trains are sequences of 7 card numbers, index 0..6 for slots 1..7 (slot 1 next to the
 locomotive, T16). Functions here never mutate their arguments; `state.py` does the bookkeeping
