@@ -1,4 +1,4 @@
-"""Rummikub (spec ../shared/rules/rummikub.md): 106 tiles, table rearrangement, jokers, an exact solver."""
+"""Rummikub (rules: docs/rummikub-rules.md): 106 tiles, table rearrangement, jokers, an exact solver."""
 
 from simkit.engine.game import Action, Game
 from simkit.engine.text_forms import text_forms

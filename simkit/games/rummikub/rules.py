@@ -1,4 +1,4 @@
-"""Rummikub rules as pure functions. Rule numbers refer to ../shared/rules/rummikub.md."""
+"""Rummikub rules as pure functions. Rule numbers refer to docs/rummikub-rules.md."""
 
 from __future__ import annotations
 
