@@ -1,5 +1,5 @@
 """One focused test per spec rule that no other test checked by number (S1-S59, see
-shared/rules/shipside.md). Each asserts the behaviour the rule states, on a constructed
+docs/shipside-rules.md). Each asserts the behaviour the rule states, on a constructed
 position (row 28-30-32-34-36, A = seat 0) or a fresh setup."""
 
 from __future__ import annotations

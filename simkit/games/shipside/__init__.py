@@ -1,5 +1,5 @@
-"""Shipside: 2 players play cards beside 5 ships to capture ships and crew (spec:
-shared/rules/shipside.md, reconstructed from a garbled rulebook; every open question is a
+"""Shipside: 2 players play cards beside 5 ships to capture ships and crew (rules:
+docs/shipside-rules.md, reconstructed from a garbled rulebook; every open question is a
 config field)."""
 
 from simkit.engine.game import Game

@@ -1,4 +1,4 @@
-"""Shipside rules as pure functions (spec: shared/rules/shipside.md, rule numbers S1-S59).
+"""Shipside rules as pure functions (rules: docs/shipside-rules.md, rule numbers S1-S59).
 
 The state (state.py) keeps ints and lists; these functions decide: the deck and its marks,
 the ship row and the crew's starting places, where a moving crew token lands, whether a
