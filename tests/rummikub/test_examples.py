@@ -1,4 +1,4 @@
-"""The spec's worked examples K1-K17 (../shared/rules/rummikub.md, section 11)."""
+"""The spec's worked examples K1-K17 (docs/rummikub-rules.md)."""
 
 from __future__ import annotations
 

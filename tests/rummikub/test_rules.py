@@ -1,5 +1,5 @@
-"""One test or more per numbered rule of ../shared/rules/rummikub.md (R1-R23, section 9), and the config
-fields that choose between the spec's [CHOICE] readings."""
+"""One test or more per numbered rule of docs/rummikub-rules.md (R1-R23), and the config fields
+that choose between the [CHOICE] readings (its section 9)."""
 
 from __future__ import annotations
 

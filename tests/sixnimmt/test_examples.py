@@ -1,4 +1,4 @@
-"""The worked examples E1-E8 of shared/rules/sixnimmt.md §8, one test each."""
+"""The worked examples E1-E8 of docs/sixnimmt-rules.md §8, one test each."""
 
 from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig

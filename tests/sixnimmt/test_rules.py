@@ -1,4 +1,4 @@
-"""Rules N1-N19 and the [CHOICE] config fields of shared/rules/sixnimmt.md."""
+"""Rules N1-N19 and the [CHOICE] config fields of docs/sixnimmt-rules.md."""
 
 import pytest
 

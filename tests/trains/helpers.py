@@ -10,7 +10,7 @@ from simkit.games.trains import TrainsConfig
 from simkit.games.trains.position import parse_position
 from strategies.trains.baseline import RandomStrategy
 
-#: G3's train (rules/trains.md §10) and a second descending train without common cards
+#: G3's train (docs/trains-rules.md, worked examples) and a second descending train without common cards
 T = [80, 66, 51, 40, 22, 13, 5]
 U = [70, 65, 50, 45, 35, 25, 15]
 

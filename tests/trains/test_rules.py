@@ -1,4 +1,4 @@
-"""One test or more per numbered rule T1-T25 of rules/trains.md, each citing its rule, and the
+"""One test or more per numbered rule T1-T25 of docs/trains-rules.md, each citing its rule, and the
 options of the [CHOICE] points. The worked examples G1-G10 are in test_examples.py."""
 
 import re
