@@ -1,4 +1,4 @@
-"""The worked examples G1-G10 of docs/trains-rules.md ("Worked examples"), named after them, plus the seed table's
+"""The worked examples G1-G10 of docs/trains-rules.md, named after them, plus the seed table's
 per-effect lists. Positions are written as text (simkit/games/trains/position.py)."""
 
 import numpy as np
