@@ -15,6 +15,7 @@ import importlib
 import inspect
 import os
 import sys
+import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -314,9 +315,19 @@ def _parse_params(param_text: str, cls: type, text: str) -> dict[str, Any]:
             names = ", ".join(allowed) or "none"
             raise UnknownNameError(f"strategy {text!r}: unknown parameter {key!r}; allowed are {names}"
                                    f"{did_you_mean(key, list(allowed))}")
-        param = allowed[key]
-        tp = param.annotation if param.annotation is not inspect.Parameter.empty else str
-        if isinstance(tp, str):
-            tp = {"int": int, "float": float, "bool": bool, "str": str}.get(tp, str)
-        params[key] = parse_value(value.strip(), tp, f"{text}: {key}")
+        params[key] = parse_value(value.strip(), _parameter_type(cls, allowed[key]), f"{text}: {key}")
     return params
+
+
+def _parameter_type(cls: type, param: inspect.Parameter) -> Any:
+    """The declared type of a constructor parameter, also when written as a string
+    (`from __future__ import annotations`); text when undeclared or unresolvable."""
+    tp = param.annotation
+    if tp is inspect.Parameter.empty:
+        return str
+    if isinstance(tp, str):
+        try:
+            tp = typing.get_type_hints(cls.__init__).get(param.name, str)
+        except Exception:  # a plug-in's annotation naming something its module cannot resolve
+            tp = {"int": int, "float": float, "bool": bool, "str": str}.get(tp, str)
+    return tp

@@ -39,3 +39,29 @@ def test_every_builtin_has_a_description():
     for game in ("sixnimmt",):
         for name, target in available_strategies(game).items():
             assert load_class(target).description, name
+
+
+PLUGIN_WITH_STRING_ANNOTATIONS = '''
+from __future__ import annotations
+
+from simkit.engine.strategy import Strategy
+
+
+class Tuned(Strategy):
+    def __init__(self, depth: int | None = None, weight: float = 1.0, label: str = "x") -> None:
+        self.depth, self.weight, self.label = depth, weight, label
+
+    def act(self, decision):
+        return decision.legal_actions[0]
+'''
+
+
+def test_plugin_parameters_typed_by_string_annotations(tmp_path, monkeypatch):
+    """`from __future__ import annotations` turns `int | None` into text; the value must still parse."""
+    (tmp_path / "tuned_plugin.py").write_text(PLUGIN_WITH_STRING_ANNOTATIONS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bot = parse_strategy("tuned_plugin:Tuned:depth=3,weight=0.5,label=7", "sixnimmt").build()
+    assert (bot.depth, bot.weight, bot.label) == (3, 0.5, "7")
+    assert parse_strategy("tuned_plugin:Tuned:depth=none", "sixnimmt").build().depth is None
+    with pytest.raises(ConfigError, match="depth"):
+        parse_strategy("tuned_plugin:Tuned:depth=deep", "sixnimmt")
