@@ -15,7 +15,6 @@ import importlib
 import inspect
 import os
 import sys
-import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -327,7 +326,7 @@ def _parameter_type(cls: type, param: inspect.Parameter) -> Any:
         return str
     if isinstance(tp, str):
         try:
-            tp = typing.get_type_hints(cls.__init__).get(param.name, str)
+            tp = inspect.signature(cls, eval_str=True).parameters[param.name].annotation
         except Exception:  # a plug-in's annotation naming something its module cannot resolve
             tp = {"int": int, "float": float, "bool": bool, "str": str}.get(tp, str)
     return tp
