@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from simkit import cli_options as options
+from simkit.cli_designer import luck_command
 from simkit.cli_study import compare_command, ladder_command, report_command, tournament_command
 from simkit.engine.config import describe_fields, parse_set_options
 from simkit.engine.errors import ConfigError, RunFolderError, SimkitError
@@ -416,6 +417,7 @@ main.add_command(report_command, "report")
 main.add_command(compare_command, "compare")
 main.add_command(ladder_command, "ladder")
 main.add_command(tournament_command, "tournament")
+main.add_command(luck_command, "luck")
 
 
 def _environment_names(group: click.Group) -> None:

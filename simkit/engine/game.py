@@ -173,6 +173,9 @@ class Game(Generic[ConfigT, StateT]):
     #: action for a decision that took longer (Rummikub R18)
     decision_budget: Callable[[ConfigT], tuple[float, Action] | None] | None = None
     higher_is_better: bool = True
+    #: the strongest built-in bot (measured; the bar a search agent must beat), used as a study's
+    #: default skilled player (`simkit luck`)
+    strongest_bot: str = "random"
     #: a game of several scored rounds (hands): its Outcome has round_scores, and seats.parquet
     #: a `round_scores` column (one list of points per seat row)
     has_rounds: bool = False

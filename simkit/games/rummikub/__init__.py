@@ -27,6 +27,7 @@ GAME = Game(
     candidate_actions=candidate_actions,
     decision_budget=_decision_budget,
     has_rounds=True,
+    strongest_bot="greedy_tiles",
     description="tile rummy with table rearrangement and jokers; plays are whole new tables",
     max_steps=_max_steps,
 )

@@ -1,0 +1,83 @@
+"""The designer's study commands: `simkit luck` (how much of the outcome is luck). Thin Click
+wrappers over simkit.studies.luck and simkit.report.luck."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from simkit import cli_options as options
+from simkit.engine.config import parse_set_options
+from simkit.engine.errors import ConfigError
+from simkit.engine.guard import DEFAULT_DECISION_TIMEOUT
+from simkit.engine.registry import get_game
+
+
+@click.command("luck")
+@options.game
+@options.strategies("An agent of the study (repeat; 2 up to the player count), cycled over the seats. "
+                    "Default: random, the game's strongest bot and ismcts (two players: the first two).")
+@options.players
+@click.option("-n", "--deals", "deals", type=int, default=100, show_default=True, callback=options.positive,
+              help="Deals to play; each is played once per seat rotation (players x deals games).")
+@options.seed
+@options.jobs
+@options.overrides
+@options.run_out
+@options.decision_timeout(DEFAULT_DECISION_TIMEOUT)
+@options.resume
+@options.progress
+@options.quiet
+@options.as_json
+def luck_command(game, strategy_names, players, deals, seed, jobs, set_items, out, decision_timeout,
+                 resume, progress, quiet, as_json):
+    """How much of the outcome the deal decides, and how much skill (who plays).
+
+    Plays every deal once in each seat rotation of a lineup of agents of different strength (the
+    cards stay with the seat, the agents move), then splits the variance of who wins (and of the
+    score margin) into the deal, skill, the seat, their interactions and the rest, with 95 %
+    bootstrap intervals over deals. Also: the share of deals on which some hand (nearly) never
+    wins whoever holds it, and the most lopsided deals with the command that replays them.
+    Writes luck.json, luck.md and luck.html into the run folder.
+
+    \b
+    Examples:
+      simkit luck sixnimmt -p 4 --set max_rounds=1
+      simkit luck shipside -s random -s octopus -n 400
+      simkit luck trains -p 3 -s random -s greedy -s rival --seed 7
+    """
+    from simkit.engine.lineup import default_players
+    from simkit.engine.runner import default_out_dir
+    from simkit.report.luck import luck_text, write_luck_report
+    from simkit.studies.luck import plan_luck, run_luck
+
+    entry = get_game(game)
+    n = default_players(entry) if players is None else players
+    if resume and out is None:
+        raise ConfigError("--resume needs --out FOLDER: the luck study folder to finish")
+    seed_given = seed is not None
+    seed = options.recorded_seed(out, resume, seed)
+    plan = plan_luck(game, n, list(strategy_names) or None, deals, seed=seed,
+                     overrides=parse_set_options(set_items), command=options.command_line(),
+                     decision_timeout=decision_timeout)
+    out_dir = out if out is not None else default_out_dir(plan.spec)
+    say = (lambda message: None) if quiet else options.echo_err
+
+    def header() -> None:
+        say(f"{entry.title}: luck study of {', '.join(plan.agents)}, {n} players, {plan.deals} deals x "
+            f"{n} seatings = {plan.spec.n_games} games, "
+            f"{options.seed_text(plan.spec.seed, seed_given or seed is not None)} -> {out_dir}")
+
+    with options.explained_interrupt(
+            lambda: f"the finished games are saved in {out_dir}; finish with "
+                    f"{options.resume_hint(out_dir, plan.spec.seed, seed_given)}"):
+        _, luck = run_luck(plan, out_dir, jobs=jobs, resume=resume, on_start=header,
+                           progress=False if quiet and progress is None else progress)
+    page = write_luck_report(out_dir, entry.title)
+    if as_json:
+        click.echo(json.dumps(luck.to_dict(), indent=2, allow_nan=False))
+        return
+    from simkit.report.luck import read_luck
+    click.echo(luck_text(read_luck(out_dir), entry.title, str(out_dir)))
+    click.echo(f"report: {page}")

@@ -1,0 +1,169 @@
+"""The luck study's words and pages: terminal text, `luck.md` and `luck.html` (chart embedded).
+
+Everything reads the study's `luck.json` (written by `simkit.studies.luck`), so `simkit report`
+on a luck folder rebuilds the same pages without playing anything.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from simkit.engine.records import read_manifest, write_text_file
+from simkit.report.charts import WIDTH, _color, save_figure
+from simkit.report.html import CSS
+
+#: part -> (its name in a table, what it means in one line)
+PARTS = {
+    "deal": ("the deal", "how much the cards a seat is dealt decide its result, whoever plays them"),
+    "skill": ("skill", "how much who plays decides: the agents' own strength, whatever the cards"),
+    "seat": ("the seat", "how much the seat's position (first, second, ...) decides, over all deals"),
+    "deal_x_agent": ("deal × agent", "deals that suit one agent more than another (the deal decides "
+                     "which skill matters)"),
+    "seat_x_agent": ("seat × agent", "seats that suit one agent more than another"),
+    "rest": ("the rest", "chance after the deal (later draws, a random bot's choices) and everything "
+             "particular to one game"),
+}
+OUTCOMES = {"win": "who wins", "score_margin": "the score margin (score minus the game's mean)"}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %".replace("-0.0", "0.0")
+
+
+def _interval(share: dict) -> str:
+    return f"{_pct(share['low'])} to {_pct(share['high'])}"
+
+
+def headline(data: dict, title: str) -> str:
+    """One sentence: how much of who wins is the deal, how much is skill."""
+    win = data["win"]["shares"]
+    players, deals = data["win"]["players"], data["win"]["deals"]
+    return (f"Of who wins a game of {title} ({players} players, {deals} deals), "
+            f"{_pct(win['deal']['value'])} [{_interval(win['deal'])}] is decided by the deal and "
+            f"{_pct(win['skill']['value'])} [{_interval(win['skill'])}] by skill (who plays), between "
+            f"{', '.join(data['agents'])}.")
+
+
+def spread_sentence(data: dict) -> str:
+    s = data["spread"]
+    seatings = data["win"]["players"]
+    return (f"On {_pct(s['lopsided_share'])} [{_pct(s['lopsided_low'])} to {_pct(s['lopsided_high'])}] of "
+            f"the deals some hand wins at most {_pct(s['lopsided_at'])} of its {seatings} seatings (every "
+            f"agent tried it), and on {_pct(s['decided_share'])} one hand won in every seating, "
+            f"whoever held it.")
+
+
+def part_rows(data: dict) -> list[tuple[str, str, str, str, str]]:
+    rows = []
+    for key, (name, _) in PARTS.items():
+        win, score = data["win"]["shares"][key], data["score_margin"]["shares"][key]
+        rows.append((name, _pct(win["value"]), _interval(win), _pct(score["value"]), _interval(score)))
+    return rows
+
+
+PART_HEADER = ("part of the outcome", "share of who wins", "95 % interval", "share of the score margin",
+               "95 % interval")
+
+
+def lopsided_rows(data: dict, folder: str) -> list[tuple[str, str, str]]:
+    return [(str(row["deal"]), "  ".join(_pct(w) for w in row["hand_win_shares"]),
+             f"simkit replay {folder} --game {row['first_game']}")
+            for row in data["spread"]["most_lopsided"]]
+
+
+LOPSIDED_HEADER = ("deal", "win share of each seat's hand (seat 0, 1, ...)", "to see it")
+
+
+def glossary() -> list[tuple[str, str]]:
+    return [(name, meaning) for name, meaning in PARTS.values()]
+
+
+def luck_text(data: dict, title: str, folder: str) -> str:
+    """The terminal summary."""
+    lines = [headline(data, title), ""]
+    lines.append(f"{'part':<14} {'who wins':>9}  {'95 % interval':<18} {'score margin':>12}  95 % interval")
+    for name, w, wi, s, si in part_rows(data):
+        lines.append(f"{name:<14} {w:>9}  {wi:<18} {s:>12}  {si}")
+    lines += ["", spread_sentence(data), "most lopsided deals:"]
+    lines += [f"  deal {d}: hands {w}  ({cmd})" for d, w, cmd in lopsided_rows(data, folder)]
+    if data.get("deals_left_out"):
+        lines.append(f"{data['deals_left_out']} deal(s) left out: a game of theirs did not finish")
+    return "\n".join(lines)
+
+
+def shares_chart(data: dict) -> Figure:
+    """Each part's share of who wins and of the score margin, with 95 % intervals."""
+    fig = Figure(figsize=(WIDTH, 3.6), dpi=110, layout="constrained")
+    ax = fig.add_subplot()
+    names = [name for name, _ in PARTS.values()]
+    y = np.arange(len(names))
+    for k, outcome in enumerate(OUTCOMES):
+        shares = data[outcome]["shares"]
+        v = np.array([100 * shares[p]["value"] for p in PARTS])
+        lo = v - np.array([100 * shares[p]["low"] for p in PARTS])
+        hi = np.array([100 * shares[p]["high"] for p in PARTS]) - v
+        ax.barh(y + (k - 0.5) * 0.38, v, height=0.36, xerr=[lo, hi], capsize=3, color=_color(k),
+                label=OUTCOMES[outcome])
+    ax.set_yticks(y, names)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("share of the outcome's variance (%)")
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    return fig
+
+
+def _md_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header),
+            *("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows)]
+
+
+def _html_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def read_luck(folder: Path | str) -> dict:
+    from simkit.studies.luck import LUCK_FILE
+
+    return json.loads((Path(folder) / LUCK_FILE).read_text())
+
+
+def write_luck_report(folder: Path | str, title: str | None = None) -> Path:
+    """Write luck.md, luck.html and luck.png/svg into the study folder; return the page."""
+    folder = Path(folder)
+    data = read_luck(folder)
+    if title is None:
+        from simkit.engine.registry import get_game
+
+        title = get_game(read_manifest(folder)["game"]).title
+    png, _ = save_figure(shares_chart(data), folder / "luck")
+    heading = f"Luck and skill: {title}, {data['win']['players']} players"
+    parts, lopsided = part_rows(data), lopsided_rows(data, str(folder))
+    md = [f"# {heading}", "", f"**{headline(data, title)}**", "", "![shares of the outcome](luck.png)", "",
+          "## The parts of the outcome", "", *_md_table(PART_HEADER, parts), "",
+          "## Deals", "", spread_sentence(data), "", *_md_table(LOPSIDED_HEADER, lopsided), "",
+          "## What the figures mean", "", *(f"- **{n}**: {m}" for n, m in glossary()), ""]
+    write_text_file(folder / "luck.md", "\n".join(md))
+    image = base64.b64encode(png.read_bytes()).decode("ascii")
+    terms = "".join(f"<dt>{html.escape(n)}</dt><dd>{html.escape(m)}</dd>" for n, m in glossary())
+    page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(heading)}</title><style>{CSS}</style></head><body><main>"
+            f"<h1>{html.escape(heading)}</h1><p><strong>{html.escape(headline(data, title))}</strong></p>"
+            f'<figure><img alt="shares of the outcome" src="data:image/png;base64,{image}"></figure>'
+            f"<h2>The parts of the outcome</h2>{_html_table(PART_HEADER, parts)}"
+            f"<h2>Deals</h2><p>{html.escape(spread_sentence(data))}</p>"
+            f"{_html_table(LOPSIDED_HEADER, lopsided)}"
+            f"<h2>What the figures mean</h2><dl>{terms}</dl></main></body></html>")
+    path = folder / "luck.html"
+    write_text_file(path, page)
+    return path

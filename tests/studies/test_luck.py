@@ -1,0 +1,69 @@
+"""The luck study (`simkit luck`): a duplicate run, its variance split in luck.json, its pages."""
+
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simkit.cli import main
+from simkit.engine.errors import ConfigError
+from simkit.studies.luck import LUCK_FILE, default_agents, luck_lineup, plan_luck
+
+SMALL = ["sixnimmt", "-p", "3", "-s", "random", "-s", "heuristic", "-s", "lowest", "-n", "6",
+         "--set", "max_rounds=1", "--seed", "4", "--no-progress"]
+
+
+def luck(tmp_path, name, *extra):
+    out = tmp_path / name
+    result = CliRunner().invoke(main, ["luck", *SMALL, "--out", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+def test_the_study_plays_each_deal_in_every_seating_and_writes_its_split(tmp_path):
+    out, text = luck(tmp_path, "a", "-j", "1")
+    seats = pd.read_parquet(out / "seats.parquet")
+    assert len(seats) == 6 * 3 * 3
+    # every deal: each seat held each agent slot exactly once
+    assert (seats.groupby(["deal", "seat"])["slot"].nunique() == 3).all()
+    data = json.loads((out / LUCK_FILE).read_text())
+    assert data["lineup"] == ["random", "heuristic", "lowest"] and data["win"]["deals"] == 6
+    assert sum(p["value"] for p in data["win"]["shares"].values()) == pytest.approx(1.0)
+    assert "is decided by the deal" in text and "by skill" in text
+    for row in data["spread"]["most_lopsided"]:       # the replay hint names a game of that deal
+        game = seats[seats.game == row["first_game"]]
+        assert set(game["deal"]) == {row["deal"]}
+        assert f"--game {row['first_game']}" in text
+    page = (out / "luck.html").read_text()
+    assert "What the figures mean" in page and "data:image/png;base64," in page
+    assert "| the deal |" in (out / "luck.md").read_text()
+
+
+def test_the_split_does_not_depend_on_the_worker_count(tmp_path):
+    one, _ = luck(tmp_path, "one", "-j", "1")
+    two, _ = luck(tmp_path, "two", "-j", "2")
+    assert (one / LUCK_FILE).read_text() == (two / LUCK_FILE).read_text()
+
+
+def test_default_agents_are_random_the_strongest_bot_and_search():
+    assert default_agents("shipside", 2) == ["random", "octopus"]
+    assert default_agents("sixnimmt", 4) == ["random", "heuristic", "ismcts"]
+    assert luck_lineup(["a", "b", "c"], 4) == ["a", "b", "c", "a"]
+
+
+@pytest.mark.parametrize("agents, deals, message", [
+    (["random"], 10, "at least 2 agents"),
+    (["random", "lowest", "highest", "heuristic"], 10, "4 agents for 3 players"),
+    (["random", "lowest"], 1, "at least 2 deals"),
+])
+def test_bad_studies_are_refused_before_playing(agents, deals, message):
+    with pytest.raises(ConfigError, match=message):
+        plan_luck("sixnimmt", 3, agents, deals, seed=1)
+
+
+def test_bad_input_is_one_line_and_a_non_zero_exit(tmp_path):
+    result = CliRunner().invoke(main, ["luck", "sixnimmt", "-p", "3", "-s", "random", "-n", "4",
+                                       "--out", str(tmp_path / "x")])
+    assert result.exit_code != 0 and "at least 2 agents" in result.output
+    assert "Traceback" not in result.output
