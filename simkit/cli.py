@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from simkit import cli_options as options
-from simkit.cli_designer import luck_command
+from simkit.cli_designer import luck_command, tune_command
 from simkit.cli_study import compare_command, ladder_command, report_command, tournament_command
 from simkit.engine.config import describe_fields, parse_set_options
 from simkit.engine.errors import ConfigError, RunFolderError, SimkitError
@@ -418,6 +418,7 @@ main.add_command(compare_command, "compare")
 main.add_command(ladder_command, "ladder")
 main.add_command(tournament_command, "tournament")
 main.add_command(luck_command, "luck")
+main.add_command(tune_command, "tune")
 
 
 def _environment_names(group: click.Group) -> None:

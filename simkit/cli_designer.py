@@ -81,3 +81,81 @@ def luck_command(game, strategy_names, players, deals, seed, jobs, set_items, ou
     from simkit.report.luck import read_luck
     click.echo(luck_text(read_luck(out_dir), entry.title, str(out_dir)))
     click.echo(f"report: {page}")
+
+
+@click.command("tune")
+@options.game
+@options.strategies("Strategy per seat (repeat; the last fills the remaining seats). Default: random.")
+@options.players
+@click.option("--vary", "vary_items", multiple=True, metavar="FIELD=VALUES",
+              help="A rule field and its values to try: a list (rows=3,4,5) or a range of whole numbers "
+                   "(rows=3..6). Repeat for more fields; the grid is every combination.")
+@click.option("--target", "target_items", multiple=True, metavar="TARGET",
+              help="What to aim at (repeat): NAME to make small, or NAME=VALUE±TOL (also +-). Figures: "
+                   "seat_fairness, length, rounds, draws, score, win:STRATEGY.")
+@click.option("--budget", type=int, default=20000, show_default=True, callback=options.positive,
+              help="Games the search may spend over the whole grid (successive halving).")
+@click.option("--confirm", "confirm_games", type=int, default=2000, show_default=True,
+              callback=options.positive,
+              help="Games of the confirmation run of the recommendation, and of each one-step neighbour.")
+@options.seed
+@options.jobs
+@options.overrides
+@options.out("Tune folder (default: a new folder under results/).")
+@options.decision_timeout(DEFAULT_DECISION_TIMEOUT)
+@options.resume
+@options.progress
+@options.quiet
+@options.as_json
+def tune_command(game, strategy_names, players, vary_items, target_items, budget, confirm_games, seed, jobs,
+                 set_items, out, decision_timeout, resume, progress, quiet, as_json):
+    """Find the rule values that hit your targets, spending games where the answer is uncertain.
+
+    Successive halving over the grid of --vary values: each round the settings still in play
+    share the round's games, the better half (by loss, with a 95 % bootstrap interval) goes on,
+    and any setting clearly worse than the best drops at once. The winner is confirmed at full
+    size (--confirm games) and each field is moved one step from it to show how sensitive each
+    target is. Writes tune.json, tune.md and tune.html; --resume finishes an interrupted tune.
+
+    \b
+    Examples:
+      simkit tune sixnimmt -p 4 --vary row_capacity=3..7 --vary rows=3..6 --target seat_fairness \\
+          --target "length=40±5"
+      simkit tune trains -p 3 -s rival --vary max_turns=20,30,40 --target draws=0.05±0.02
+    """
+    from simkit.engine.lineup import default_players
+    from simkit.engine.runner import stamped_dir
+    from simkit.report.tune import read_tune, round_line, tune_text, write_tune_report
+    from simkit.studies.tune import TUNE_MANIFEST, plan_tune, run_tune
+    from simkit.studies.tune_targets import parse_target
+
+    entry = get_game(game)
+    n = default_players(entry) if players is None else players
+    if resume and out is None:
+        raise ConfigError("--resume needs --out FOLDER: the tune folder to finish")
+    seed_given = seed is not None
+    seed = options.recorded_seed(out, resume, seed, TUNE_MANIFEST)
+    plan = plan_tune(game, n, list(strategy_names) or ["random"], list(vary_items),
+                     [parse_target(t) for t in target_items], budget=budget, confirm_games=confirm_games,
+                     seed=seed, overrides=parse_set_options(set_items), command=options.command_line(),
+                     decision_timeout=decision_timeout)
+    out_dir = out if out is not None else stamped_dir(f"tune-{game}", plan.seed)
+    say = (lambda message: None) if quiet else options.echo_err
+
+    def header() -> None:
+        say(f"{entry.title}: tuning {len(plan.settings)} settings of {', '.join(plan.axes)} for "
+            f"{', '.join(t.text for t in plan.targets)}; budget {plan.budget} games, {n} players, "
+            f"{options.seed_text(plan.seed, seed_given or seed is not None)} -> {out_dir}")
+
+    with options.explained_interrupt(
+            lambda: f"finished runs are saved in {out_dir}; finish with "
+                    f"{options.resume_hint(out_dir, plan.seed, seed_given)}"):
+        run_tune(plan, out_dir, jobs=jobs, progress=False if quiet and progress is None else progress,
+                 resume=resume, on_start=header, on_round=lambda r: say(round_line(r)), say=say)
+    page = write_tune_report(out_dir)
+    data = read_tune(out_dir)
+    if as_json:
+        click.echo(json.dumps(data, indent=2, allow_nan=False))
+        return
+    click.echo(tune_text(data))
+    click.echo(f"report: {page}")

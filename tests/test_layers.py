@@ -23,7 +23,8 @@ FLOORS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "bots": (("strategies", "simkit.search"), ("engine", "games")),
     "studies": (("simkit.studies",), ("engine", "stats", "games", "bots")),
     "report": (("simkit.report",), ("engine", "stats", "studies")),
-    "cli": (("simkit.cli", "simkit.cli_options", "simkit.cli_study", "simkit.cli_designer", "simkit.__main__"),
+    "cli": (("simkit.cli", "simkit.cli_options", "simkit.cli_study", "simkit.cli_designer",
+             "simkit.__main__"),
             ("engine", "stats", "games", "bots", "studies", "report")),
 }
 

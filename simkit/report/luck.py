@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import html
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ from matplotlib.figure import Figure
 
 from simkit.engine.records import read_manifest, write_text_file
 from simkit.report.charts import WIDTH, _color, save_figure
-from simkit.report.html import CSS
+from simkit.report.study_page import glossary_html, html_table, md_table, page
 
 #: part -> (its name in a table, what it means in one line)
 PARTS = {
@@ -120,17 +119,6 @@ def shares_chart(data: dict) -> Figure:
     return fig
 
 
-def _md_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
-    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header),
-            *("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows)]
-
-
-def _html_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-
-
 def read_luck(folder: Path | str) -> dict:
     from simkit.studies.luck import LUCK_FILE
 
@@ -149,21 +137,16 @@ def write_luck_report(folder: Path | str, title: str | None = None) -> Path:
     heading = f"Luck and skill: {title}, {data['win']['players']} players"
     parts, lopsided = part_rows(data), lopsided_rows(data, str(folder))
     md = [f"# {heading}", "", f"**{headline(data, title)}**", "", "![shares of the outcome](luck.png)", "",
-          "## The parts of the outcome", "", *_md_table(PART_HEADER, parts), "",
-          "## Deals", "", spread_sentence(data), "", *_md_table(LOPSIDED_HEADER, lopsided), "",
+          "## The parts of the outcome", "", *md_table(PART_HEADER, parts), "",
+          "## Deals", "", spread_sentence(data), "", *md_table(LOPSIDED_HEADER, lopsided), "",
           "## What the figures mean", "", *(f"- **{n}**: {m}" for n, m in glossary()), ""]
     write_text_file(folder / "luck.md", "\n".join(md))
     image = base64.b64encode(png.read_bytes()).decode("ascii")
-    terms = "".join(f"<dt>{html.escape(n)}</dt><dd>{html.escape(m)}</dd>" for n, m in glossary())
-    page = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{html.escape(heading)}</title><style>{CSS}</style></head><body><main>"
-            f"<h1>{html.escape(heading)}</h1><p><strong>{html.escape(headline(data, title))}</strong></p>"
+    body = (f"<p><strong>{html.escape(headline(data, title))}</strong></p>"
             f'<figure><img alt="shares of the outcome" src="data:image/png;base64,{image}"></figure>'
-            f"<h2>The parts of the outcome</h2>{_html_table(PART_HEADER, parts)}"
+            f"<h2>The parts of the outcome</h2>{html_table(PART_HEADER, parts)}"
             f"<h2>Deals</h2><p>{html.escape(spread_sentence(data))}</p>"
-            f"{_html_table(LOPSIDED_HEADER, lopsided)}"
-            f"<h2>What the figures mean</h2><dl>{terms}</dl></main></body></html>")
+            f"{html_table(LOPSIDED_HEADER, lopsided)}{glossary_html(glossary())}")
     path = folder / "luck.html"
-    write_text_file(path, page)
+    write_text_file(path, page(heading, body))
     return path

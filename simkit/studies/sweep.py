@@ -86,16 +86,18 @@ def default_sweep_dir(game: str, seed: int, root: Path = RESULTS) -> Path:
     return stamped_dir(f"{game}-sweep", seed, root)
 
 
-def _open_sweep_folder(out_dir: Path, listing: dict, resume: bool) -> FolderLock:
-    """Check the sweep folder (new, or the same sweep on --resume) and lock it."""
+def open_study_folder(out_dir: Path, listing: dict, resume: bool, manifest: str = SWEEP_MANIFEST,
+                      kind: str = "sweep", same: tuple[str, ...] = ("cells", "seed")) -> FolderLock:
+    """Check a study folder of several runs (new, or the same study on --resume: its listing
+    `manifest` agrees on the `same` keys) and lock it."""
     check_out_path(out_dir)
-    if (out_dir / SWEEP_MANIFEST).exists():
+    if (out_dir / manifest).exists():
         if not resume:
-            raise RunFolderError(f"output folder {out_dir} already holds a sweep: choose a new --out, "
+            raise RunFolderError(f"output folder {out_dir} already holds a {kind}: choose a new --out, "
                                  f"or add --resume to finish it")
-        old = _read_listing(out_dir)
-        if old.get("cells") != listing["cells"] or old.get("seed") != listing["seed"]:
-            raise RunFolderError(f"--resume: {out_dir} holds a different sweep (cells or seed differ)")
+        old = _read_listing(out_dir, manifest)
+        if any(old.get(k) != listing.get(k) for k in same):
+            raise RunFolderError(f"--resume: {out_dir} holds a different {kind} ({' or '.join(same)} differ)")
     elif out_dir.exists() and any(p.name != LOCK_NAME for p in out_dir.iterdir()):
         raise RunFolderError(f"output folder {out_dir} already exists and is not empty: choose a new --out")
     try:
@@ -106,13 +108,13 @@ def _open_sweep_folder(out_dir: Path, listing: dict, resume: bool) -> FolderLock
     return FolderLock(out_dir).acquire()
 
 
-def _read_listing(path: Path) -> dict:
+def _read_listing(path: Path, manifest: str = SWEEP_MANIFEST) -> dict:
     try:
-        listing = json.loads((path / SWEEP_MANIFEST).read_text())
+        listing = json.loads((path / manifest).read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RunFolderError(f"{path / SWEEP_MANIFEST} is not valid JSON ({exc})") from None
+        raise RunFolderError(f"{path / manifest} is not valid JSON ({exc})") from None
     if not isinstance(listing, dict) or not isinstance(listing.get("cells"), list):
-        raise RunFolderError(f"{path / SWEEP_MANIFEST} is not a sweep listing: it needs a list of cells")
+        raise RunFolderError(f"{path / manifest} is not a study listing: it needs a list of cells")
     return listing
 
 
@@ -200,7 +202,7 @@ def run_sweep(planned: list[tuple[Cell, RunSpec]], out_dir: Path, *, jobs: int =
                           "overrides": dict(c.overrides)} for c, _ in planned],
                "seed": planned[0][1].seed if planned else None,
                "command": planned[0][1].command if planned else ""}
-    with _open_sweep_folder(out_dir, listing, resume):
+    with open_study_folder(out_dir, listing, resume):
         write_text_file(out_dir / SWEEP_MANIFEST, json.dumps(listing, indent=2) + "\n")
         if on_start is not None:
             on_start()
