@@ -1,0 +1,61 @@
+"""The game's arc (simkit.stats.arc): lead changes, when the winner is decided, comebacks, drama."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit.stats.arc import arc_summary, arcs_from_round_scores, game_arc, lead_margins
+
+
+def test_a_wire_to_wire_win_is_decided_at_the_first_step_without_drama():
+    arc = game_arc(np.array([[5, 1], [9, 2], [12, 3]]), winners=[0])
+    assert (arc.length, arc.lead_changes, arc.decided_at) == (3, 0, 1 / 3)
+    assert not arc.comeback and arc.drama == 0.0
+
+
+def test_a_comeback_from_last_place_at_half_time():
+    # seat 2 last after step 2 of 4 (half time), 6 behind at worst, leads from step 4 on
+    cum = np.array([[3, 2, 0], [6, 4, 0], [7, 6, 5], [8, 7, 11]])
+    arc = game_arc(cum, winners=[2])
+    assert arc.comeback and arc.drama == 6.0 and arc.decided_at == 1.0
+    assert arc.lead_changes == 1
+
+
+def test_lower_is_better_reads_the_lead_the_other_way():
+    # 6 nimmt!: fewest bullheads leads; seat 1 trails by 4 after step 1, then leads for good
+    cum = np.array([[0, 4], [10, 5], [12, 6]])
+    arc = game_arc(cum, winners=[1], higher_is_better=False)
+    assert (arc.lead_changes, arc.decided_at, arc.drama) == (1, 2 / 3, 4.0)
+
+
+def test_shared_leads_are_not_changes_and_co_winners_count_the_earliest():
+    cum = np.array([[1, 1], [2, 3], [4, 4]])
+    arc = game_arc(cum, winners=[0, 1])
+    assert arc.lead_changes == 0          # seat 1 co-led at step 1, led at 2, co-leads at 3
+    assert arc.decided_at == 1 / 3 and arc.drama == 0.0
+
+
+def test_summary_intervals_cover_their_values():
+    arcs = [game_arc(np.array([[i % 3, 1], [2, 2 + i % 2]]), winners=[1]) for i in range(50)]
+    summary = arc_summary(arcs)
+    for f in summary.values():
+        assert f.low <= f.value <= f.high
+    assert summary["length"].value == 2.0
+
+
+def seats_table():
+    """Two 2-seat games of a lower-is-better game, points per round."""
+    return pd.DataFrame({
+        "game": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "slot": [0, 1, 0, 1], "strategy": ["a", "b", "a", "b"],
+        "score": [6.0, 9.0, 10.0, 3.0], "win": [1.0, 0.0, 0.0, 1.0],
+        "round_scores": [[5.0, 1.0], [2.0, 7.0], [4.0, 6.0], [3.0, 0.0]]})
+
+
+def test_arcs_and_lead_margins_from_a_seats_table():
+    arcs = arcs_from_round_scores(seats_table(), higher_is_better=False)
+    assert [(a.lead_changes, a.drama) for a in arcs] == [(1, 3.0), (0, 0.0)]
+    margins = lead_margins(seats_table(), higher_is_better=False).set_index(["player", "step"])
+    # a: game 0 margins -3, +3; game 1 margins -1, -7  -> means -2, -2
+    assert margins.loc[("a", 1), "mean"] == pytest.approx(-2.0)
+    assert margins.loc[("a", 2), "mean"] == pytest.approx(-2.0)
+    assert margins.loc[("b", 2), "mean"] == pytest.approx(2.0)
