@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit.report.figures import RunAnalysis, cell_figures
+from simkit.report.page import Table
 from simkit.report.words import (
     FAIR_SHARE,
     PAIRWISE_ELO,
@@ -17,9 +18,6 @@ from simkit.report.words import (
 )
 from simkit.stats.match import MatchSummary
 from simkit.stats.wording import ci, ci_pct, elo_text, nelo_text, number, pct, sequential_text, signed
-
-#: a table: its header and its rows, every cell a string
-Table = tuple[list[str], list[list[str]]]
 
 
 def strength_rows(a: RunAnalysis) -> Table:
