@@ -34,8 +34,6 @@ from simkit.stats.tables import (  # noqa: E402
     summary_table,
 )
 
-#: width of the ladder report's figures (simkit/report/ladder.py)
-WIDTH = 6.4
 #: width and resolution of the run report's figures: narrow enough that 9 pt text stays above
 #: 10 px on a phone, 150 dpi so they stay sharp at desktop width (660 px)
 CHART_WIDTH = 4.4
@@ -83,7 +81,8 @@ def short(label) -> str:
     return text[:LABEL_CHARS - 12] + "…" + text[-11:]
 
 
-def _color(i: int):
+def color(i: int):
+    """The i-th colour of the report's palette (tab10, cycling)."""
     return COLORS[i % len(COLORS)]
 
 
@@ -131,9 +130,9 @@ def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
         x = x[~np.isnan(x)]
         if x.size == 0:
             continue
-        ax.hist(x, bins=bins.tolist(), density=True, histtype="step", linewidth=1.6, color=_color(i),
+        ax.hist(x, bins=bins.tolist(), density=True, histtype="step", linewidth=1.6, color=color(i),
                 label=f"{short(p)} (mean {x.mean():.1f})")
-        ax.axvline(x.mean(), color=_color(i), linestyle="--", linewidth=1)
+        ax.axvline(x.mean(), color=color(i), linestyle="--", linewidth=1)
     ax.set_xlabel("score" + ("" if higher_is_better else " (lower is better)"))
     ax.set_ylabel("share of games")
     ax.set_title(title, fontsize=10.5)
@@ -150,7 +149,7 @@ def win_shares(table: pd.DataFrame, title: str = "Win share with 95 % Wilson int
     y = np.arange(n)[::-1]
     share = table["win_share"].to_numpy()
     err = np.vstack([share - table["win_low"].to_numpy(), table["win_high"].to_numpy() - share])
-    ax.barh(y, share, color=[_color(i) for i in range(n)], alpha=0.8)
+    ax.barh(y, share, color=[color(i) for i in range(n)], alpha=0.8)
     ax.errorbar(share, y, xerr=err, fmt="none", ecolor="black", capsize=4, linewidth=1.2)
     for yi, f in zip(y, table["fair_share"].to_numpy()):
         ax.plot([f, f], [yi - 0.4, yi + 0.4], color="black", linestyle=":", linewidth=1.5)
@@ -175,7 +174,7 @@ def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
     x = se["seat"].to_numpy()
     labels = [str(s + 1) for s in x]
     r = se["win_rate"].to_numpy()
-    a1.bar(x, r, color=_color(0), alpha=0.8)
+    a1.bar(x, r, color=color(0), alpha=0.8)
     a1.errorbar(x, r, yerr=np.vstack([r - se["win_low"], se["win_high"] - r]), fmt="none",
                 ecolor="black", capsize=4)
     a1.axhline(float(se["fair_rate"].iloc[0]), color="black", linestyle=":", label="fair 1/n")
@@ -184,7 +183,7 @@ def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
     a1.set_ylabel("win rate")
     a1.grid(True, alpha=0.3)
     m = se["mean_score"].to_numpy()
-    a2.bar(x, m, color=_color(1), alpha=0.8)
+    a2.bar(x, m, color=color(1), alpha=0.8)
     a2.errorbar(x, m, yerr=np.vstack([m - se["score_low"], se["score_high"] - m]), fmt="none",
                 ecolor="black", capsize=4)
     a2.set_xticks(x, labels)
@@ -209,7 +208,7 @@ def game_length(games: pd.DataFrame, title: str = "Game length") -> Figure:
         x = games[col].to_numpy(dtype=float)
         if x.size == 0:
             continue
-        ax.hist(x, bins=_bins(x, 25), color=_color(i + 2), alpha=0.8)
+        ax.hist(x, bins=_bins(x, 25), color=color(i + 2), alpha=0.8)
         ax.axvline(x.mean(), color="black", linestyle="--", linewidth=1,
                    label=f"mean {x.mean():.1f}")
         ax.set_xlabel(col)
@@ -230,10 +229,10 @@ def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % b
     fair = summary_table(seats).set_index("player")["fair_share"]
     for i, p in enumerate(players(seats)):
         sub = run[run["player"] == p]
-        ax.plot(sub["games"], sub["win_share"], color=_color(i), linewidth=1.4, label=short(p))
-        ax.fill_between(sub["games"], sub["low"], sub["high"], color=_color(i), alpha=0.12,
+        ax.plot(sub["games"], sub["win_share"], color=color(i), linewidth=1.4, label=short(p))
+        ax.fill_between(sub["games"], sub["low"], sub["high"], color=color(i), alpha=0.12,
                         linewidth=0)
-        ax.axhline(float(fair[p]), color=_color(i), linestyle=":",
+        ax.axhline(float(fair[p]), color=color(i), linestyle=":",
                    linewidth=0.8)
     if len(run) and run["games"].max() > 20:
         ax.set_xscale("log")
@@ -274,7 +273,7 @@ def _grouped_bars(ax: plt.Axes, labels: list[str], tables: list[pd.DataFrame], n
         if not vals:
             continue
         v = np.array(vals)
-        ax.barh(ys, v, height=h * 0.9, color=_color(j), alpha=0.85, label=short(name))
+        ax.barh(ys, v, height=h * 0.9, color=color(j), alpha=0.85, label=short(name))
         ax.errorbar(v, ys, xerr=np.vstack([v - np.array(lo), np.array(hi) - v]), fmt="none",
                     ecolor="black", capsize=2, linewidth=0.8)
     ax.set_yticks(y0, [short(x) for x in labels], fontsize=9)
@@ -317,7 +316,7 @@ def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: boo
         m, sd, n = g.mean(), g.std(ddof=1), g.size()
         half = 1.96 * (sd / np.sqrt(n)).fillna(0.0)
         a1.errorbar(m.index + (i - 0.5) * 0.08, m.to_numpy(), yerr=half.to_numpy(), marker="o",
-                    markersize=4, capsize=3, color=_color(i), label=short(p), linewidth=1.3)
+                    markersize=4, capsize=3, color=color(i), label=short(p), linewidth=1.3)
     a1.set_ylabel("mean final score" + ("" if higher_is_better else "\n(lower is better)"))
     a1.grid(True, alpha=0.3)
     a1.legend(fontsize=9, loc="best")
@@ -347,9 +346,9 @@ def round_scores_chart(curves: pd.DataFrame, higher_is_better: bool = True,
         a1 = a2 = fig.add_subplot()
     for i, p in enumerate(dict.fromkeys(curves["player"])):
         c = curves[curves["player"] == p]
-        a1.plot(c["round"], c["mean"], marker="o", markersize=3.5, color=_color(i), label=short(p),
+        a1.plot(c["round"], c["mean"], marker="o", markersize=3.5, color=color(i), label=short(p),
                 linewidth=1.4)
-        a1.fill_between(c["round"], c["low"], c["high"], color=_color(i), alpha=0.18, linewidth=0)
+        a1.fill_between(c["round"], c["low"], c["high"], color=color(i), alpha=0.18, linewidth=0)
     a1.set_ylabel("mean score so far" + ("" if higher_is_better else "\n(lower is better)"))
     a1.grid(True, alpha=0.3)
     a1.legend(fontsize=9, loc="best")
