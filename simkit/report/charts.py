@@ -81,6 +81,14 @@ def short(label) -> str:
     return text[:LABEL_CHARS - 12] + "…" + text[-11:]
 
 
+#: win shares and rates are shown in % on every axis, as in the tables
+PERCENT = matplotlib.ticker.PercentFormatter(1.0, decimals=0)
+
+
+def _better(higher_is_better: bool, sep: str = " ") -> str:
+    return "" if higher_is_better else f"{sep}(lower is better)"
+
+
 def color(i: int):
     """The i-th colour of the report's palette (tab10, cycling)."""
     return COLORS[i % len(COLORS)]
@@ -114,9 +122,10 @@ def _bins(x: np.ndarray, target: int) -> np.ndarray:
 
 @styled
 def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
-                       title: str = "Score distribution per strategy") -> Figure:
+                       title: str = "Score distribution per strategy", unit: str = "score") -> Figure:
     """Step histograms of each strategy's per-seat score (forfeited seats left out), with the
-    mean marked; integer scores get one bin per value when the range is small."""
+    mean marked; integer scores get one bin per value when the range is small. `unit` names
+    the axis in the game's own unit (bullheads, points)."""
     fig, ax = _figure(3.8)
     key = player_key(seats)
     scores = seats["score"].to_numpy(dtype=float)
@@ -133,7 +142,7 @@ def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
         ax.hist(x, bins=bins.tolist(), density=True, histtype="step", linewidth=1.6, color=color(i),
                 label=f"{short(p)} (mean {x.mean():.1f})")
         ax.axvline(x.mean(), color=color(i), linestyle="--", linewidth=1)
-    ax.set_xlabel("score" + ("" if higher_is_better else " (lower is better)"))
+    ax.set_xlabel(f"{unit} per game{_better(higher_is_better)}")
     ax.set_ylabel("share of games")
     ax.set_title(title, fontsize=10.5)
     fig.legend(fontsize=9, loc="outside lower center", ncols=2, frameon=False)
@@ -153,20 +162,35 @@ def win_shares(table: pd.DataFrame, title: str = "Win share with 95 % Wilson int
     ax.errorbar(share, y, xerr=err, fmt="none", ecolor="black", capsize=4, linewidth=1.2)
     for yi, f in zip(y, table["fair_share"].to_numpy()):
         ax.plot([f, f], [yi - 0.4, yi + 0.4], color="black", linestyle=":", linewidth=1.5)
-    for yi, s in zip(y, share):
-        ax.text(s, yi + 0.25, f" {100 * s:.1f}%", va="center", fontsize=9)
+    labels = [ax.text(s, yi + 0.25, f" {100 * s:.1f}%", va="center", fontsize=9)
+              for yi, s in zip(y, share)]
     spg = table["seats_per_game"].to_numpy() if "seats_per_game" in table else np.ones(n)
     ax.set_yticks(y, [f"{short(p)} ({k:g} seats)" if k > 1 else short(p)
                       for p, k in zip(table["player"], spg)])
     ax.set_xlim(0, min(1.0, max(float(table["win_high"].max()), 0.05) * 1.25))
+    ax.xaxis.set_major_formatter(PERCENT)
     ax.set_xlabel("win share per game (dotted: fair share)")
     ax.set_title(title, fontsize=10.5)
+    keep_inside(fig, ax, labels)
     return fig
+
+
+def keep_inside(fig: Figure, ax: plt.Axes, labels: list[Text]) -> None:
+    """Move each bar label that would run across the chart's right frame inside its bar's end
+    (right-aligned, white on the bar), once the figure's layout is final."""
+    fig.draw_without_rendering()
+    frame = ax.get_window_extent()
+    for label in labels:
+        if label.get_window_extent().x1 > frame.x1 - 1:
+            label.set_text(label.get_text().strip() + " ")
+            label.set_horizontalalignment("right")
+            label.set_color("white")
+            label.set_fontweight("bold")
 
 
 @styled
 def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
-               title: str = "Seat (turn-order) effects") -> Figure:
+               title: str = "Seat (turn-order) effects", unit: str = "score") -> Figure:
     """Win rate per seat with intervals and the fair rate 1/n; mean score per seat beside it."""
     se = seat_effects(seats)
     fig = Figure(figsize=(CHART_WIDTH, 3.2), dpi=DPI, layout="constrained")
@@ -181,6 +205,7 @@ def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
     a1.set_xticks(x, labels)
     a1.set_xlabel("seat (1 = first player)")
     a1.set_ylabel("win rate")
+    a1.yaxis.set_major_formatter(PERCENT)
     a1.grid(True, alpha=0.3)
     m = se["mean_score"].to_numpy()
     a2.bar(x, m, color=color(1), alpha=0.8)
@@ -188,7 +213,7 @@ def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
                 ecolor="black", capsize=4)
     a2.set_xticks(x, labels)
     a2.set_xlabel("seat")
-    a2.set_ylabel("mean score" + ("" if higher_is_better else " (lower better)"))
+    a2.set_ylabel(f"mean {unit}{_better(higher_is_better, chr(10))}")
     a2.grid(True, alpha=0.3)
     fig.suptitle(title, fontsize=10.5)
     fig.legend(fontsize=9, loc="outside lower center", frameon=False)   # not over the bars
@@ -237,6 +262,7 @@ def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % b
     if len(run) and run["games"].max() > 20:
         ax.set_xscale("log")
     ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PERCENT)
     ax.set_xlabel("games played")
     ax.set_ylabel("win share so far")
     ax.set_title(title, fontsize=10.5)
@@ -288,6 +314,7 @@ def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
     _grouped_bars(ax, labels, tables, names, lambda row: 1.0)
     top = max((float(t["win_high"].max()) for t in tables if len(t)), default=1.0)
     ax.set_xlim(0, min(1.0, top * 1.08 + 0.01))
+    ax.xaxis.set_major_formatter(PERCENT)
     ax.set_xlabel("win share")
     ax.set_title(title, fontsize=10.5)
     fig.legend(fontsize=9, loc="outside lower center", ncols=min(4, max(1, len(names))),
@@ -297,7 +324,7 @@ def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
 
 @styled
 def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: bool = True,
-                 title: str = "Final score by rounds played") -> Figure | None:
+                 title: str = "Final score by rounds played", unit: str = "score") -> Figure | None:
     """For multi-round games (a `rounds` column with several values): each strategy's mean
     final score per seat against the number of rounds the game lasted, with 95 % intervals,
     and the share of games of each length. None when the game has no rounds or always one.
@@ -317,7 +344,7 @@ def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: boo
         half = 1.96 * (sd / np.sqrt(n)).fillna(0.0)
         a1.errorbar(m.index + (i - 0.5) * 0.08, m.to_numpy(), yerr=half.to_numpy(), marker="o",
                     markersize=4, capsize=3, color=color(i), label=short(p), linewidth=1.3)
-    a1.set_ylabel("mean final score" + ("" if higher_is_better else "\n(lower is better)"))
+    a1.set_ylabel(f"mean final {unit}{_better(higher_is_better, chr(10))}")
     a1.grid(True, alpha=0.3)
     a1.legend(fontsize=9, loc="best")
     share = games["rounds"].value_counts(normalize=True).sort_index()
@@ -333,7 +360,7 @@ def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: boo
 
 @styled
 def round_scores_chart(curves: pd.DataFrame, higher_is_better: bool = True,
-                       unit: str = "round") -> Figure:
+                       unit: str = "round", score_unit: str = "score") -> Figure:
     """Each strategy's mean cumulative score after round 1, 2, ... (`round_score_curves`) with
     its 95 % band; below it the share of games still playing each round, when games differ in
     length (6 nimmt!), not when every game plays all its rounds (Rummikub's hands)."""
@@ -349,7 +376,7 @@ def round_scores_chart(curves: pd.DataFrame, higher_is_better: bool = True,
         a1.plot(c["round"], c["mean"], marker="o", markersize=3.5, color=color(i), label=short(p),
                 linewidth=1.4)
         a1.fill_between(c["round"], c["low"], c["high"], color=color(i), alpha=0.18, linewidth=0)
-    a1.set_ylabel("mean score so far" + ("" if higher_is_better else "\n(lower is better)"))
+    a1.set_ylabel(f"mean {score_unit} so far{_better(higher_is_better, chr(10))}")
     a1.grid(True, alpha=0.3)
     a1.legend(fontsize=9, loc="best")
     if varies:

@@ -12,6 +12,7 @@ GAME = Game(
     name="sixnimmt", title="6 nimmt!", min_players=2, max_players=10, rules_version="sixnimmt-1",
     config_cls=SixNimmtConfig, new_state=new_state, **text_forms(actions, position, render),
     higher_is_better=False,
+    score_unit=("bullhead", "bullheads"),
     has_rounds=True,
     description="Simultaneous card play into 4 rows; the 6th card takes the row. Fewest bullheads wins.",
     max_steps=max_decision_steps,
