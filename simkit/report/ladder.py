@@ -9,6 +9,7 @@ and every pairing with its 95 % interval, the charts, the run details and a glos
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -88,11 +89,13 @@ def crosstable_rows(result: LadderResult) -> Table:
     for p in result.pairs:
         cells[p.a, p.b] = f"{pct(p.score)} ({_interval(p.low, p.high)})"
         cells[p.b, p.a] = f"{pct(1 - p.score)} ({_interval(1 - p.high, 1 - p.low)})"
+    means = dict(zip(agents, table["mean"].to_numpy(dtype=float)))
+    ranks = dict(zip(agents, table["rank"].to_numpy(dtype=float)))
     rows = []
     for k, a in enumerate(agents):
-        mean, rank = float(table.loc[a, "mean"]), float(table.loc[a, "rank"])
         rows.append([f"{k + 1}. {a}", *("—" if a == b else cells.get((a, b), "") for b in agents),
-                     pct(mean) if mean == mean else "", str(int(rank)) if rank == rank else ""])
+                     "" if math.isnan(means[a]) else pct(means[a]),
+                     "" if math.isnan(ranks[a]) else str(int(ranks[a]))])
     return ["agent", *(f"vs {k + 1}" for k in range(len(agents))), "mean", "rank"], rows
 
 
