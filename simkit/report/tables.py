@@ -104,7 +104,7 @@ def balance_rows(a: RunAnalysis) -> Table:
         rows.append([label, pct(b[key]["rate"]), ci_pct(b[key]["low"], b[key]["high"]),
                      f"{b[key]['count']} games"])
     m = b["margin"]
-    rows.append(["winning margin (score)", number(m["mean"]), ci(m["low"], m["high"]),
+    rows.append([f"winning margin ({a.score_unit})", number(m["mean"]), ci(m["low"], m["high"]),
                  _spread(m, f"margin 0 in {pct(m['zero_rate'])}")])
     for col, s in b["length"].items():
         rows.append([f"game length: {col}", number(s["mean"]), ci(s["low"], s["high"]),
