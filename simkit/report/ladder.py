@@ -111,14 +111,24 @@ def ladder_text(result: LadderResult) -> str:
     return "\n".join(lines)
 
 
+def strongest_sentence(result: LadderResult) -> str:
+    """The top-rated agent, and whether the pairings tell it apart from every agent it met: an
+    agent not beaten significantly by it is named as its equal so far."""
+    r = result.ratings.sort_values("rating", ascending=False).iloc[0]
+    top = str(r["player"])
+    rating = f"{signed(r['rating'], 0)} (95% {signed(r['low'], 0)} to {signed(r['high'], 0)})"
+    met = {p.b if p.a == top else p.a for p in result.pairs if top in (p.a, p.b)}
+    beaten = {w.loser for w in result.depth.wins if w.winner == top}
+    level = sorted(met - beaten, key=list(result.plan["agents"]).index)
+    if not level:
+        return f"{top}, rating {rating}: it beats every agent it met significantly."
+    return (f"not told apart yet: {top} has the highest rating, {rating}, but no significant win "
+            f"over {', '.join(level)}.")
+
+
 def headline(result: LadderResult, kind: str) -> list[tuple[str, str]]:
     """The questions a reader brings, each with its answer in words."""
-    r = result.ratings.sort_values("rating", ascending=False).iloc[0]
-    strongest = (f"{r['player']}: rating {signed(r['rating'], 0)} (95% {signed(r['low'], 0)} to "
-                 f"{signed(r['high'], 0)})" if result.depth.length >= 2 else
-                 f"no agent is told apart from another yet; the highest rating is {r['player']}'s, "
-                 f"{signed(r['rating'], 0)} (95% {signed(r['low'], 0)} to {signed(r['high'], 0)})")
-    answers = [("Who is strongest?", strongest + ".")]
+    answers = [("Who is strongest?", strongest_sentence(result))]
     if kind == "tournament":
         table = crosstable(result)
         best = table.sort_values("mean", ascending=False).index[0]

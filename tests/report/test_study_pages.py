@@ -129,3 +129,15 @@ def test_no_negative_zero_and_one_player_count_reads_as_one():
 
     assert replace(get_game("sixnimmt"), min_players=2, max_players=2).players_allowed() == "2"
     assert get_game("sixnimmt").players_allowed() == "2 to 10"
+
+
+def test_the_headline_names_a_strongest_agent_only_when_it_beats_every_other(tmp_path):
+    from simkit.report.ladder import strongest_sentence
+
+    clear = analyse_ladder(pairing_folder(tmp_path / "clear", {"strong": 2.0, "weak": 0.0, "weaker": -0.5}))
+    assert strongest_sentence(clear).startswith("strong, rating +")
+    assert "beats every agent it met significantly" in strongest_sentence(clear)
+    # two equal agents above a weak one: the top one is not told apart from its twin
+    twins = analyse_ladder(pairing_folder(tmp_path / "twins", {"a": 1.0, "b": 1.0, "weak": -1.0}, games=60))
+    sentence = strongest_sentence(twins)
+    assert sentence.startswith("not told apart yet:") and "weak" not in sentence.split("win over")[1]
