@@ -28,18 +28,28 @@ def report_command(run_dirs, out, force):
     """Write report.html, summary.md, CSV tables and charts of one or several runs.
 
     Several runs (a variant sweep, two player counts) are compared side by side; a sweep
-    folder from `simkit sweep` stands for all its cells.
+    folder from `simkit sweep` stands for all its cells. A ladder or tournament folder gets its
+    own page (ladder.html or tournament.html, with .md), rebuilt inside that folder by default.
 
     \b
     Examples:
       simkit report results/sixnimmt-20261130-101500-s7
       simkit report results/rows4 results/rows5 --out results/rows-report
+      simkit report results/tournament-sixnimmt-20261130-101500-s7
     """
     from simkit.report import build_report
-    from simkit.report.folders import check_report_dir, default_report_dir, runs_to_report
+    from simkit.report.folders import check_report_dir, default_report_dir, pairing_study, runs_to_report
+    from simkit.report.ladder import write_study_report
 
     if out is not None:     # the default folder (inside the run folder) is simkit's own to replace
         check_report_dir(out, force)
+    study = pairing_study(list(run_dirs))
+    if study is not None:   # a ladder or tournament: its page, in its own folder by default
+        folder, kind = study
+        page = write_study_report(folder, kind, out_dir=out)
+        click.echo(f"{kind} report written: {page}")
+        click.echo(f"markdown: {page.with_suffix('.md')}")
+        return
     out_dir = out if out is not None else default_report_dir(list(run_dirs))
     path = build_report(runs_to_report(list(run_dirs)), out_dir)
     click.echo(f"report written: {path}")
@@ -242,15 +252,17 @@ def tournament_command(game, strategy_names, players, n_games, fmt, seed, jobs, 
     Every pairing is played on the same duplicate deals with seats rotated (A on even seats, B
     on odd ones), one run folder per pairing, as `simkit ladder` does; the crosstable shows
     each agent's pairwise score against each other agent and its mean. The folder also holds
-    crosstable.csv; `simkit ladder`'s ratings and report read the same folder layout.
+    crosstable.csv and the report tournament.html / tournament.md (ratings, the crosstable with
+    95 % intervals, every pairing); `simkit report FOLDER` rebuilds it.
 
     \b
     Examples:
       simkit tournament sixnimmt -p 4 -s heuristic -s lowest -s highest -s random -n 400
       simkit tournament shipside -s octopus -s greedy -s random --format gauntlet
     """
+    from simkit.report.ladder import write_tournament_report
     from simkit.studies.ladder import analyse_ladder
-    from simkit.studies.tournament import crosstable, crosstable_text, write_crosstable
+    from simkit.studies.tournament import crosstable, crosstable_text
 
     if len(strategy_names) < 2:
         raise ConfigError(f"a tournament needs at least 2 strategies, got {len(strategy_names)}: give -s "
@@ -259,7 +271,8 @@ def tournament_command(game, strategy_names, players, n_games, fmt, seed, jobs, 
     out_dir = _play_pairings("tournament", game, list(strategy_names), players, n_games, fmt, seed, jobs,
                              set_items, out, resume, decision_timeout,
                              False if quiet and progress is None else progress, say)
-    table = crosstable(analyse_ladder(out_dir))
-    write_crosstable(out_dir, table)
-    click.echo(crosstable_text(table))
+    result = analyse_ladder(out_dir)
+    page = write_tournament_report(out_dir, result)     # crosstable.csv too
+    click.echo(crosstable_text(crosstable(result)))
     click.echo(f"tournament folder: {out_dir} (crosstable.csv; pairings in pairs/)")
+    click.echo(f"report: {page}")

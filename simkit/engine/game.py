@@ -176,6 +176,9 @@ class Game(Generic[ConfigT, StateT]):
     #: the strongest built-in bot (measured; the bar a search agent must beat), used as a study's
     #: default skilled player (`simkit luck`)
     strongest_bot: str = "random"
+    #: what a score counts, singular and plural ("bullhead", "bullheads"): the report's score
+    #: axes and sentences name it
+    score_unit: tuple[str, str] = ("point", "points")
     #: a game of several scored rounds (hands): its Outcome has round_scores, and seats.parquet
     #: a `round_scores` column (one list of points per seat row)
     has_rounds: bool = False
@@ -184,4 +187,7 @@ class Game(Generic[ConfigT, StateT]):
     max_steps: Callable[[ConfigT, int], int] = _no_step_cap
 
     def players_allowed(self) -> str:
+        """`3 to 5`, or `2` for a game of one player count."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
         return f"{self.min_players} to {self.max_players}"

@@ -34,8 +34,6 @@ from simkit.stats.tables import (  # noqa: E402
     summary_table,
 )
 
-#: width of the ladder report's figures (simkit/report/ladder.py)
-WIDTH = 6.4
 #: width and resolution of the run report's figures: narrow enough that 9 pt text stays above
 #: 10 px on a phone, 150 dpi so they stay sharp at desktop width (660 px)
 CHART_WIDTH = 4.4
@@ -83,7 +81,16 @@ def short(label) -> str:
     return text[:LABEL_CHARS - 12] + "…" + text[-11:]
 
 
-def _color(i: int):
+#: win shares and rates are shown in % on every axis, as in the tables
+PERCENT = matplotlib.ticker.PercentFormatter(1.0, decimals=0)
+
+
+def _better(higher_is_better: bool, sep: str = " ") -> str:
+    return "" if higher_is_better else f"{sep}(lower is better)"
+
+
+def color(i: int):
+    """The i-th colour of the report's palette (tab10, cycling)."""
     return COLORS[i % len(COLORS)]
 
 
@@ -115,9 +122,10 @@ def _bins(x: np.ndarray, target: int) -> np.ndarray:
 
 @styled
 def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
-                       title: str = "Score distribution per strategy") -> Figure:
+                       title: str = "Score distribution per strategy", unit: str = "score") -> Figure:
     """Step histograms of each strategy's per-seat score (forfeited seats left out), with the
-    mean marked; integer scores get one bin per value when the range is small."""
+    mean marked; integer scores get one bin per value when the range is small. `unit` names
+    the axis in the game's own unit (bullheads, points)."""
     fig, ax = _figure(3.8)
     key = player_key(seats)
     scores = seats["score"].to_numpy(dtype=float)
@@ -131,10 +139,10 @@ def score_distribution(seats: pd.DataFrame, higher_is_better: bool = True,
         x = x[~np.isnan(x)]
         if x.size == 0:
             continue
-        ax.hist(x, bins=bins.tolist(), density=True, histtype="step", linewidth=1.6, color=_color(i),
+        ax.hist(x, bins=bins.tolist(), density=True, histtype="step", linewidth=1.6, color=color(i),
                 label=f"{short(p)} (mean {x.mean():.1f})")
-        ax.axvline(x.mean(), color=_color(i), linestyle="--", linewidth=1)
-    ax.set_xlabel("score" + ("" if higher_is_better else " (lower is better)"))
+        ax.axvline(x.mean(), color=color(i), linestyle="--", linewidth=1)
+    ax.set_xlabel(f"{unit} per game{_better(higher_is_better)}")
     ax.set_ylabel("share of games")
     ax.set_title(title, fontsize=10.5)
     fig.legend(fontsize=9, loc="outside lower center", ncols=2, frameon=False)
@@ -150,24 +158,39 @@ def win_shares(table: pd.DataFrame, title: str = "Win share with 95 % Wilson int
     y = np.arange(n)[::-1]
     share = table["win_share"].to_numpy()
     err = np.vstack([share - table["win_low"].to_numpy(), table["win_high"].to_numpy() - share])
-    ax.barh(y, share, color=[_color(i) for i in range(n)], alpha=0.8)
+    ax.barh(y, share, color=[color(i) for i in range(n)], alpha=0.8)
     ax.errorbar(share, y, xerr=err, fmt="none", ecolor="black", capsize=4, linewidth=1.2)
     for yi, f in zip(y, table["fair_share"].to_numpy()):
         ax.plot([f, f], [yi - 0.4, yi + 0.4], color="black", linestyle=":", linewidth=1.5)
-    for yi, s in zip(y, share):
-        ax.text(s, yi + 0.25, f" {100 * s:.1f}%", va="center", fontsize=9)
+    labels = [ax.text(s, yi + 0.25, f" {100 * s:.1f}%", va="center", fontsize=9)
+              for yi, s in zip(y, share)]
     spg = table["seats_per_game"].to_numpy() if "seats_per_game" in table else np.ones(n)
     ax.set_yticks(y, [f"{short(p)} ({k:g} seats)" if k > 1 else short(p)
                       for p, k in zip(table["player"], spg)])
     ax.set_xlim(0, min(1.0, max(float(table["win_high"].max()), 0.05) * 1.25))
+    ax.xaxis.set_major_formatter(PERCENT)
     ax.set_xlabel("win share per game (dotted: fair share)")
     ax.set_title(title, fontsize=10.5)
+    keep_inside(fig, ax, labels)
     return fig
+
+
+def keep_inside(fig: Figure, ax: plt.Axes, labels: list[Text]) -> None:
+    """Move each bar label that would run across the chart's right frame inside its bar's end
+    (right-aligned, white on the bar), once the figure's layout is final."""
+    fig.draw_without_rendering()
+    frame = ax.get_window_extent()
+    for label in labels:
+        if label.get_window_extent().x1 > frame.x1 - 1:
+            label.set_text(label.get_text().strip() + " ")
+            label.set_horizontalalignment("right")
+            label.set_color("white")
+            label.set_fontweight("bold")
 
 
 @styled
 def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
-               title: str = "Seat (turn-order) effects") -> Figure:
+               title: str = "Seat (turn-order) effects", unit: str = "score") -> Figure:
     """Win rate per seat with intervals and the fair rate 1/n; mean score per seat beside it."""
     se = seat_effects(seats)
     fig = Figure(figsize=(CHART_WIDTH, 3.2), dpi=DPI, layout="constrained")
@@ -175,21 +198,22 @@ def seat_chart(seats: pd.DataFrame, higher_is_better: bool = True,
     x = se["seat"].to_numpy()
     labels = [str(s + 1) for s in x]
     r = se["win_rate"].to_numpy()
-    a1.bar(x, r, color=_color(0), alpha=0.8)
+    a1.bar(x, r, color=color(0), alpha=0.8)
     a1.errorbar(x, r, yerr=np.vstack([r - se["win_low"], se["win_high"] - r]), fmt="none",
                 ecolor="black", capsize=4)
     a1.axhline(float(se["fair_rate"].iloc[0]), color="black", linestyle=":", label="fair 1/n")
     a1.set_xticks(x, labels)
     a1.set_xlabel("seat (1 = first player)")
     a1.set_ylabel("win rate")
+    a1.yaxis.set_major_formatter(PERCENT)
     a1.grid(True, alpha=0.3)
     m = se["mean_score"].to_numpy()
-    a2.bar(x, m, color=_color(1), alpha=0.8)
+    a2.bar(x, m, color=color(1), alpha=0.8)
     a2.errorbar(x, m, yerr=np.vstack([m - se["score_low"], se["score_high"] - m]), fmt="none",
                 ecolor="black", capsize=4)
     a2.set_xticks(x, labels)
     a2.set_xlabel("seat")
-    a2.set_ylabel("mean score" + ("" if higher_is_better else " (lower better)"))
+    a2.set_ylabel(f"mean {unit}{_better(higher_is_better, chr(10))}")
     a2.grid(True, alpha=0.3)
     fig.suptitle(title, fontsize=10.5)
     fig.legend(fontsize=9, loc="outside lower center", frameon=False)   # not over the bars
@@ -209,7 +233,7 @@ def game_length(games: pd.DataFrame, title: str = "Game length") -> Figure:
         x = games[col].to_numpy(dtype=float)
         if x.size == 0:
             continue
-        ax.hist(x, bins=_bins(x, 25), color=_color(i + 2), alpha=0.8)
+        ax.hist(x, bins=_bins(x, 25), color=color(i + 2), alpha=0.8)
         ax.axvline(x.mean(), color="black", linestyle="--", linewidth=1,
                    label=f"mean {x.mean():.1f}")
         ax.set_xlabel(col)
@@ -230,14 +254,15 @@ def convergence(seats: pd.DataFrame, title: str = "Running win share with 95 % b
     fair = summary_table(seats).set_index("player")["fair_share"]
     for i, p in enumerate(players(seats)):
         sub = run[run["player"] == p]
-        ax.plot(sub["games"], sub["win_share"], color=_color(i), linewidth=1.4, label=short(p))
-        ax.fill_between(sub["games"], sub["low"], sub["high"], color=_color(i), alpha=0.12,
+        ax.plot(sub["games"], sub["win_share"], color=color(i), linewidth=1.4, label=short(p))
+        ax.fill_between(sub["games"], sub["low"], sub["high"], color=color(i), alpha=0.12,
                         linewidth=0)
-        ax.axhline(float(fair[p]), color=_color(i), linestyle=":",
+        ax.axhline(float(fair[p]), color=color(i), linestyle=":",
                    linewidth=0.8)
     if len(run) and run["games"].max() > 20:
         ax.set_xscale("log")
     ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PERCENT)
     ax.set_xlabel("games played")
     ax.set_ylabel("win share so far")
     ax.set_title(title, fontsize=10.5)
@@ -274,7 +299,7 @@ def _grouped_bars(ax: plt.Axes, labels: list[str], tables: list[pd.DataFrame], n
         if not vals:
             continue
         v = np.array(vals)
-        ax.barh(ys, v, height=h * 0.9, color=_color(j), alpha=0.85, label=short(name))
+        ax.barh(ys, v, height=h * 0.9, color=color(j), alpha=0.85, label=short(name))
         ax.errorbar(v, ys, xerr=np.vstack([v - np.array(lo), np.array(hi) - v]), fmt="none",
                     ecolor="black", capsize=2, linewidth=0.8)
     ax.set_yticks(y0, [short(x) for x in labels], fontsize=9)
@@ -289,6 +314,7 @@ def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
     _grouped_bars(ax, labels, tables, names, lambda row: 1.0)
     top = max((float(t["win_high"].max()) for t in tables if len(t)), default=1.0)
     ax.set_xlim(0, min(1.0, top * 1.08 + 0.01))
+    ax.xaxis.set_major_formatter(PERCENT)
     ax.set_xlabel("win share")
     ax.set_title(title, fontsize=10.5)
     fig.legend(fontsize=9, loc="outside lower center", ncols=min(4, max(1, len(names))),
@@ -298,7 +324,7 @@ def runs_comparison(labels: list[str], tables: list[pd.DataFrame],
 
 @styled
 def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: bool = True,
-                 title: str = "Final score by rounds played") -> Figure | None:
+                 title: str = "Final score by rounds played", unit: str = "score") -> Figure | None:
     """For multi-round games (a `rounds` column with several values): each strategy's mean
     final score per seat against the number of rounds the game lasted, with 95 % intervals,
     and the share of games of each length. None when the game has no rounds or always one.
@@ -317,8 +343,8 @@ def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: boo
         m, sd, n = g.mean(), g.std(ddof=1), g.size()
         half = 1.96 * (sd / np.sqrt(n)).fillna(0.0)
         a1.errorbar(m.index + (i - 0.5) * 0.08, m.to_numpy(), yerr=half.to_numpy(), marker="o",
-                    markersize=4, capsize=3, color=_color(i), label=short(p), linewidth=1.3)
-    a1.set_ylabel("mean final score" + ("" if higher_is_better else "\n(lower is better)"))
+                    markersize=4, capsize=3, color=color(i), label=short(p), linewidth=1.3)
+    a1.set_ylabel(f"mean final {unit}{_better(higher_is_better, chr(10))}")
     a1.grid(True, alpha=0.3)
     a1.legend(fontsize=9, loc="best")
     share = games["rounds"].value_counts(normalize=True).sort_index()
@@ -334,7 +360,7 @@ def rounds_chart(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: boo
 
 @styled
 def round_scores_chart(curves: pd.DataFrame, higher_is_better: bool = True,
-                       unit: str = "round") -> Figure:
+                       unit: str = "round", score_unit: str = "score") -> Figure:
     """Each strategy's mean cumulative score after round 1, 2, ... (`round_score_curves`) with
     its 95 % band; below it the share of games still playing each round, when games differ in
     length (6 nimmt!), not when every game plays all its rounds (Rummikub's hands)."""
@@ -347,10 +373,10 @@ def round_scores_chart(curves: pd.DataFrame, higher_is_better: bool = True,
         a1 = a2 = fig.add_subplot()
     for i, p in enumerate(dict.fromkeys(curves["player"])):
         c = curves[curves["player"] == p]
-        a1.plot(c["round"], c["mean"], marker="o", markersize=3.5, color=_color(i), label=short(p),
+        a1.plot(c["round"], c["mean"], marker="o", markersize=3.5, color=color(i), label=short(p),
                 linewidth=1.4)
-        a1.fill_between(c["round"], c["low"], c["high"], color=_color(i), alpha=0.18, linewidth=0)
-    a1.set_ylabel("mean score so far" + ("" if higher_is_better else "\n(lower is better)"))
+        a1.fill_between(c["round"], c["low"], c["high"], color=color(i), alpha=0.18, linewidth=0)
+    a1.set_ylabel(f"mean {score_unit} so far{_better(higher_is_better, chr(10))}")
     a1.grid(True, alpha=0.3)
     a1.legend(fontsize=9, loc="best")
     if varies:

@@ -16,7 +16,7 @@ def run_summary(result: RunResult, game: Game) -> str:
     games, seats = result.games, result.seats
     better = "more" if game.higher_is_better else "fewer"
     title = (f"{game.title}: {len(games)} games in {result.timings.get('wall_seconds', 0):.1f} s "
-             f"({better} points is better); results in {result.out_dir}")
+             f"({better} {game.score_unit[1]} is better); results in {result.out_dir}")
     table = summary_table(seats)
     lines = [format_summary(table, title=title)]
     lines.append(WIN_SHARE_NOTE)

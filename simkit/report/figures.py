@@ -153,6 +153,11 @@ class RunAnalysis:
         return int(self.manifest.get("n_players") or self.balance.get("n_players") or 0)
 
     @property
+    def score_unit(self) -> str:
+        """The game's score unit, plural: `bullheads`, `points`."""
+        return score_units(self.manifest)[1]
+
+    @property
     def round_word(self) -> str:
         """What the game calls a round: `hand` for games that count hands (Rummikub)."""
         return "hand" if "hands" in self.games.columns else "round"
@@ -247,6 +252,17 @@ def _match(a: RunAnalysis) -> MatchSummary | None:
     key = player_key(a.seats)
     return match_summary(a.seats, (key == names[0]).to_numpy(), (key == names[1]).to_numpy(),
                          names[0], names[1])
+
+
+def score_units(manifest: dict[str, Any]) -> tuple[str, str]:
+    """What the game's score counts, singular and plural (`Game.score_unit`: bullheads, points);
+    `score`/`scores` for a game the registry does not know."""
+    try:
+        from simkit.engine.registry import get_game
+
+        return get_game(str(manifest.get("game", "?"))).score_unit
+    except Exception:  # an unknown or uninstalled game: the neutral word
+        return ("score", "scores")
 
 
 def game_title(manifest: dict[str, Any]) -> str:

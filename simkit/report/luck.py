@@ -6,8 +6,6 @@ on a luck folder rebuilds the same pages without playing anything.
 
 from __future__ import annotations
 
-import base64
-import html
 import json
 from pathlib import Path
 
@@ -15,8 +13,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from simkit.engine.records import read_manifest, write_text_file
-from simkit.report.charts import WIDTH, _color, save_figure
-from simkit.report.study_page import glossary_html, html_table, md_table, page
+from simkit.report.charts import CHART_WIDTH, DPI, color, min_font_pt, save_figure, styled
+from simkit.report.page import chart_img, esc, glossary_html, html_table, md_table, page_html
 
 #: part -> (its name in a table, what it means in one line)
 PARTS = {
@@ -97,9 +95,10 @@ def luck_text(data: dict, title: str, folder: str) -> str:
     return "\n".join(lines)
 
 
+@styled
 def shares_chart(data: dict) -> Figure:
     """Each part's share of who wins and of the score margin, with 95 % intervals."""
-    fig = Figure(figsize=(WIDTH, 3.6), dpi=110, layout="constrained")
+    fig = Figure(figsize=(CHART_WIDTH, 3.8), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
     names = [name for name, _ in PARTS.values()]
     y = np.arange(len(names))
@@ -108,14 +107,14 @@ def shares_chart(data: dict) -> Figure:
         v = np.array([100 * shares[p]["value"] for p in PARTS])
         lo = v - np.array([100 * shares[p]["low"] for p in PARTS])
         hi = np.array([100 * shares[p]["high"] for p in PARTS]) - v
-        ax.barh(y + (k - 0.5) * 0.38, v, height=0.36, xerr=[lo, hi], capsize=3, color=_color(k),
+        ax.barh(y + (k - 0.5) * 0.38, v, height=0.36, xerr=[lo, hi], capsize=3, color=color(k),
                 label=OUTCOMES[outcome])
     ax.set_yticks(y, names)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of the outcome's variance (%)")
     ax.grid(True, axis="x", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(loc="lower right")
     return fig
 
 
@@ -133,7 +132,8 @@ def write_luck_report(folder: Path | str, title: str | None = None) -> Path:
         from simkit.engine.registry import get_game
 
         title = get_game(read_manifest(folder)["game"]).title
-    png, _ = save_figure(shares_chart(data), folder / "luck")
+    chart = shares_chart(data)
+    png, _ = save_figure(chart, folder / "luck")
     heading = f"Luck and skill: {title}, {data['win']['players']} players"
     parts, lopsided = part_rows(data), lopsided_rows(data, str(folder))
     md = [f"# {heading}", "", f"**{headline(data, title)}**", "", "![shares of the outcome](luck.png)", "",
@@ -141,12 +141,14 @@ def write_luck_report(folder: Path | str, title: str | None = None) -> Path:
           "## Deals", "", spread_sentence(data), "", *md_table(LOPSIDED_HEADER, lopsided), "",
           "## What the figures mean", "", *(f"- **{n}**: {m}" for n, m in glossary()), ""]
     write_text_file(folder / "luck.md", "\n".join(md))
-    image = base64.b64encode(png.read_bytes()).decode("ascii")
-    body = (f"<p><strong>{html.escape(headline(data, title))}</strong></p>"
-            f'<figure><img alt="shares of the outcome" src="data:image/png;base64,{image}"></figure>'
-            f"<h2>The parts of the outcome</h2>{html_table(PART_HEADER, parts)}"
-            f"<h2>Deals</h2><p>{html.escape(spread_sentence(data))}</p>"
-            f"{html_table(LOPSIDED_HEADER, lopsided)}{glossary_html(glossary())}")
+    body = [f"<p><strong>{esc(headline(data, title))}</strong></p>",
+            chart_img(png.read_bytes(), "shares of the outcome",
+                      "Each part's share of the outcome's variance, with its 95 % interval",
+                      min_font_pt(chart)),
+            "<h2>The parts of the outcome</h2>", html_table((list(PART_HEADER), [list(r) for r in parts])),
+            f"<h2>Deals</h2><p>{esc(spread_sentence(data))}</p>",
+            html_table((list(LOPSIDED_HEADER), [list(r) for r in lopsided])),
+            glossary_html(glossary(), "What the figures mean")]
     path = folder / "luck.html"
-    write_text_file(path, page(heading, body))
+    write_text_file(path, page_html(heading, body))
     return path

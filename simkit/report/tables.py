@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simkit.report.figures import RunAnalysis, cell_figures
+from simkit.report.page import Table
 from simkit.report.words import (
     FAIR_SHARE,
     PAIRWISE_ELO,
@@ -17,9 +18,6 @@ from simkit.report.words import (
 )
 from simkit.stats.match import MatchSummary
 from simkit.stats.wording import ci, ci_pct, elo_text, nelo_text, number, pct, sequential_text, signed
-
-#: a table: its header and its rows, every cell a string
-Table = tuple[list[str], list[list[str]]]
 
 
 def strength_rows(a: RunAnalysis) -> Table:
@@ -106,7 +104,7 @@ def balance_rows(a: RunAnalysis) -> Table:
         rows.append([label, pct(b[key]["rate"]), ci_pct(b[key]["low"], b[key]["high"]),
                      f"{b[key]['count']} games"])
     m = b["margin"]
-    rows.append(["winning margin (score)", number(m["mean"]), ci(m["low"], m["high"]),
+    rows.append([f"winning margin ({a.score_unit})", number(m["mean"]), ci(m["low"], m["high"]),
                  _spread(m, f"margin 0 in {pct(m['zero_rate'])}")])
     for col, s in b["length"].items():
         rows.append([f"game length: {col}", number(s["mean"]), ci(s["low"], s["high"]),

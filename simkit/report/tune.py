@@ -3,12 +3,11 @@ all from the tune folder's `tune.json`."""
 
 from __future__ import annotations
 
-import html
 import json
 from pathlib import Path
 
 from simkit.engine.records import write_text_file
-from simkit.report.study_page import glossary_html, html_table, md_table, page
+from simkit.report.page import esc, glossary_html, html_table, md_table, page_html
 from simkit.studies.tune import TUNE_MANIFEST, RoundResult
 
 GLOSSARY = [
@@ -97,11 +96,12 @@ def write_tune_report(folder: Path | str) -> Path:
           "## The search", "", *md_table(round_header, round_rows(data)), "",
           "## What the figures mean", "", *(f"- **{n}**: {m}" for n, m in GLOSSARY), ""]
     write_text_file(folder / "tune.md", "\n".join(md))
-    body = (f"<p>Targets: {html.escape(targets)}.</p>"
-            f"<p><strong>{html.escape(recommendation(data))}</strong></p>"
-            f"{html_table(('target', 'figure [95 % interval]'), figure_rows(data))}"
-            f"<h2>Sensitivity</h2>{html_table(sens_header, sensitivity_rows(data))}"
-            f"<h2>The search</h2>{html_table(round_header, round_rows(data))}{glossary_html(GLOSSARY)}")
+    body = [f"<p>Targets: {esc(targets)}.</p><p><strong>{esc(recommendation(data))}</strong></p>",
+            html_table((["target", "figure [95 % interval]"], [list(r) for r in figure_rows(data)])),
+            "<h2>Sensitivity</h2>",
+            html_table((list(sens_header), [list(r) for r in sensitivity_rows(data)])),
+            "<h2>The search</h2>", html_table((list(round_header), [list(r) for r in round_rows(data)])),
+            glossary_html(GLOSSARY, "What the figures mean")]
     path = folder / "tune.html"
-    write_text_file(path, page(title, body))
+    write_text_file(path, page_html(title, body))
     return path

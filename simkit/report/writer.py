@@ -84,16 +84,16 @@ def _draw(r: RunAnalysis, out_dir: Path) -> None:
     """Draw and save the run's charts; keep each PNG and its smallest font for the page."""
     figs: dict[str, Figure] = {
         "win_share": charts.win_shares(r.summary),
-        "scores": charts.score_distribution(r.seats, r.higher_is_better),
-        "seats": charts.seat_chart(r.seats, r.higher_is_better),
+        "scores": charts.score_distribution(r.seats, r.higher_is_better, unit=r.score_unit),
+        "seats": charts.seat_chart(r.seats, r.higher_is_better, unit=r.score_unit),
         "length": charts.game_length(r.games),
         "convergence": charts.convergence(r.seats),
     }
     if r.round_curves is not None:
         figs["round_scores"] = charts.round_scores_chart(r.round_curves, r.higher_is_better,
-                                                         r.round_word)
+                                                         r.round_word, r.score_unit)
     else:   # a run recorded before the round_scores column: final scores by game length
-        rounds = charts.rounds_chart(r.games, r.seats, r.higher_is_better)
+        rounds = charts.rounds_chart(r.games, r.seats, r.higher_is_better, unit=r.score_unit)
         if rounds is not None:
             figs["rounds"] = rounds
     fig_dir = out_dir / "figures" / r.slug

@@ -100,19 +100,21 @@ def summary_table(seats: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
 
 
 def format_summary(table: pd.DataFrame, title: str | None = None) -> str:
-    """The summary table as aligned plain text for the terminal, in the report's words: win
-    share per game with its Wilson interval against the fair share and their ratio (÷ fair),
-    then the mean score. A strategy holding several seats gets a line under the table with its
-    win share per seat against the fair share per seat."""
-    headers = ["strategy", "seats", "games", "win share per game", "95% CI", "fair share",
-               "÷ fair", "mean score", "95% CI", "forfeits"]
+    """The summary as aligned plain text for the terminal, in the report's words, in two tables
+    that each fit an 80-column terminal: win share per game with its Wilson interval against the
+    fair share and their ratio (÷ fair); then the mean score with its interval and the forfeits.
+    A strategy holding several seats gets a line under the tables with its win share per seat
+    against the fair share per seat."""
     rows = table.to_dict("records")
-    body = [[str(r["player"]), f"{r['seats_per_game']:g}", f"{int(r['games'])}",
+    wins = [[str(r["player"]), f"{r['seats_per_game']:g}", f"{int(r['games'])}",
              pct(r["win_share"]), ci_pct(r["win_low"], r["win_high"]), pct(r["fair_share"]),
-             number(r["win_share"] / r["fair_share"]), number(r["mean_score"]),
-             ci(r["score_low"], r["score_high"]), f"{int(r['forfeits'])}"] for r in rows]
+             number(r["win_share"] / r["fair_share"])] for r in rows]
+    scores = [[str(r["player"]), number(r["mean_score"]), ci(r["score_low"], r["score_high"]),
+               f"{int(r['forfeits'])}"] for r in rows]
     lines = [title] if title else []
-    lines += aligned(headers, body)
+    lines += aligned(["strategy", "seats", "games", "win share per game", "95% CI", "fair share",
+                      "÷ fair"], wins)
+    lines += [""] + aligned(["strategy", "mean score", "95% CI", "forfeits"], scores)
     lines += [f"per seat: {r['player']}, holding {r['seats_per_game']:g} seats, wins "
               f"{pct(r['win_share'] / r['seats_per_game'])} per seat against a fair "
               f"{pct(r['fair_share'] / r['seats_per_game'])}"

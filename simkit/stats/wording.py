@@ -26,7 +26,8 @@ def number(x: Any, digits: int = 2) -> str:
         return "n/a"
     if math.isinf(v):
         return "∞" if v > 0 else "-∞"
-    return f"{v:.{digits}f}"
+    text = f"{v:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text   # never "-0.00"
 
 
 def pct(x: Any, digits: int = 1) -> str:

@@ -84,11 +84,14 @@ def test_format_summary_lists_every_strategy_with_percentages():
     lines = text.splitlines()
     assert lines[0] == "sixnimmt, 2 games"
     assert lines[1].split() == ["strategy", "seats", "games", "win", "share", "per", "game",
-                                "95%", "CI", "fair", "share", "÷", "fair", "mean", "score", "95%",
-                                "CI", "forfeits"]
+                                "95%", "CI", "fair", "share", "÷", "fair"]
     assert lines[3].startswith("A ") and "75.0%" in lines[3]
     assert lines[4].startswith("B ") and "25.0%" in lines[4]
-    assert len(lines) == 5                        # one seat each: no per-seat line
+    # the scores in a table of their own: each table fits an 80-column terminal (issue 24)
+    assert lines[5] == "" and lines[6].split() == ["strategy", "mean", "score", "95%", "CI", "forfeits"]
+    assert lines[8].startswith("A ") and lines[9].startswith("B ")
+    assert len(lines) == 10                       # one seat each: no per-seat line
+    assert max(len(line) for line in lines) <= 80
 
 
 def test_format_summary_labels_the_per_seat_share_of_a_strategy_in_several_seats():

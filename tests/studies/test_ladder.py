@@ -79,9 +79,12 @@ def test_the_ladder_report_has_the_depth_the_chart_and_both_tables(tmp_path):
     plan = _plan(agents=["random", "heuristic", "ismcts:iterations=4,max_rollout_steps=30"], games_per_pair=6)
     run_ladder(plan, tmp_path / "l", jobs=1, progress=False)
     page = write_ladder_report(tmp_path / "l").read_text()
-    assert "Skill depth" in page and "data:image/png;base64," in page and page.count("<table>") == 2
+    # ratings, crosstable, pairings; one budget only: the ratings chart, no budget line
+    assert "Skill depth" in page and page.count("data:image/png;base64,") == 1 and page.count("<table>") == 3
+    assert 'id="glossary"' in page and "ISMCTS budget" in page
     md = (tmp_path / "l" / "ladder.md").read_text()
-    assert "![ratings against search budget](ladder.png)" in md and (tmp_path / "l" / "ladder.png").exists()
+    assert "![ratings with 95% intervals](ladder.png)" in md and (tmp_path / "l" / "ladder.png").exists()
+    assert not (tmp_path / "l" / "ladder-budget.png").exists()
     text = ladder_text(analyse_ladder(tmp_path / "l"))
     assert "random vs heuristic" in text and "ismcts:iterations=4,max_rollout_steps=30" in text
 

@@ -1,6 +1,7 @@
 """`simkit tournament`: round robin or gauntlet through the ladder library, with a crosstable."""
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -32,6 +33,11 @@ def test_round_robin_crosstable(tmp_path):
     assert header.split() == ["1", "2", "3", "mean", "rank"]
     assert rows[0].startswith("1. heuristic") and rows[0].split()[2] == "-"
     assert f"{100 * table.loc['heuristic', 'lowest']:.1f}%" in rows[0]
+    # the report: the crosstable with every cell's 95% interval, in HTML and Markdown
+    assert rows[-1] == f"report: {out / 'tournament.html'}"
+    page = (out / "tournament.html").read_text()
+    assert 'id="crosstable"' in page and (out / "tournament.md").exists()
+    assert re.search(rf"{100 * table.loc['heuristic', 'lowest']:.1f}% \(\d+\.\d–\d+\.\d%\)", page)
 
 
 def test_gauntlet_leaves_unplayed_pairs_empty(tmp_path):

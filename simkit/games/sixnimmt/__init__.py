@@ -13,6 +13,7 @@ GAME = Game(
     config_cls=SixNimmtConfig, new_state=new_state, **text_forms(actions, position, render),
     higher_is_better=False,
     strongest_bot="heuristic",
+    score_unit=("bullhead", "bullheads"),
     has_rounds=True,
     description="Simultaneous card play into 4 rows; the 6th card takes the row. Fewest bullheads wins.",
     max_steps=max_decision_steps,
