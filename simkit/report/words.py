@@ -228,7 +228,7 @@ def rating_sentence(a: RunAnalysis) -> str:
         pw = m.pairwise
         share = (f"a seat of {m.a} finished ahead of a seat of {m.b} in {pct(pw.score)} of "
                  f"their comparisons")
-        where = f"Every other figure, and how it relates to this one, under “{DETAIL_TITLE}”."
+        where = f"Other figures, and how each relates to this one: “{DETAIL_TITLE}”."
         if seq is not None:
             return (f"On the {PAIRWISE_ELO} scale {m.a} is {seq_bound(seq.elo, seq.elo_at_reach)} "
                     f"against {m.b} (95% {seq_bound(seq.low, seq.low_at_reach)} to "
