@@ -19,11 +19,13 @@ import pandas as pd
 
 from simkit.engine.errors import RunFolderError
 from simkit.engine.runner import RunResult
-from simkit.stats.elo import SPRT
+from simkit.stats.elo import SPRT, EloEstimate
 from simkit.stats.match import MatchSummary, match_summary, sides_from_slots
 from simkit.stats.multiple import flag_significant, seat_effect_flags
+from simkit.stats.pairwise import pairwise_elo, pairwise_units
 from simkit.stats.ratings import plackett_luce
 from simkit.stats.rounds import round_score_curves
+from simkit.stats.strategy_tests import strategy_effect_flags
 from simkit.stats.tables import (
     balance,
     head_to_head,
@@ -140,6 +142,9 @@ class RunAnalysis:
     paired: pd.DataFrame | None = None
     compare: dict[str, Any] | None = None
     round_curves: pd.DataFrame | None = None     # score after each round (games with rounds)
+    #: the summary with each strategy's p-value against its fair share, Holm-adjusted over the
+    #: strategies (`strategy_effect_flags`): who is stronger only when it is significant
+    strategy_table: pd.DataFrame | None = None
     figures: dict[str, bytes] = field(default_factory=dict)   # name -> PNG bytes
     figure_fonts: dict[str, float] = field(default_factory=dict)   # name -> smallest font (pt)
     slug: str = ""
@@ -176,6 +181,24 @@ class RunAnalysis:
     def flagged_seats(self) -> pd.DataFrame:
         """The seats whose win rate is off its fair rate after the correction over the seats."""
         return self.seat_table[self.seat_table["significant"].fillna(False).astype(bool)]
+
+    def strategy_tests(self) -> pd.DataFrame:
+        """`strategy_table`, computed from the seats when the analysis was built without it."""
+        if self.strategy_table is None:
+            self.strategy_table = strategy_effect_flags(self.seats, method="holm")
+        return self.strategy_table
+
+    def pl_difference(self) -> tuple[float, float] | None:
+        """The match's Plackett–Luce rating difference, A minus B, and its standard error (the
+        ratings are centred, so with two strategies rating B = -rating A and the error of the
+        difference is se_A + se_B); None without a match of exactly these two strategies."""
+        m = self.match
+        if m is None:
+            return None
+        r = {x.player: x for x in self.rating_figures()}
+        if m.a not in r or m.b not in r or len(r) != 2:
+            return None
+        return float(r[m.a].rating - r[m.b].rating), float(r[m.a].se + r[m.b].se)
 
     def rating_figures(self, df: pd.DataFrame | None = None) -> list[RatingFigures]:
         return typed_rows(self.ratings if df is None else df, RatingFigures, RatingFigures._fields)
@@ -234,7 +257,8 @@ def analyze_run(run_dir: Path | str, name: str | None = None) -> RunAnalysis:
         independence=seat_independence(seats),
         h2h_score=score, h2h_count=count, ratings=plackett_luce(seats),
         balance=balance(games, seats, hib), paired=paired_table(seats), compare=compare,
-        round_curves=round_score_curves(seats), slug=safe_name(name))
+        round_curves=round_score_curves(seats), slug=safe_name(name),
+        strategy_table=strategy_effect_flags(seats, method="holm"))
     analysis.match = _match(analysis)
     return analysis
 
@@ -324,10 +348,16 @@ def comparison_table(runs: list[RunAnalysis]) -> pd.DataFrame:
                "draw_rate": r.balance["draw"]["rate"],
                "mean_steps": r.balance["length"].get("steps", {}).get("mean", float("nan")),
                "mean_margin": r.balance["margin"]["mean"]}
+        against = pairwise_against_the_rest(r)
         for t in r.strategy_figures():
             row[f"win_share[{t.player}]"] = t.win_share
             row[f"fair_share[{t.player}]"] = t.fair_share
             row[f"balance[{t.player}]"] = t.win_share / t.fair_share
+            e = against.get(t.player)
+            if e is not None:
+                row[f"pairwise_elo[{t.player}]"] = e.elo
+                row[f"pairwise_low[{t.player}]"] = e.elo_low
+                row[f"pairwise_high[{t.player}]"] = e.elo_high
         rows.append(row)
     df = pd.DataFrame(rows)
     flagged = flag_significant(df, "seat_p", "holm")
@@ -335,6 +365,19 @@ def comparison_table(runs: list[RunAnalysis]) -> pd.DataFrame:
     df["seat_effect"] = flagged["significant"]
     df.attrs["correction"] = flagged.attrs["correction"]
     return df
+
+
+def pairwise_against_the_rest(a: RunAnalysis) -> dict[str, EloEstimate]:
+    """Each strategy's pairwise Elo against every other seat of its games (with two
+    strategies: the match's pairwise Elo, and its negative for the other side)."""
+    key = player_key(a.seats).to_numpy()
+    out: dict[str, EloEstimate] = {}
+    for t in a.strategy_figures():
+        mine = key == t.player
+        units = pairwise_units(a.seats, mine, ~mine)
+        if units.n:
+            out[str(t.player)] = pairwise_elo(units)
+    return out
 
 
 def cell_figures(df: pd.DataFrame) -> list[CellFigures]:

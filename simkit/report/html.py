@@ -47,6 +47,7 @@ from simkit.report.words import (
     lineup_text,
     match_title,
     rating_scale,
+    ratings_note,
     report_title,
     run_facts,
     sweep_verdict,
@@ -111,7 +112,8 @@ class _RunPage:
         if m is None:
             return []
         out = [self.open("match", match_title(m.a, m.b)),
-               _html_table(match_rows(m), wrap_last=True), _note(NOTES["match"])]
+               _html_table(match_rows(m, self.a.pl_difference()), wrap_last=True),
+               _note(NOTES["match"])]
         if m.sprt is not None:
             out.append(f'<p class="verdict">{_e(m.verdict())}</p>')
         return out + ["</section>"]
@@ -142,7 +144,9 @@ class _RunPage:
         out += self.strength() + self.match() + self.table("summary", summary_rows)
         if self.a.paired is not None:
             out += self.table("paired", paired_rows)
-        out += self.scores() + self.table("ratings", rating_rows)
+        out += self.scores() + [self.open("ratings", TITLES["ratings"]),
+                                _html_table(rating_rows(self.a)), _note(ratings_note(self.a)),
+                                "</section>"]
         out += self.table("head-to-head", h2h_rows) + self.seats() + self.rest()
         return "\n".join(out)
 

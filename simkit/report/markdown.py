@@ -28,6 +28,7 @@ from simkit.report.words import (
     headline_answers,
     independence_text,
     match_title,
+    ratings_note,
     round_caption,
     run_facts,
     sweep_verdict,
@@ -74,7 +75,7 @@ def _run_markdown(r: RunAnalysis) -> list[str]:
     out += [_title("strength"), "", _md_table(strength_rows(r)), "", chart("win_share"), ""]
     if r.match is not None:
         out += [f"### {_md_cell(match_title(r.match.a, r.match.b))}", "",
-                _md_table(match_rows(r.match)), ""]
+                _md_table(match_rows(r.match, r.pl_difference())), ""]
     out += [_title("summary"), "", _md_table(summary_rows(r)), ""]
     if r.paired is not None:
         out += [_title("paired"), "", _md_table(paired_rows(r)), ""]
@@ -83,7 +84,7 @@ def _run_markdown(r: RunAnalysis) -> list[str]:
         out += [chart("round_scores"), _md_cell(round_caption(r)), ""]
     if "rounds" in r.figures:
         out += [chart("rounds"), ""]
-    out += [_title("ratings"), "", _md_table(rating_rows(r)), ""]
+    out += [_title("ratings"), "", _md_table(rating_rows(r)), "", _md_cell(ratings_note(r)), ""]
     out += [_title("seats"), "", _md_table(seat_rows(r)), "",
             _md_cell(independence_text(r)), "", chart("seats"), ""]
     out += [_title("balance"), "", _md_table(balance_rows(r)), "",

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simkit.report.figures import RunAnalysis, cell_figures
+from simkit.report.figures import RunAnalysis, cell_figures, pairwise_against_the_rest
 from simkit.report.page import Table
 from simkit.report.words import (
     FAIR_SHARE,
     PAIRWISE_ELO,
+    PL_VERSUS_PAIRWISE,
     RATIO,
     WIN_SHARE,
     llr_bounds,
     p_text,
     sprt_hypotheses,
 )
-from simkit.stats.match import MatchSummary
+from simkit.stats.match import MatchSummary, outcome_counts, outcome_labels
 from simkit.stats.wording import ci, ci_pct, elo_text, nelo_text, number, pct, sequential_text, signed
 
 
@@ -114,55 +115,81 @@ def balance_rows(a: RunAnalysis) -> Table:
     return ["figure", "value", "95% CI", "detail"], rows
 
 
-def _strength_rows(m: MatchSummary) -> list[list[str]]:
-    """The pairwise Elo, its score and LOS; after an SPRT, the bias-adjusted Elo."""
-    rows = []
-    if m.pairwise is not None and m.units is not None:
-        pw, u = m.pairwise, m.units
-        rows.append([f"strength: {PAIRWISE_ELO}", elo_text(pw),
-                     f"{m.a} over {m.b}, 95%: every seat of {m.a} against every seat of {m.b} "
-                     f"in the same game ({u.comparisons} comparisons, {u.n} {u.unit}s as units)"])
-        rows.append(["pairwise score", pct(pw.score, 2),
-                     f"how often a seat of {m.a} finished ahead of a seat of {m.b} (ties ½)"])
-        rows.append(["pairwise LOS", pct(pw.los, 2), f"likelihood that {m.a} is stronger"])
+def _headline_rows(m: MatchSummary) -> list[list[str]]:
+    """The headline's figure (the pairwise Elo, bias-adjusted after an SPRT), then the pairwise
+    figures read from the same comparisons."""
+    rows: list[list[str]] = []
+    if m.pairwise is None or m.units is None:
+        return rows
+    pw, u = m.pairwise, m.units
     seq = m.sequential
+    basis = (f"every seat of {m.a} against every seat of {m.b} in the same game "
+             f"({u.comparisons} comparisons, {u.n} {u.unit}s as units); the same meaning with any "
+             f"number of players")
     if seq is not None:
-        rows.append(["bias-adjusted Elo (after the SPRT)",
-                     sequential_text(seq),
-                     f"{PAIRWISE_ELO} corrected for stopping early (fishtest's method), 95%; "
-                     f"LOS {pct(seq.los, 2)}. Quote this one after a sequential stop"
-                     + ("; the LLR had passed the bound and was put back on it"
-                        if seq.clamped else "")])
+        rows.append([f"headline: {PAIRWISE_ELO}, bias-adjusted", sequential_text(seq),
+                     f"the strength figure, 95%: {basis}; corrected for the SPRT's early stop "
+                     f"(fishtest's method)" + ("; the LLR had passed the bound and was put back "
+                                               "on it" if seq.clamped else "")])
+        rows.append([f"{PAIRWISE_ELO}, sample", elo_text(pw),
+                     "the headline's comparisons without the correction: a run that stops "
+                     "after a lucky stretch overshoots, and this interval assumes a fixed "
+                     "number of games, so it is too narrow after a sequential stop"])
+    else:
+        rows.append([f"headline: {PAIRWISE_ELO}", elo_text(pw), f"the strength figure, 95%: {basis}"])
+    rows.append(["pairwise score", pct(pw.score, 2),
+                 f"the sample figure as a share: how often a seat of {m.a} finished ahead of a "
+                 f"seat of {m.b} (ties ½); Elo = 400·log10(score / (1 − score))"])
+    los = f"likelihood that {m.a} is stronger, from the same comparisons"
+    if seq is not None:
+        los += f"; {pct(seq.los, 2)} after the SPRT correction"
+    rows.append(["pairwise LOS", pct(pw.los, 2), los])
     return rows
 
 
-def match_rows(m: MatchSummary) -> Table:
-    """The match of A against B: the pairwise Elo first (the strength figure, the same meaning
-    for any number of players), the bias-adjusted Elo after an SPRT, then the game-level W/D/L
-    figures for what they are."""
+def _game_level_rows(m: MatchSummary) -> list[list[str]]:
+    """Whole games (tables) won, level or lost, and their Elo, for what they are."""
     e, t = m.estimate, m.trinomial_estimate
-    rows = _strength_rows(m)
-    rows += [
-        ["game-level W / D / L", f"{m.wins} / {m.draws} / {m.losses}",
-         f"{m.games} games; a game is a win for {m.a} when it ranked better in most seat "
+    two = m.two_seats
+    relation = ("with two players the same games as the headline (the units may differ)" if two
+                else "counts whole tables, not seat comparisons: with more than two players it "
+                     "is larger than the headline and grows with the player count, so do not "
+                     "compare it across player counts")
+    rows = [
+        [f"game-level {outcome_labels(m)}", outcome_counts(m),
+         f"{m.games} games; a game counts for {m.a} when it ranked better in most seat "
          f"comparisons"],
-        ["game-level Elo", elo_text(e),
-         f"logistic Elo of those W/D/L, 95% ({e.model}); grows with the player count, so do "
-         f"not compare it across player counts"],
-        ["game-level nElo", nelo_text(e), f"normalised Elo, 95% ({e.model})"],
-        ["game-level LOS", pct(e.los, 2), f"likelihood that {m.a} is stronger"],
+        ["game-level Elo", elo_text(e), f"logistic Elo of those games, 95% ({e.model}); {relation}"],
+        ["game-level nElo", nelo_text(e),
+         f"normalised Elo ({e.model}): the game-level result in standard deviations of the "
+         f"results, not on the headline's Elo scale"],
+        ["game-level LOS", pct(e.los, 2), f"likelihood that {m.a} is stronger, from whole games"],
     ]
     if m.penta is not None:
         rows.append(["pentanomial", " ".join(str(c) for c in m.penta),
                      "deal pairs LL, LD, WL+DD, WD, WW"])
         rows.append(["game-level Elo (unpaired)", elo_text(t),
                      "trinomial, for contrast: pairing narrows the interval"])
+    return rows
+
+
+def match_rows(m: MatchSummary, pl: tuple[float, float] | None = None) -> Table:
+    """Strength in detail for a match of A against B: the headline's figure first (the
+    pairwise Elo, bias-adjusted after an SPRT), then every other figure with how it relates to
+    it: the sample pairwise figures, the game-level ones, the Plackett–Luce difference `pl`
+    (rating A − rating B and its standard error) when given, and the SPRT."""
+    rows = _headline_rows(m) + _game_level_rows(m)
+    if pl is not None:
+        diff, se = pl
+        rows.append(["Plackett–Luce difference", f"{signed(diff)} ± {number(1.96 * se, 1)}",
+                     f"rating of {m.a} − rating of {m.b} (see “Ratings”), 95%. "
+                     + PL_VERSUS_PAIRWISE])
     if m.sprt is not None:
         rows.append(["SPRT", sprt_hypotheses(m.sprt),
                      f"alpha {m.sprt.alpha:g}, beta {m.sprt.beta:g}, LLR bounds "
                      f"({llr_bounds(m.sprt)})"])
         rows.append(["LLR", number(m.llr), m.verdict()])
-    return ["figure", "value", "meaning"], rows
+    return ["figure", "value", "how it relates to the headline"], rows
 
 
 def paired_rows(a: RunAnalysis) -> Table:
@@ -189,11 +216,15 @@ def comparison_rows(df: pd.DataFrame) -> Table:
 def comparison_strategy_rows(runs: list[RunAnalysis]) -> Table:
     """Per cell and strategy: win share per game, its fair share, and win share ÷ fair share
     with the Wilson interval divided the same way."""
-    head = ["cell", "strategy", "seats", WIN_SHARE, FAIR_SHARE, RATIO, f"95% CI {RATIO}"]
+    head = ["cell", "strategy", "seats", WIN_SHARE, FAIR_SHARE, RATIO, f"95% CI {RATIO}",
+            f"{PAIRWISE_ELO} vs the rest"]
     rows = []
     for r in runs:
+        against = pairwise_against_the_rest(r)
         for t in r.strategy_figures():
+            e = against.get(str(t.player))
             rows.append([r.name, str(t.player), f"{t.seats_per_game:g}", pct(t.win_share),
                          pct(t.fair_share), number(t.win_share / t.fair_share),
-                         ci(t.win_low / t.fair_share, t.win_high / t.fair_share)])
+                         ci(t.win_low / t.fair_share, t.win_high / t.fair_share),
+                         elo_text(e, 0) if e is not None else "n/a"])
     return head, rows

@@ -17,7 +17,8 @@ import pandas as pd
 
 from simkit.report.figures import RunAnalysis, all_players, game_title
 from simkit.stats.elo import SPRT
-from simkit.stats.wording import ci_pct, number, pct, seq_bound, signed
+from simkit.stats.match import MatchSummary
+from simkit.stats.wording import ci_pct, elo_text, number, pct, seq_bound, sequential_text, signed
 
 # ---------------------------------------------------------------------------------------------
 # the names of the figures
@@ -116,10 +117,12 @@ def lineup_text(a: RunAnalysis) -> str:
     return f"{', '.join(parts)}; {a.n_players} players, {seating}{dup}"
 
 
-def _vs_fair(low: float, high: float, fair: float) -> str:
-    if low > fair:
+def _vs_fair(significant: bool, share: float, fair: float) -> str:
+    """Above or below the fair share only when the strategy's test is significant after the
+    correction over the strategies (`strategy_effect_flags`), else within chance."""
+    if significant and share > fair:
         return "more than its fair share"
-    if high < fair:
+    if significant and share < fair:
         return "less than its fair share"
     return "within chance of its fair share"
 
@@ -148,16 +151,54 @@ def run_facts(a: RunAnalysis) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------------------------------------
 # the headline: a verdict in words, computed from the tables
 
-def _by_ratio(a: RunAnalysis) -> pd.DataFrame:
-    return a.summary.assign(ratio=a.summary["win_share"] / a.summary["fair_share"])
+def _by_ratio(table: pd.DataFrame) -> pd.DataFrame:
+    return table.assign(ratio=table["win_share"] / table["fair_share"])
+
+
+def _correction_name(tests: pd.DataFrame) -> str:
+    return f"Holm's correction over the {len(tests)} strategies"
+
+
+def _significant(tests: pd.DataFrame) -> pd.Series:
+    return tests["significant"].fillna(False).astype(bool)
+
+
+NO_DIFFERENCE = "no strategy differs from its fair share"
+
+
+def strongest_key(tests: pd.DataFrame) -> str:
+    """The short answer to "who is stronger?" from `strategy_effect_flags`: the strategy with
+    the highest win share ÷ fair share among those significantly above their fair share after
+    the correction over the strategies; else that none differs (or which fall short)."""
+    t = _by_ratio(tests)
+    sig = _significant(t)
+    above = [(float(r), str(p)) for p, r, s in zip(t["player"], t["ratio"], sig) if s and r > 1]
+    if above:
+        ratio, player = max(above, key=lambda x: x[0])
+        return f"{player}, {number(ratio)}× its fair share"
+    below = [str(p) for p, r, s in zip(t["player"], t["ratio"], sig) if s and r < 1]
+    if below:
+        return "none above its fair share; " + ", ".join(below) + " below it"
+    return NO_DIFFERENCE
+
+
+def strongest_line(tests: pd.DataFrame) -> str:
+    """The terminal's line under the summary: the short answer and the test behind it."""
+    key = strongest_key(tests)
+    smallest = tests["p_adjusted"].min()
+    return (f"who is stronger: {key} (each win share against its fair share, "
+            f"{_correction_name(tests)}; smallest adjusted {p_is(smallest)})").replace("\u00a0", " ")
 
 
 def strength_sentence(a: RunAnalysis) -> str:
-    """Win share against fair share for each strategy, strongest (relative to fair) first."""
-    order = _by_ratio(a).sort_values("ratio", ascending=False, kind="stable")
+    """Win share against fair share for each strategy, strongest (relative to fair) first;
+    when no strategy differs after the correction over the strategies, it says so first."""
+    tests = a.strategy_tests()
+    order = _by_ratio(tests).sort_values("ratio", ascending=False, kind="stable")
+    flags = dict(zip(order["player"], _significant(order)))
     parts = []
     for r in a.strategy_figures(order):
-        judge = _vs_fair(r.win_low, r.win_high, r.fair_share)
+        judge = _vs_fair(flags[r.player], r.win_share, r.fair_share)
         if r.seats_per_game > 1:
             parts.append(f"{r.player}, holding {seat_word(r.seats_per_game)}, wins "
                          f"{pct(r.win_share)} of games with any of them "
@@ -167,23 +208,34 @@ def strength_sentence(a: RunAnalysis) -> str:
             parts.append(f"{r.player} wins {pct(r.win_share)} of games (95% "
                          f"{ci_pct(r.win_low, r.win_high)}) against a fair "
                          f"{pct(r.fair_share)} ({judge})")
-    return "; ".join(parts) + "."
+    head = ""
+    if not _significant(tests).any():
+        head = (f"No strategy wins more or less than its fair share beyond chance "
+                f"({_correction_name(tests)}, smallest adjusted "
+                f"{p_is(tests['p_adjusted'].min())}): ")
+    return head + "; ".join(parts) + "."
+
+
+DETAIL_TITLE = "Strength in detail"
 
 
 def rating_sentence(a: RunAnalysis) -> str:
-    """The one rating scale in words: pairwise Elo for two strategies, else Plackett–Luce."""
+    """The one strength figure in words: pairwise Elo with its interval for two strategies
+    (bias-adjusted after an SPRT), else the Plackett–Luce spread."""
     m = a.match
     if m is not None and m.pairwise is not None:
         seq = m.sequential
         pw = m.pairwise
+        share = (f"a seat of {m.a} finished ahead of a seat of {m.b} in {pct(pw.score)} of "
+                 f"their comparisons")
+        where = f"Other figures, and how each relates to this one: “{DETAIL_TITLE}”."
         if seq is not None:
             return (f"On the {PAIRWISE_ELO} scale {m.a} is {seq_bound(seq.elo, seq.elo_at_reach)} "
                     f"against {m.b} (95% {seq_bound(seq.low, seq.low_at_reach)} to "
                     f"{seq_bound(seq.high, seq.high_at_reach)}, bias-adjusted as the "
-                    f"SPRT stopped the run early); {m.verdict()}.")
+                    f"SPRT stopped the run early; {share}); {m.verdict()}. {where}")
         return (f"On the {PAIRWISE_ELO} scale {m.a} is {signed(pw.elo)} against {m.b} (95% "
-                f"{signed(pw.elo_low)} to {signed(pw.elo_high)}): a seat of {m.a} finishes "
-                f"ahead of a seat of {m.b} in {pct(pw.score)} of their comparisons.")
+                f"{signed(pw.elo_low)} to {signed(pw.elo_high)}): {share}. {where}")
     ranked = a.rating_figures(a.ratings.sort_values("rating", ascending=False))
     if len(ranked) < 2:
         return ""
@@ -246,20 +298,20 @@ def length_sentence(a: RunAnalysis) -> str:
     return ("; ".join(parts) + ".") if parts else ""
 
 
-def _strongest_key(a: RunAnalysis) -> str:
-    t = _by_ratio(a)
-    best = a.strategy_figures(t.loc[[t["ratio"].idxmax()]])[0]
-    if not best.win_low > best.fair_share:
-        return "no clear difference"
-    return f"{best.player}, {number(best.win_share / best.fair_share)}× its fair share"
+def headline_elo(m: MatchSummary) -> str:
+    """The one strength figure of a match with its 95% interval: the bias-adjusted pairwise
+    Elo after an SPRT (`+323 [+223, +504]`), else the sample one (`+327 ± 26`)."""
+    seq = m.sequential
+    if seq is not None:
+        return sequential_text(seq, 0)
+    assert m.pairwise is not None
+    return elo_text(m.pairwise, 0)
 
 
 def _rating_key(a: RunAnalysis) -> str:
     m = a.match
     if m is not None and m.pairwise is not None:
-        seq = m.sequential
-        elo = seq_bound(seq.elo, seq.elo_at_reach, 0) if seq else signed(m.pairwise.elo, 0)
-        return f"{elo} {PAIRWISE_ELO}"
+        return f"{headline_elo(m)} {PAIRWISE_ELO}"
     ranked = a.rating_figures(a.ratings.sort_values("rating", ascending=False))
     if len(ranked) < 2:
         return ""
@@ -283,7 +335,7 @@ def _seat_key(a: RunAnalysis) -> str:
 def headline_answers(a: RunAnalysis) -> list[tuple[str, str, str]]:
     """The headline as (question, short answer, sentence): who is stronger, by how much, is the
     game fair to seats, and how long a game lasts. Questions without an answer are left out."""
-    rows = [("Who is stronger?", _strongest_key(a), strength_sentence(a)),
+    rows = [("Who is stronger?", strongest_key(a.strategy_tests()), strength_sentence(a)),
             ("By how much?", _rating_key(a), rating_sentence(a)),
             ("Fair to seats?", _seat_key(a), seat_sentence(a)),
             ("Game length", "", length_sentence(a))]
@@ -411,15 +463,23 @@ MD_TITLES = {**TITLES, "summary": "Summary", "seats": "Seat effects", "balance":
 
 
 def match_title(a: str, b: str) -> str:
-    return f"Match: {a} against {b}"
+    return f"{DETAIL_TITLE}: {a} against {b}"
+
+
+#: where the pairwise Elo and the Plackett–Luce difference are shown together
+PL_VERSUS_PAIRWISE = ("The Plackett–Luce difference equals the pairwise Elo only when the games "
+                      "follow the Plackett–Luce model; they can differ (on 4-player 6 nimmt! "
+                      "runs it was 21–26 Elo below the pairwise Elo, 1.8–2.5 standard errors). "
+                      "Quote the pairwise Elo.")
 
 
 NOTES = {
     "strength": (f"{_sentence_case(WIN_SHARE)}: games won with any of the strategy's seats; per "
                  f"seat: divided by its seats. Fair: what an equally strong strategy would win. "
                  f"{RATIO}: 1 is fair. 95% Wilson interval."),
-    "match": (f"The {PAIRWISE_ELO} is the strength figure: it means the same with any number of "
-              f"players. The game-level rows count whole-game wins and are shown for contrast."),
+    "match": (f"The first row is the headline's one strength figure, the {PAIRWISE_ELO} with its "
+              f"95% interval: it means the same with any number of players. Every other row says "
+              f"how it relates to that figure; none of them replaces it."),
     "summary": ("Mean score: averaged over the strategy's seats in a game, then over games, with "
                 "a 95% Student-t interval (games as units)."),
     "paired": ("Each deal was played once per seat rotation; figures are averaged within each "
@@ -435,10 +495,18 @@ NOTES = {
 
 def rating_scale(a: RunAnalysis) -> tuple[str, str]:
     """The run's one rating scale (pairwise Elo for a match, else Plackett–Luce), and the
-    words after its name: where its details are and `rating_sentence`."""
+    words after its name: `rating_sentence`, which says where the other figures are."""
     if a.match is not None:
-        return PAIRWISE_ELO, f". {rating_sentence(a)} Details under “Match” below."
+        return PAIRWISE_ELO, f". {rating_sentence(a)}"
     return "Plackett–Luce", f" (see “Ratings” below). {rating_sentence(a)}"
+
+
+def ratings_note(a: RunAnalysis) -> str:
+    """The note under the Plackett–Luce table; beside a match it says how the ratings'
+    difference relates to the pairwise Elo."""
+    if a.pl_difference() is None:
+        return NOTES["ratings"]
+    return f"{NOTES['ratings']} {PL_VERSUS_PAIRWISE}"
 
 
 def chart_name(key: str, a: RunAnalysis) -> str:
@@ -498,17 +566,20 @@ GLOSSARY = [
     (_sentence_case(PAIRWISE_ELO), "the strength figure for two strategies: every pair of seats "
      "of A and B in the same game is one comparison; +191 means a seat of A finishes ahead of a "
      "seat of B 3 times in 4. It means the same with 2 or with 10 players."),
-    ("Game-level Elo", "Elo from whole-game wins/draws/losses of A against B; with more than "
-     "two players it grows with the player count, so it is shown for contrast only."),
+    ("Game-level Elo", "Elo from whole tables won, level or lost by A against B (a table is won "
+     "when A ranked better in most seat comparisons); with two players it equals the pairwise "
+     "Elo, with more it is larger and grows with the player count, so it is a detail only."),
     ("Bias-adjusted Elo", "after an SPRT stops early, the plain Elo overshoots; this is the "
-     "corrected figure and interval (fishtest's method)."),
-    ("nElo, LOS", "normalised Elo (difference in standard deviations of the results, on an Elo "
-     "scale); LOS: the likelihood that A is stronger than B."),
+     "corrected pairwise Elo and interval (fishtest's method), the headline figure then."),
+    ("nElo, LOS", "normalised Elo (difference in standard deviations of the results, not the "
+     "headline's Elo scale); LOS: the likelihood that A is stronger than B, from the same "
+     "comparisons."),
     ("SPRT, LLR", "a sequential test that stops once the evidence (the log-likelihood ratio) "
      "crosses a bound: H1 'A is elo1 stronger' or H0 'elo0'."),
     ("Plackett–Luce", "the rating for several strategies: each game's ranking is read as "
      "picking the best remaining seat again and again, in proportion to strength; shown on "
-     "the Elo scale, mean 0."),
+     "the Elo scale, mean 0. The difference of two ratings equals their pairwise Elo only "
+     "when the games follow that model."),
     ("Friedman test", "tests whether the seats' scores differ, comparing the seats within each "
      "game (or deal); Wilcoxon signed-rank is its two-seat form."),
     ("Chi-square / Hotelling test", "tests whether the seats win equally often: chi-square over "

@@ -26,6 +26,7 @@ from simkit.stats.multiple import (
 from simkit.stats.pairwise import PairwiseUnits, pairwise_elo, pairwise_units
 from simkit.stats.ratings import plackett_luce
 from simkit.stats.sequential import SequentialEstimate, sequential_estimate
+from simkit.stats.strategy_tests import strategy_effect_flags, strategy_win_pvalues
 from simkit.stats.tables import (
     balance,
     format_summary,
@@ -54,5 +55,5 @@ __all__ = [
     "seat_independence", "seat_strategy_table", "summary_table", "trinomial", "wilson",
     "winning_margins", "PairwiseUnits", "pairwise_elo", "pairwise_units", "SequentialEstimate",
     "sequential_estimate", "holm", "benjamini_hochberg", "flag_significant", "flag_sweep",
-    "seat_effect_flags",
+    "seat_effect_flags", "strategy_effect_flags", "strategy_win_pvalues",
 ]

@@ -66,6 +66,13 @@ class MatchSummary:
         u = self.units
         return sequential_estimate(self.sprt, u.values, u.counts, u.games_per_unit)
 
+    @property
+    def two_seats(self) -> bool:
+        """True when each game has one seat of A and one of B (two players): then a game is
+        one seat comparison, and W/D/L are wins, draws and losses in the usual sense."""
+        u = self.units
+        return u is None or u.games == 0 or u.comparisons == u.games
+
     def to_dict(self) -> dict:
         d = asdict(self)
         seq = self.sequential
@@ -142,6 +149,17 @@ def format_paired(seats: pd.DataFrame) -> str | None:
     return "\n".join(lines)
 
 
+def outcome_labels(m: MatchSummary) -> str:
+    """`W / D / L` with two players; with more, a game is a table A won, tied or lost (more
+    than half, half or less than half of its seat comparisons), never called W/D/L."""
+    return "W / D / L" if m.two_seats else "tables won / level / lost"
+
+
+def outcome_counts(m: MatchSummary) -> str:
+    """`434 / 55 / 11`: the game-level counts in the order of `outcome_labels`."""
+    return f"{m.wins} / {m.draws} / {m.losses}"
+
+
 def match_lines(m: MatchSummary) -> list[str]:
     """The strength line (pairwise Elo, its interval, units and LOS) and the game-level line
     (W/D/L, pentanomial, Elo, nElo, LOS) of a match, as the terminal prints them."""
@@ -152,7 +170,9 @@ def match_lines(m: MatchSummary) -> list[str]:
                      f"{m.a} seat against every {m.b} seat of a game, {m.units.n} "
                      f"{m.units.unit}s as units), LOS {pct(p.los, 2)}")
     e = m.estimate
-    lines.append(f"game level: {m.a} W {m.wins} / D {m.draws} / L {m.losses}"
+    counts = (f"W {m.wins} / D {m.draws} / L {m.losses}" if m.two_seats else
+              f"won {m.wins} / level {m.draws} / lost {m.losses} tables")
+    lines.append(f"game level: {m.a} {counts}"
                  + (f", pentanomial {m.penta} (LL, LD, WL+DD, WD, WW)" if m.penta else "")
                  + f"; Elo {elo_text(e)} (95%), nElo {nelo_text(e)}, LOS {pct(e.los, 2)}"
                    f"  [{e.model}]")

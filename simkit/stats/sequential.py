@@ -9,14 +9,28 @@ a < 0 < b (Van den Bergh, "A Brownian approximation of the GSPRT"):
 
     mu = (s - (s0 + s1)/2)·(s1 - s0)/v,   sigma² = (s1 - s0)²/v,
 
-with s the expected unit score at that Elo, s0, s1 those at elo0, elo1, and v the unit
-variance (the observed one plus (s - s_hat)², its maximum-likelihood value at s). Outcomes are
-ordered from worst to best for A (Siegmund's ordering): a fail at a time before T, a fail at T,
-no decision at T with a lower LLR, a pass later, a pass sooner. `outcome_prob(elo)` is the
-probability of an outcome worse than the observed one; the estimate is the Elo at which it is
-1/2 (median-unbiased) and the 95 % bounds where it is 0.975 and 0.025. An observed LLR past a
-bound (checks after whole batches overshoot) is put back on the bound at the time the average
-drift would have reached it, as fishtest does.
+with s the expected unit score at that Elo, s0, s1 those at elo0, elo1, and v the variance of
+the observed unit scores. Outcomes are ordered from worst to best for A (Siegmund's ordering): a
+fail at a time before T, a fail at T, no decision at T with a lower LLR, a pass later, a pass
+sooner. `outcome_prob(elo)` is the probability of an outcome worse than the observed one; the
+estimate is the Elo at which it is 1/2 (median-unbiased) and the 95 % bounds where it is 0.975
+and 0.025. An observed LLR past a bound (checks after whole batches overshoot) is put back on the
+bound at the time the average drift would have reached it, as fishtest does.
+
+**The variance is held at the observed one for every candidate Elo.** fishtest's `sprt.py` takes
+v + (s - s_hat)² at each s (a first-order maximum-likelihood variance with expectation s). Far
+from s_hat that term grows faster than the drift's numerator, so the drift mu falls again as the
+Elo rises and the probability of a worse outcome is not monotone: for a 4-player 6 nimmt! compare
+that passed at once (issue 24) it is 0.69 at +305, 0.42 at +340, 0.66 at +400 and 1.0 from about
++500, so a root finder that assumes a falling curve ran to its bound and printed "≥ +1000"
+against a sample +327 (fishtest's own later fix takes the leftmost falling crossing, which keeps
+the median, +323.7, but leaves the upper bound unreached). With v fixed, mu is linear in s and
+sigma² constant, and the probability falls strictly with the Elo: couple two walks on the same
+noise; the one with the larger drift lies above the other at all times, so it fails later (or not
+at all) and passes sooner, which is a better outcome in the ordering above. Each level therefore
+has exactly one root, and the same units give +323.4 [+223.0, +503.9]. Near the observed score,
+where the estimate and its interval lie in ordinary tests, the two variances agree to first order
+(the simulated coverage checks in the tests pass with either).
 
 The probability is the exact series for Brownian motion between two absorbing barriers (an
 eigenfunction expansion of the killed transition density, integrated in closed form), with
@@ -57,7 +71,8 @@ class SequentialEstimate:
     elo_at_reach: bool = False
     low_at_reach: bool = False
     high_at_reach: bool = False
-    method: str = "Brownian approximation of the SPRT (fishtest sprt_elo), median-unbiased"
+    method: str = ("Brownian approximation of the SPRT (fishtest sprt_elo, observed variance), "
+                   "median-unbiased")
 
 
 def _phi_times_exp(log_factor: float, z: float) -> float:
@@ -88,11 +103,12 @@ def _outcome_cdf_series(a: float, b: float, mu: float, var: float, t: float, y: 
     n = 1
     while True:
         k = n * math.pi / width
-        term = (math.exp(-k * k * var * t / 2) * (2 / width)
-                * (gamma * math.sin(k * z) - k * math.cos(k * z)) / (gamma ** 2 + k * k)
-                * math.sin(k * x))
-        total += term
-        if abs(front * term) < 1e-12 and n > 2:
+        size = (math.exp(-k * k * var * t / 2) * (2 / width)
+                * (gamma * math.sin(k * z) - k * math.cos(k * z)) / (gamma ** 2 + k * k))
+        total += size * math.sin(k * x)
+        # stop on the term's size without the sin(k·x) factor: with the start in the middle of
+        # the strip every even term is 0, which is no sign that the series has converged
+        if abs(front * size) < 1e-12 and n > 2:
             break
         n += 1
     return min(1.0, max(0.0, fail + front * total))
@@ -138,17 +154,19 @@ def sequential_estimate(sprt: SPRT, values: Sequence[float], counts: Sequence[fl
     elif llr > b:
         llr, t = b, b / slope
 
+    sigma2 = (s1 - s0) ** 2 / var            # the LLR's variance per unit, the same at every Elo
+
     def worse(elo: float) -> float:
-        s = elo_to_score(elo)
-        v = var + (s - s_hat) ** 2
-        mu = (s - (s0 + s1) / 2) * (s1 - s0) / v
-        return outcome_cdf(a, b, mu, (s1 - s0) ** 2 / v, t, llr)
+        """P(a worse outcome than the observed one) at this Elo; falls as the Elo grows."""
+        mu = (elo_to_score(elo) - (s0 + s1) / 2) * (s1 - s0) / var
+        return outcome_cdf(a, b, mu, sigma2, t, llr)
 
     middle, step = (sprt.elo0 + sprt.elo1) / 2, max(sprt.elo1 - sprt.elo0, 1.0)
 
     def solve(target: float) -> tuple[float, bool]:
-        """The Elo where `worse` equals `target` (it falls as the Elo grows), and whether the
-        search had to stop at ±ELO_REACH because the root lies there or beyond."""
+        """The Elo where `worse` equals `target` (it falls strictly as the Elo grows, so there
+        is one root), and whether the search had to stop at ±ELO_REACH because the root lies
+        there or beyond."""
         reach = 30.0
         while True:
             lo = max(middle - reach * step, -ELO_REACH)

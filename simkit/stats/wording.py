@@ -70,10 +70,11 @@ def seq_bound(x: float, at_reach: bool, digits: int = 1) -> str:
     return signed(x, digits)
 
 
-def sequential_text(seq: SequentialEstimate) -> str:
+def sequential_text(seq: SequentialEstimate, digits: int = 1) -> str:
     """`+240.0 [+180.3, ≥ +1000]`: the bias-adjusted Elo after an SPRT and its 95 % bounds."""
-    return (f"{seq_bound(seq.elo, seq.elo_at_reach)} [{seq_bound(seq.low, seq.low_at_reach)}, "
-            f"{seq_bound(seq.high, seq.high_at_reach)}]")
+    return (f"{seq_bound(seq.elo, seq.elo_at_reach, digits)} "
+            f"[{seq_bound(seq.low, seq.low_at_reach, digits)}, "
+            f"{seq_bound(seq.high, seq.high_at_reach, digits)}]")
 
 
 def elo_text(e: EloEstimate, digits: int = 1) -> str:

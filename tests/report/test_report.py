@@ -225,7 +225,8 @@ def test_match_rows_put_pairwise_elo_first_and_honest_bounds_at_a_perfect_score(
     run = _write_run(tmp_path / "perfect", games, seats)
     text = build_report([run], tmp_path / "rep").read_text()
     match = text[text.index('id="match"'):text.index('id="summary"')]
-    assert match.index("strength: pairwise Elo") < match.index("game-level Elo")
+    # issue 24: the headline's figure is the first row of "Strength in detail"
+    assert match.index("headline: pairwise Elo") < match.index("game-level Elo")
     assert "+1199.8 [+" in match and "+∞]" in match and "± 0.0" not in match
     assert '<td class="t">game-level nElo</td><td>n/a</td>' in match
 
@@ -237,7 +238,7 @@ def test_compare_run_shows_the_bias_adjusted_elo(tmp_path):
         {"a": "a", "b": "b", "a_slots": [0], "b_slots": [1],
          "sprt": {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05, "model": "logistic"}}))
     text = build_report([run], tmp_path / "rep").read_text()
-    assert "bias-adjusted Elo (after the SPRT)" in text
+    assert "headline: pairwise Elo, bias-adjusted" in text     # issue 24: the detail's first row
     assert "bias-adjusted as the SPRT" in re.search(r'<dl class="headline">(.*?)</dl>', text,
                                                     re.S).group(1)
     assert "[0, 10] pairwise Elo" in text
