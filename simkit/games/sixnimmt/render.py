@@ -67,7 +67,7 @@ def render_log(state) -> str:
             _, winners, totals = ev
             names = " and ".join(seat_label(s) for s in winners)
             lines.append(f"\nGame over: {names} {'wins' if len(winners) == 1 else 'share the win'} "
-                         f"with {totals[winners[0]]} bullheads.")
+                         f"with {bullheads(totals[winners[0]])}.")
     return "\n".join(lines) + "\n"
 
 
@@ -87,7 +87,12 @@ def _place_text(seat: int, card: int, r: int) -> str:
 def _take_text(seat: int, r: int, taken, card: int, cause: str) -> str:
     why = "6th card of a full row" if cause == "full" else "lower than every row end, chooses"
     return (f"  {card} ({seat_label(seat)}) {why}: takes row {r + 1} [{_cards(taken)}] "
-            f"= {sum(BH[c] for c in taken)} bullheads")
+            f"= {bullheads(sum(BH[c] for c in taken))}")
+
+
+def bullheads(count) -> str:
+    """`1 bullhead`, `0 bullheads`, `7 bullheads`."""
+    return f"{count} bullhead" if count == 1 else f"{count} bullheads"
 
 
 def _per_seat(values) -> str:
