@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from simkit.engine.records import write_text_file
 from simkit.report.charts import WIDTH, _color, save_figure
 from simkit.report.figures import RatingFigures, typed_rows
+from simkit.report.writer import csv_frame
 from simkit.studies.ladder import LadderResult, analyse_ladder
 
 EXPLAIN_RATING = ("Plackett-Luce rating on the Elo scale over every game of every pairing (mean 0; "
@@ -110,7 +111,7 @@ def write_ladder_report(folder: Path | str, result: LadderResult | None = None) 
     folder = Path(folder)
     result = result if result is not None else analyse_ladder(folder)
     png, _ = save_figure(budget_chart(result), folder / "ladder")
-    result.ratings.to_csv(folder / "ladder_ratings.csv", index=False)
+    csv_frame(result.ratings).to_csv(folder / "ladder_ratings.csv", index=False)
     title = f"Ladder: {result.plan['game']}, {result.plan['n_players']} players"
     md = [f"# {title}", "", depth_sentence(result), "", "![ratings against search budget](ladder.png)", "",
           "## Ratings", "", EXPLAIN_RATING, "", *_md_table(RATING_HEADER, _ratings_lines(result)), "",
