@@ -33,6 +33,13 @@ class Column:
     meaning: str
     null: str | None = None
 
+    @property
+    def type_name(self) -> str:
+        """The type as docs/tables.md names it (Arrow's names; the dictionary one shortened)."""
+        if pa.types.is_dictionary(self.type):
+            return f"dictionary<{self.type.index_type}, {self.type.value_type}>"
+        return str(self.type)
+
 
 GAMES = (
     Column("game", pa.int64(), "the game's index in the run, 0 to n_games - 1 (its seed streams)"),
@@ -56,7 +63,7 @@ SEATS = (
     Column("slot", pa.int64(), "the strategy's place in the lineup (-s order), from 0"),
     Column("strategy", STRATEGY_TYPE, "the strategy's label as given (`name` or `name:key=value`)"),
     Column("score", pa.float64(), "the seat's final score, in the game's own unit",
-           null="no score: the seat forfeited or the engine failed"),
+           null="no score: the game was forfeited (by any seat) or the engine failed"),
     Column("rank", pa.int64(), "1 for the best; tied seats share the best rank of their tie; a seat that forfeited, "
            "and every seat of a game the engine failed, is ranked n_players"),
     Column("win", pa.float64(), "the seat's share of the win: 1, 1/k for a k-way tie, 0",
