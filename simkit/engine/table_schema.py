@@ -64,8 +64,8 @@ SEATS = (
     Column("strategy", STRATEGY_TYPE, "the strategy's label as given (`name` or `name:key=value`)"),
     Column("score", pa.float64(), "the seat's final score, in the game's own unit",
            null="no score: the game was forfeited (by any seat) or the engine failed"),
-    Column("rank", pa.int64(), "1 for the best; tied seats share the best rank of their tie; a seat that forfeited, "
-           "and every seat of a game the engine failed, is ranked n_players"),
+    Column("rank", pa.int64(), "1 for the best; tied seats share the best rank of their tie; a seat "
+           "that forfeited, and every seat of a game the engine failed, is ranked n_players"),
     Column("win", pa.float64(), "the seat's share of the win: 1, 1/k for a k-way tie, 0",
            null="no result: the engine failed"),
     Column("forfeit", pa.bool_(), "this seat forfeited the game"),

@@ -4,7 +4,6 @@ report, replay and resume."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
