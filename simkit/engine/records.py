@@ -34,7 +34,7 @@ from simkit.engine.chunk_index import (
 from simkit.engine.errors import RunFolderError
 from simkit.engine.folder_lock import is_locked
 from simkit.engine.game import ROUND_SCORES
-from simkit.engine.table_schema import ROUND_SCORES_TYPE, settled, to_current
+from simkit.engine.table_schema import ROUND_SCORES_TYPE, SCHEMA_VERSION, settled, to_current
 
 MANIFEST = "manifest.json"
 TABLES = ("games.parquet", "seats.parquet")
@@ -96,6 +96,19 @@ def require_fields(manifest: dict, run_dir: Path, keys=REQUIRED) -> None:
     if missing:
         raise RunFolderError(f"{Path(run_dir) / MANIFEST} lacks {', '.join(missing)}: it is not a "
                              f"complete run manifest (written by `simkit run`)")
+
+
+def check_schema(manifest: dict, run_dir: Path) -> None:
+    """Refuse a folder whose tables this simkit cannot read: a schema version from a newer
+    simkit, or not a version at all. No `schema_version` is version 1 (read through the converter)."""
+    version = manifest.get("schema_version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise RunFolderError(f"{Path(run_dir) / MANIFEST}: schema_version {version!r} is not a "
+                             f"table schema version (a whole number from 1)")
+    if version > SCHEMA_VERSION:
+        raise RunFolderError(f"{run_dir} was written by a newer simkit (table schema {version}); "
+                             f"this one reads schemas 1 to {SCHEMA_VERSION}: upgrade simkit "
+                             f"(docs/tables.md)")
 
 
 def _table(columns: Columns) -> pa.Table:
@@ -212,6 +225,7 @@ def read_tables(run_dir: Path, manifest: dict | None = None) -> tuple[pd.DataFra
     """
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir) if manifest is None else manifest
+    check_schema(manifest, run_dir)
     recorded = manifest.get("tables")
     if isinstance(recorded, dict):
         games, seats = (_verified_table(run_dir, name, recorded.get(name) or {}) for name in TABLES)

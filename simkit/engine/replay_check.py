@@ -17,7 +17,14 @@ import pandas as pd
 
 from simkit.engine.errors import ConfigError, RunFolderError, SimkitError
 from simkit.engine.play import GameRecord, play_game
-from simkit.engine.records import TABLES, chunk_paths, read_manifest, read_table_file, require_fields
+from simkit.engine.records import (
+    TABLES,
+    check_schema,
+    chunk_paths,
+    read_manifest,
+    read_table_file,
+    require_fields,
+)
 from simkit.engine.registry import get_game
 from simkit.engine.spec import RunSpec
 
@@ -88,6 +95,7 @@ def replay_game(run_dir: Path | str, index: int, step: int | None = None):
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     spec = spec_of(run_dir, manifest)
+    check_schema(manifest, run_dir)
     if not 0 <= index < spec.n_games:
         raise ConfigError(f"--game {index} is out of range: the run has games 0 to {spec.n_games - 1}")
     if step is not None and step < 0:

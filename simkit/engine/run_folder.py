@@ -25,6 +25,7 @@ from simkit.engine.folder_lock import LOCK_NAME, FolderLock
 from simkit.engine.records import (
     MANIFEST,
     REQUIRED,
+    check_schema,
     read_manifest,
     require_fields,
     verified_chunks,
@@ -100,6 +101,7 @@ def open_resume(spec: RunSpec, out_dir: Path) -> OpenedFolder:
 def _resume_locked(spec: RunSpec, out_dir: Path, lock: FolderLock) -> OpenedFolder:
     old = read_manifest(out_dir)
     require_fields(old, out_dir, (*REQUIRED, "chunk_size"))
+    check_schema(old, out_dir)
     fields = spec.manifest_fields()
     differs = [k for k in SAME_ON_RESUME if old.get(k) != fields[k]]
     if differs:

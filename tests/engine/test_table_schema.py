@@ -4,6 +4,7 @@ report, replay and resume."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -18,6 +19,7 @@ from click.testing import CliRunner
 
 from simkit.cli import main
 from simkit.engine.code_version import code_version, git_commit, source_sha256
+from simkit.engine.errors import RunFolderError
 from simkit.engine.records import read_manifest
 from simkit.engine.replay_check import replay_game
 from simkit.engine.runner import RunSpec, load_run, run
@@ -188,3 +190,22 @@ def test_docs_list_every_column_with_its_type_and_null_meaning():
     assert "`round_scores`" in text
     readme = (ROOT / "README.md").read_text()
     assert "docs/tables.md" in readme and "`round_scores`" in readme
+
+
+@pytest.mark.parametrize("version, said", [(3, "written by a newer simkit (table schema 3)"),
+                                           ("2", "schema_version '2' is not a table schema version")])
+def test_a_folder_of_a_newer_or_unknown_schema_is_refused_in_one_line(new_run, tmp_path, version, said):
+    folder = tmp_path / "newer"
+    shutil.copytree(new_run, folder)
+    path = folder / "manifest.json"
+    manifest = read_manifest(folder)
+    text = path.read_text().replace('"schema_version": 2', f'"schema_version": {json.dumps(version)}')
+    path.write_text(text)
+    assert read_manifest(folder)["schema_version"] == version != manifest["schema_version"]
+    runner = CliRunner()
+    for args in (["report", str(folder), "--out", str(tmp_path / "rep")],
+                 ["replay", str(folder), "--game", "0"]):
+        res = runner.invoke(main, args)
+        assert res.exit_code != 0 and said in res.output and "Traceback" not in res.output, args
+    with pytest.raises(RunFolderError, match="newer simkit|not a table schema"):
+        run(_spec(), folder, jobs=1, resume=True, progress=False)
