@@ -1,5 +1,7 @@
 """Run folders: manifest.json, chunk files written atomically, games/seats Parquet tables.
 
+Tables are written and read in the current schema (simkit/engine/table_schema.py,
+docs/tables.md): every table read, of whatever schema version, passes through `to_current` here.
 Nothing read back is trusted: chunks are checked against their index entries
 (simkit/engine/chunk_index.py) and the merged tables against the row counts and checksums the
 manifest records for them (`tables`).
@@ -32,6 +34,7 @@ from simkit.engine.chunk_index import (
 from simkit.engine.errors import RunFolderError
 from simkit.engine.folder_lock import is_locked
 from simkit.engine.game import ROUND_SCORES
+from simkit.engine.table_schema import ROUND_SCORES_TYPE, SCHEMA_VERSION, settled, to_current
 
 MANIFEST = "manifest.json"
 TABLES = ("games.parquet", "seats.parquet")
@@ -95,12 +98,37 @@ def require_fields(manifest: dict, run_dir: Path, keys=REQUIRED) -> None:
                              f"complete run manifest (written by `simkit run`)")
 
 
+def check_schema(manifest: dict, run_dir: Path) -> None:
+    """Refuse a folder whose tables this simkit cannot read: a schema version from a newer
+    simkit, or not a version at all. No `schema_version` is version 1 (read through the converter)."""
+    version = manifest.get("schema_version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise RunFolderError(f"{Path(run_dir) / MANIFEST}: schema_version {version!r} is not a "
+                             f"table schema version (a whole number from 1)")
+    if version > SCHEMA_VERSION:
+        raise RunFolderError(f"{run_dir} was written by a newer simkit (table schema {version}); "
+                             f"this one reads schemas 1 to {SCHEMA_VERSION}: upgrade simkit "
+                             f"(docs/tables.md)")
+
+
 def _table(columns: Columns) -> pa.Table:
+    """A chunk's columns (with the play loop's sentinels) as a table in the current schema."""
     table = pa.Table.from_pydict(columns)
     if ROUND_SCORES in columns:     # typed here: a chunk of forfeits only has no float to infer from
         i = table.schema.get_field_index(ROUND_SCORES)
-        table = table.set_column(i, ROUND_SCORES, table.column(i).cast(pa.list_(pa.float64())))
-    return table
+        table = table.set_column(i, ROUND_SCORES, table.column(i).cast(ROUND_SCORES_TYPE))
+    return to_current(table)
+
+
+def chunk_frames(games: Columns, seats: Columns) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A chunk's rows as the frames its files would read back as (current schema)."""
+    return _table(games).to_pandas(), _table(seats).to_pandas()
+
+
+def read_table_file(path: Path, filters=None) -> pa.Table:
+    """A games or seats file (merged or chunk, any schema version) in the current schema;
+    `filters` as for pyarrow.parquet.read_table."""
+    return to_current(pq.read_table(path, filters=filters))
 
 
 def chunk_paths(run_dir: Path, chunk_id: int) -> tuple[Path, Path, Path]:
@@ -121,26 +149,38 @@ def write_chunk(run_dir: Path, chunk_id: int, games: Columns, seats: Columns) ->
 
 
 def read_chunks(run_dir: Path, chunk_ids) -> tuple[pd.DataFrame, pd.DataFrame]:
+    tables = _read_chunk_tables(run_dir, chunk_ids)
+    if tables is None:
+        return pd.DataFrame(), pd.DataFrame()
+    return tables[0].to_pandas(), tables[1].to_pandas()
+
+
+def _concat(tables: list[pa.Table]) -> pa.Table:
+    return settled(pa.concat_tables(tables, promote_options="default"))
+
+
+def _read_chunk_tables(run_dir: Path, chunk_ids) -> tuple[pa.Table, pa.Table] | None:
+    """The chunks' games and seats as two current-schema tables; None for no chunk."""
     games, seats = [], []
     for chunk_id in sorted(chunk_ids):
         g_path, s_path, _ = chunk_files(run_dir, chunk_id)
-        games.append(pq.read_table(g_path))
-        seats.append(pq.read_table(s_path))
-    if not games:
-        return pd.DataFrame(), pd.DataFrame()
-    return (pa.concat_tables(games, promote_options="default").to_pandas(),
-            pa.concat_tables(seats, promote_options="default").to_pandas())
+        games.append(read_table_file(g_path))
+        seats.append(read_table_file(s_path))
+    return (_concat(games), _concat(seats)) if games else None
 
 
 def write_tables(run_dir: Path, chunk_ids) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Merge chunk files into games.parquet and seats.parquet (the chunks stay until
     `remove_chunks`); return the tables and their row counts and checksums for the manifest."""
-    games, seats = read_chunks(run_dir, chunk_ids)
     run_dir = Path(run_dir)
+    tables = _read_chunk_tables(run_dir, chunk_ids)
+    if tables is None:      # no finished game: empty files, as pandas writes an empty frame
+        tables = (pa.Table.from_pandas(pd.DataFrame(), preserve_index=False),) * 2
     recorded = {}
-    for name, frame in zip(TABLES, (games, seats)):
-        _atomic_write_bytes(run_dir / name, lambda tmp, f=frame: f.to_parquet(tmp, index=False))
-        recorded[name] = {"rows": len(frame), "sha256": file_sha256(run_dir / name)}
+    for name, table in zip(TABLES, tables):
+        _atomic_write_bytes(run_dir / name, lambda tmp, t=table: pq.write_table(t, tmp))
+        recorded[name] = {"rows": table.num_rows, "sha256": file_sha256(run_dir / name)}
+    games, seats = (t.to_pandas() for t in tables)
     return games, seats, recorded
 
 
@@ -172,7 +212,7 @@ def _verified_table(run_dir: Path, name: str, recorded: dict) -> pd.DataFrame:
     if file_sha256(path) != recorded.get("sha256"):
         raise RunFolderError(f"{path} does not match the checksum recorded in {MANIFEST} (truncated "
                              f"or changed since the run): restore it or play the run again")
-    return pd.read_parquet(path)
+    return read_table_file(path).to_pandas()
 
 
 def read_tables(run_dir: Path, manifest: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -185,13 +225,14 @@ def read_tables(run_dir: Path, manifest: dict | None = None) -> tuple[pd.DataFra
     """
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir) if manifest is None else manifest
+    check_schema(manifest, run_dir)
     recorded = manifest.get("tables")
     if isinstance(recorded, dict):
         games, seats = (_verified_table(run_dir, name, recorded.get(name) or {}) for name in TABLES)
         return games, seats
     g, s = (run_dir / name for name in TABLES)
     if manifest.get("status") in ("complete", "stopped") and g.exists() and s.exists():
-        return pd.read_parquet(g), pd.read_parquet(s)    # written before tables were recorded
+        return read_table_file(g).to_pandas(), read_table_file(s).to_pandas()   # before tables were recorded
     check = verified_chunks(run_dir, manifest)
     if check.bad and not is_locked(run_dir):
         raise RunFolderError(f"{run_dir} has chunk files that cannot be trusted ({check.describe()}): "

@@ -14,11 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from simkit.engine.errors import ConfigError, RunFolderError, SimkitError
 from simkit.engine.play import GameRecord, play_game
-from simkit.engine.records import TABLES, chunk_paths, read_manifest, require_fields
+from simkit.engine.records import (
+    TABLES,
+    check_schema,
+    chunk_paths,
+    read_manifest,
+    read_table_file,
+    require_fields,
+)
 from simkit.engine.registry import get_game
 from simkit.engine.spec import RunSpec
 
@@ -43,7 +49,7 @@ def _recorded_rows(run_dir: Path, manifest: dict, index: int) -> tuple[pd.DataFr
         paths = list(chunk_paths(run_dir, index // int(manifest["chunk_size"]))[:2])
     if not all(p.exists() for p in paths):
         return None
-    g, s = (pq.read_table(p, filters=[("game", "==", index)]).to_pandas() for p in paths)
+    g, s = (read_table_file(p, filters=[("game", "==", index)]).to_pandas() for p in paths)
     return (g, s) if len(g) == 1 else None
 
 
@@ -61,7 +67,9 @@ def differences(record: GameRecord, games: pd.DataFrame, seats: pd.DataFrame) ->
     """What differs between a replayed game and its recorded rows (empty when they agree)."""
     row = games.iloc[0]
     found = []
-    game_fields: list[tuple[str, Any]] = [("steps", record.steps), ("forfeit_seat", record.forfeit),
+    # the table's null (NaN in pandas) for no forfeit is the record's -1
+    forfeit = record.forfeit if record.forfeit >= 0 else math.nan
+    game_fields: list[tuple[str, Any]] = [("steps", record.steps), ("forfeit_seat", forfeit),
                                           ("draw", record.draw)]
     for name, replayed in game_fields:
         if not _same(replayed, _plain(row[name])):
@@ -87,6 +95,7 @@ def replay_game(run_dir: Path | str, index: int, step: int | None = None):
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     spec = spec_of(run_dir, manifest)
+    check_schema(manifest, run_dir)
     if not 0 <= index < spec.n_games:
         raise ConfigError(f"--game {index} is out of range: the run has games 0 to {spec.n_games - 1}")
     if step is not None and step < 0:

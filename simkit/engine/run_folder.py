@@ -3,26 +3,36 @@
 The folder is locked (simkit/engine/folder_lock.py) before anything is checked or written, so two
 writers never both pass the checks. On resume every chunk is checked against the chunk index;
 the ones that fail are moved to `quarantine/` and their games are played again.
+
+The manifest names the run (`run_id`, random: it identifies this run, never enters a table), the
+code that wrote it (`code`: simkit/engine/code_version.py) and its tables' `schema_version`
+(simkit/engine/table_schema.py). Resuming a folder of an older schema upgrades it: its old
+chunks are read through the converter, the merged tables are written in the current schema, and
+the manifest then says so; `resumed` lists the code of each resume.
 """
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from simkit.engine.chunk_index import quarantine
+from simkit.engine.code_version import code_version
 from simkit.engine.errors import RunFolderError
 from simkit.engine.folder_lock import LOCK_NAME, FolderLock
 from simkit.engine.records import (
     MANIFEST,
     REQUIRED,
+    check_schema,
     read_manifest,
     require_fields,
     verified_chunks,
     versions,
 )
 from simkit.engine.spec import RunSpec
+from simkit.engine.table_schema import SCHEMA_VERSION
 
 #: manifest fields a resumed run must share with the command that resumes it
 #: (a folder written before `deal_numbers` existed reads it as None: the first deals)
@@ -69,9 +79,10 @@ def open_new(spec: RunSpec, out_dir: Path, chunk_size: int) -> OpenedFolder:
     if not _is_empty(out_dir):               # another writer got here first and finished
         lock.release()
         raise RunFolderError(refusal)
-    manifest = {**spec.manifest_fields(), "chunk_size": chunk_size, "status": "running",
-                "games_done": 0, "versions": versions(),
-                "started": datetime.now(UTC).isoformat(timespec="seconds"), "timings": {}}
+    manifest = {"run_id": uuid.uuid4().hex, "schema_version": SCHEMA_VERSION,
+                **spec.manifest_fields(), "chunk_size": chunk_size, "status": "running",
+                "games_done": 0, "versions": versions(), "code": code_version(),
+                "started": _now(), "timings": {}}
     return OpenedFolder(manifest, set(), lock)
 
 
@@ -90,6 +101,7 @@ def open_resume(spec: RunSpec, out_dir: Path) -> OpenedFolder:
 def _resume_locked(spec: RunSpec, out_dir: Path, lock: FolderLock) -> OpenedFolder:
     old = read_manifest(out_dir)
     require_fields(old, out_dir, (*REQUIRED, "chunk_size"))
+    check_schema(old, out_dir)
     fields = spec.manifest_fields()
     differs = [k for k in SAME_ON_RESUME if old.get(k) != fields[k]]
     if differs:
@@ -107,7 +119,23 @@ def _resume_locked(spec: RunSpec, out_dir: Path, lock: FolderLock) -> OpenedFold
                        f"{check.describe(files=aside)}")
         old.setdefault("set_aside", []).extend(
             {"file": p.name, "reason": why,
-             "when": datetime.now(UTC).isoformat(timespec="seconds")} for p, why in aside)
+             "when": _now()} for p, why in aside)
     old.pop("tables", None)
     old["status"] = "running"
+    _mark_resume(old)
     return OpenedFolder(old, set(check.good), lock, notices)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _mark_resume(manifest: dict) -> None:
+    """A resumed run keeps its id (a folder from before run ids gets one now), records the code
+    that resumed it, and is written in the current schema (see module docstring)."""
+    manifest.setdefault("run_id", uuid.uuid4().hex)
+    if manifest.get("schema_version") != SCHEMA_VERSION:
+        manifest["schema_version_before_resume"] = manifest.get("schema_version", 1)
+    manifest["schema_version"] = SCHEMA_VERSION
+    manifest.setdefault("resumed", []).append({"when": _now(), "code": code_version(),
+                                               "simkit": versions().get("simkit")})

@@ -32,6 +32,7 @@ from simkit.engine.chunks import (
 from simkit.engine.errors import ConfigError, RunFolderError
 from simkit.engine.play import ENGINE_ERROR, Chunk, play_range
 from simkit.engine.records import (
+    chunk_frames,
     read_chunks,
     read_manifest,
     read_tables,
@@ -420,7 +421,7 @@ class _Prefix:
             if chunk is None:
                 g, s = read_chunks(self.out_dir, [self.length])
             else:
-                g, s = pd.DataFrame(chunk.games), pd.DataFrame(chunk.seats)
+                g, s = chunk_frames(chunk.games, chunk.seats)     # as read back: the same schema
             self.games.append(g)
             self.seats.append(s)
             self.length += 1

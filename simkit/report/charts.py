@@ -231,6 +231,7 @@ def game_length(games: pd.DataFrame, title: str = "Game length") -> Figure:
     axes = np.atleast_1d(axes)
     for i, (ax, col) in enumerate(zip(axes, cols)):
         x = games[col].to_numpy(dtype=float)
+        x = x[~np.isnan(x)]         # a game without a result (a forfeit) has no rounds or turns
         if x.size == 0:
             continue
         ax.hist(x, bins=_bins(x, 25), color=color(i + 2), alpha=0.8)

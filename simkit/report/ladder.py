@@ -21,6 +21,7 @@ from simkit.report.charts import min_font_pt, save_figure
 from simkit.report.figures import RatingFigures, game_title, typed_rows
 from simkit.report.ladder_charts import budget_chart, ratings_chart
 from simkit.report.page import Table, chart_img, esc, glossary_html, html_table, md_table, note, page_html
+from simkit.report.writer import csv_frame
 from simkit.stats.wording import pct, signed
 from simkit.studies.ladder import LadderResult, analyse_ladder
 from simkit.studies.tournament import crosstable, write_crosstable
@@ -230,7 +231,7 @@ def write_study_report(folder: Path | str, kind: str, result: LadderResult | Non
     out = Path(out_dir) if out_dir is not None else Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     charts = _charts(result, out, kind)
-    result.ratings.to_csv(out / f"{kind}_ratings.csv", index=False)
+    csv_frame(result.ratings).to_csv(out / f"{kind}_ratings.csv", index=False)
     pd.DataFrame([asdict(p) for p in result.pairs]).to_csv(out / "pairings.csv", index=False)
     if kind == "tournament":
         write_crosstable(out, crosstable(result))

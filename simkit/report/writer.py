@@ -7,7 +7,8 @@ writes
 
     out_dir/report.html         self-contained: images embedded as base64 PNG, all text escaped
     out_dir/summary.md          the headline, the key tables in Markdown, links to the charts
-    out_dir/tables/<run>/*.csv  every table of every run (and comparison.csv for several runs)
+    out_dir/tables/<run>/*.csv  every table of every run (and comparison.csv for several runs);
+                                the strategy column is `strategy`, as in seats.parquet
     out_dir/figures/<run>/*.png, *.svg
 
 Every run starts with a headline (the game, the lineup and a verdict in words computed from the
@@ -50,6 +51,12 @@ def _figure_table(figures: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame({"figure": list(figures), "value": list(figures.values())})
 
 
+def csv_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A stats table as its CSV holds it: the strategy column named `strategy`, as in
+    seats.parquet (the stats tables call it `player`)."""
+    return df.rename(columns={"player": "strategy"})
+
+
 def write_tables(a: RunAnalysis, folder: Path) -> list[Path]:
     """Every table of the run as CSV; seats are numbered from 1 as in the report."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -57,7 +64,7 @@ def write_tables(a: RunAnalysis, folder: Path) -> list[Path]:
 
     def put(df: pd.DataFrame, name: str, index: bool = False) -> None:
         p = folder / f"{name}.csv"
-        df.to_csv(p, index=index)
+        csv_frame(df).to_csv(p, index=index, index_label="strategy" if index else None)
         paths.append(p)
 
     put(a.summary, "summary")

@@ -339,7 +339,8 @@ def balance(games: pd.DataFrame, seats: pd.DataFrame, higher_is_better: bool = T
     out["shared_win"] = rate(int((winners > 1).sum()))
     forfeit = int((games["forfeit_seat"] >= 0).sum()) if "forfeit_seat" in games else 0
     out["forfeit"] = rate(forfeit)
-    errors = int((games["error"].astype(str) != "").sum()) if "error" in games else 0
+    # null (the tables since schema 2) or '' (frames built with the play loop's sentinel): no error
+    errors = int((games["error"].fillna("").astype(str) != "").sum()) if "error" in games else 0
     out["error"] = rate(errors)
 
     margins = winning_margins(seats, higher_is_better)

@@ -66,7 +66,7 @@ def test_compare_run_folder_is_accepted_by_report(tmp_path):
     html = (tmp_path / "rep" / "report.html").read_text()
     assert 'id="match"' in html and "SPRT" in html and "no decision" in html
     summary = pd.read_csv(tmp_path / "rep" / "tables" / "cmp" / "summary.csv")
-    assert list(summary["player"]) == ["random#1", "random#2"]
+    assert list(summary["strategy"]) == ["random#1", "random#2"]
 
 
 @pytest.mark.slow

@@ -164,7 +164,7 @@ def test_a_real_report_answers_the_questions_in_its_first_screen(real_report, wi
     summary = pd.read_csv(real_report.parent / "tables" / "run" / "summary.csv")
     best = summary.loc[(summary["win_share"] / summary["fair_share"]).idxmax()]
     text = " ".join(head["text"].split())
-    for said in ("Who is stronger?", f"{best['player']} wins {100 * best['win_share']:.1f}% of "
+    for said in ("Who is stronger?", f"{best['strategy']} wins {100 * best['win_share']:.1f}% of "
                  "games", "By how much?", "pairwise Elo", "Fair to seats?"):
         assert said in text, said
     folder = Path(os.environ.get("SIMKIT_SCREENSHOTS") or tmp_path)

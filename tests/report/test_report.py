@@ -80,7 +80,7 @@ def test_report_tables_and_markdown(sixnimmt_runs, tmp_path):
     out = tmp_path / "rep"
     build_report([sixnimmt_runs / "four"], out)
     summary = pd.read_csv(out / "tables" / "four" / "summary.csv")
-    assert list(summary["player"]) == ["heuristic", "random", "lowest", "highest"]
+    assert list(summary["strategy"]) == ["heuristic", "random", "lowest", "highest"]
     assert summary["games"].tolist() == [120] * 4
     assert summary["win_share"].sum() <= 1.0 + 1e-9
     for name in ("score_quantiles", "seats", "ratings", "head_to_head", "balance"):
@@ -157,7 +157,7 @@ def test_headline_comes_before_any_table_and_answers_who_is_stronger(sixnimmt_ru
     best = table.loc[(table["win_share"] / table["fair_share"]).idxmax()]
     ratio = best["win_share"] / best["fair_share"]
     assert answers["Who is stronger?"].startswith(
-        f"<strong>{best['player']}, {ratio:.2f}× its fair share.</strong> {best['player']} wins "
+        f"<strong>{best['strategy']}, {ratio:.2f}× its fair share.</strong> {best['strategy']} wins "
         f"{100 * best['win_share']:.1f}% of games")
     assert "against a fair 25.0%" in answers["Who is stronger?"]
     assert "Plackett–Luce" in answers["By how much?"]
@@ -193,7 +193,7 @@ def test_a_strategy_in_several_seats_gets_per_game_and_per_seat_shares(tmp_path)
                          labels=["smart", "random", "random", "random"])
     run = _write_run(tmp_path / "multi", games, seats, n_players=4)
     text = build_report([run], tmp_path / "rep").read_text()
-    table = pd.read_csv(tmp_path / "rep" / "tables" / "multi" / "summary.csv").set_index("player")
+    table = pd.read_csv(tmp_path / "rep" / "tables" / "multi" / "summary.csv").set_index("strategy")
     share = table.loc["random", "win_share"]
     per_seat = share / 3
     assert f"<td>{100 * share:.1f}%</td><td>" in text               # per game
@@ -332,7 +332,7 @@ def test_multi_round_games_get_the_score_after_each_round(sixnimmt_runs, tmp_pat
     curves = pd.read_csv(out / "tables" / "four" / "round_scores.csv")
     games = pd.read_parquet(sixnimmt_runs / "four" / "games.parquet")
     assert curves["round"].max() == games["rounds"].max()
-    assert set(curves["player"]) == {"heuristic", "random", "lowest", "highest"}
+    assert set(curves["strategy"]) == {"heuristic", "random", "lowest", "highest"}
     assert not (out / "figures" / "four" / "rounds.png").exists()
     md = (out / "summary.md").read_text()
     assert "(figures/four/round_scores.png)" in md
