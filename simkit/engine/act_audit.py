@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 
 from simkit.engine.game import Action, Game, State
+from simkit.engine.strategy import Decision
 
-Act = Callable[[Any], Action]
+Act = Callable[[Decision], Action]
 #: the most lines of a changed position a forfeit's error names
 SHOWN_LINES = 3
 
@@ -85,7 +86,7 @@ def sealed_acts(state: State, game: Game, acts: Sequence[Act]) -> list[Act]:
 
 
 def _sealed(state: State, game: Game, seat: int, act: Act) -> Act:
-    def sealed_act(decision: Any) -> Action:
+    def sealed_act(decision: Decision) -> Action:
         before = fingerprint(state, game)
         action = act(decision)
         after = fingerprint(state, game)

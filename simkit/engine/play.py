@@ -20,7 +20,7 @@ import numpy as np
 
 from simkit.engine.act_audit import sealed_acts
 from simkit.engine.errors import EngineError, IllegalAction, StrategyError
-from simkit.engine.game import ROUND_SCORES, Game, State
+from simkit.engine.game import ROUND_SCORES, Action, Game, State
 from simkit.engine.guard import DecisionGuard
 from simkit.engine.registry import get_game
 from simkit.engine.seeding import (
@@ -196,7 +196,7 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
         guard.watch(sys._getframe())    # its watchdog reads `steps` and `current` from this frame
     try:
         bots = seat_strategies(lineup, info, rngs)
-        acts = [bot.act for bot in bots]
+        acts: list[Callable[[Decision], Action]] = [bot.act for bot in bots]
         decisions = Decision.for_seats(state, rngs[:len(bots)])
         together = _together(bots)
         if sealed is not None:              # --paranoid: nothing may change while a seat decides

@@ -96,7 +96,7 @@ class Decision:
 _STATE_SLOT = Decision.__dict__["_state"]
 _held = _STATE_SLOT.__get__
 _hold = _STATE_SLOT.__set__
-del Decision._state
+del Decision._state  # type: ignore[attr-defined]
 del _STATE_SLOT
 
 

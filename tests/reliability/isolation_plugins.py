@@ -102,3 +102,30 @@ class Prints(Honest):
     def act(self, decision):
         print("chatter from a strategy")
         return super().act(decision)
+
+
+class Raises(Honest):
+    """Raises at every decision."""
+
+    def act(self, decision):
+        raise RuntimeError("a bug in the plug-in")
+
+
+class _Payload:
+    """An 'action' whose unpickling would run a shell command."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.path}",))
+
+
+class ReturnsAPayload(Honest):
+    """Returns an object whose unpickling would run a command (creating `path`)."""
+
+    def __init__(self, path: str = ""):
+        self.path = path
+
+    def act(self, decision):
+        return _Payload(self.path)
