@@ -120,14 +120,15 @@ def strategies(game):
 @click.option("--strict", is_flag=True, help="Stop at the first strategy error with its traceback.")
 @options.decision_timeout(None)
 @options.paranoid
+@options.isolate(False)
 @options.engine
 @options.progress
 @options.quiet
 @options.verbose
 @options.as_json
 def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplicate, set_items,
-        deals_path, chunk_size, backend, scheduler, resume, strict, decision_timeout, paranoid, engine,
-        progress, quiet, verbose, as_json):
+        deals_path, chunk_size, backend, scheduler, resume, strict, decision_timeout, paranoid, isolate,
+        engine, progress, quiet, verbose, as_json):
     """Play a batch of seeded games and write a run folder.
 
     Give -s once for all seats, or per seat; with fewer than the players, the last one fills
@@ -161,7 +162,8 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
                           seating=seating, duplicate=duplicate,
                           overrides=parse_set_options(set_items), command=options.command_line(),
                           strict=strict, decision_timeout=decision_timeout, paranoid=paranoid,
-                          engine=engine, deal_numbers=deal_numbers)
+                          engine=engine, deal_numbers=deal_numbers,
+                          isolate="plugins" if isolate else "off")
     out_dir = out if out is not None else default_out_dir(spec)
     say = _teller(quiet)
 

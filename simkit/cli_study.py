@@ -164,7 +164,7 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
 def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int | None, n_games: int,
                    fmt: str, seed: int | None, jobs: int, set_items: tuple[str, ...], out: Path | None,
                    resume: bool, decision_timeout: float | None, progress: bool | None,
-                   say: Callable[[str], None]) -> Path:
+                   say: Callable[[str], None], isolate: bool = True) -> Path:
     """Plan and play the pairings of a ladder or tournament (header, per-pairing lines, resume
     hint on Ctrl-C); return its folder."""
     from simkit.engine.lineup import default_players
@@ -179,7 +179,7 @@ def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int 
     seed = options.recorded_seed(out, resume, seed, "ladder.json")
     plan = plan_ladder(game, n, agents, games_per_pair=n_games, seed=seed, fmt=fmt,
                        overrides=parse_set_options(set_items), decision_timeout=decision_timeout,
-                       command=options.command_line())
+                       command=options.command_line(), isolate="plugins" if isolate else "off")
     out_dir = out if out is not None else stamped_dir(f"{kind}-{game}", plan.seed)
     say(f"{entry.title}: {kind} ({fmt}) of {len(plan.agents)} agents, {len(plan.pairs)} pairings of "
         f"{plan.games_per_pair} games, {n} players, "
@@ -199,7 +199,8 @@ def _pairing_options(folder: str) -> Callable:
     """The options `ladder` and `tournament` share, after their -s, in --help order."""
     shared = [options.players, options.pair_games, options.pairing_format, options.seed, options.jobs,
               options.overrides, options.out(f"{folder} folder (default: a new folder under results/)."),
-              options.resume, options.decision_timeout(DEFAULT_DECISION_TIMEOUT), options.progress]
+              options.resume, options.decision_timeout(DEFAULT_DECISION_TIMEOUT), options.progress,
+              options.isolate(True)]
 
     def apply(command: Callable) -> Callable:
         for option in reversed(shared):
@@ -215,7 +216,7 @@ def _pairing_options(folder: str) -> Callable:
                     "heuristic, and ismcts at 10, 100 and 1000 iterations.")
 @_pairing_options("Ladder")
 def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_items, out, resume,
-                   decision_timeout, progress):
+                   decision_timeout, progress, isolate):
     """Rate a field of agents against each other and measure the game's skill depth.
 
     Every pairing is played on duplicate deals with seats rotated (A on even seats, B on odd
@@ -234,7 +235,8 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
     from simkit.studies.ladder import analyse_ladder
 
     out_dir = _play_pairings("ladder", game, list(strategy_names) or None, players, n_games, fmt, seed,
-                             jobs, set_items, out, resume, decision_timeout, progress, options.echo_err)
+                             jobs, set_items, out, resume, decision_timeout, progress, options.echo_err,
+                             isolate)
     result = analyse_ladder(out_dir)
     click.echo(ladder_text(result))
     click.echo(f"report: {write_ladder_report(out_dir, result)}")
@@ -246,7 +248,7 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
 @_pairing_options("Tournament")
 @options.quiet
 def tournament_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_items, out, resume,
-                       decision_timeout, progress, quiet):
+                       decision_timeout, progress, isolate, quiet):
     """Play a round robin (or a gauntlet) between strategies and print the crosstable.
 
     Every pairing is played on the same duplicate deals with seats rotated (A on even seats, B
@@ -270,7 +272,7 @@ def tournament_command(game, strategy_names, players, n_games, fmt, seed, jobs, 
     say = (lambda message: None) if quiet else options.echo_err
     out_dir = _play_pairings("tournament", game, list(strategy_names), players, n_games, fmt, seed, jobs,
                              set_items, out, resume, decision_timeout,
-                             False if quiet and progress is None else progress, say)
+                             False if quiet and progress is None else progress, say, isolate)
     result = analyse_ladder(out_dir)
     page = write_tournament_report(out_dir, result)     # crosstable.csv too
     click.echo(crosstable_text(crosstable(result)))

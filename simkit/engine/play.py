@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from simkit.engine.act_audit import sealed_acts
 from simkit.engine.errors import EngineError, IllegalAction, StrategyError
-from simkit.engine.game import ROUND_SCORES, Game, State
+from simkit.engine.game import ROUND_SCORES, Action, Game, State
 from simkit.engine.guard import DecisionGuard
 from simkit.engine.registry import get_game
 from simkit.engine.seeding import (
@@ -173,7 +174,8 @@ _BASE_ACT_MANY = getattr(Strategy.act_many, "__func__", None)
 def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: GameInfo,
              rngs: Sequence[np.random.Generator], *, forfeit_on_error: bool = True,
              before: BeforeStep | None = None, after: AfterStep | None = None,
-             max_steps: int | None = None, guard: DecisionGuard | None = None) -> Played:
+             max_steps: int | None = None, guard: DecisionGuard | None = None,
+             sealed: Game | None = None) -> Played:
     """Seat the strategies and play `state` on until it is over (or `max_steps` steps).
 
     With `forfeit_on_error`, a strategy that fails (in setup, in `act`, or with an action that
@@ -184,6 +186,8 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
     `KeyboardInterrupt` inside `act` also forfeits. A numpy value equal to a legal action is
     accepted as that action. A step in which every seat acts goes to `act_many` when every seat
     has the same strategy class and it offers one; a failure or timeout in it is the first seat's.
+    With `sealed` (the game's entry, under `--paranoid`), each `act` is checked to leave the game
+    unchanged (`simkit.engine.act_audit`): a seat that changes it forfeits.
     """
     steps = 0
     current = -1
@@ -192,9 +196,12 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
         guard.watch(sys._getframe())    # its watchdog reads `steps` and `current` from this frame
     try:
         bots = seat_strategies(lineup, info, rngs)
-        acts = [bot.act for bot in bots]
+        acts: list[Callable[[Decision], Action]] = [bot.act for bot in bots]
         decisions = Decision.for_seats(state, rngs[:len(bots)])
         together = _together(bots)
+        if sealed is not None:              # --paranoid: nothing may change while a seat decides
+            acts = sealed_acts(state, sealed, acts)
+            together = None
         everyone = tuple(range(len(bots)))
         apply = state.apply
         to_act = state.to_act
@@ -329,7 +336,7 @@ class _Table:
         after = _audit_every_step if spec.paranoid and not partial else None
         try:
             played = play_out(state, [lineup[k] for k in slots], self.info, streams.seats, max_steps=cap,
-                              after=after, guard=guard)
+                              after=after, guard=guard, sealed=self.game if after is not None else None)
             failure = "" if partial or played.forfeit >= 0 else _engine_error(state, played, cap)
         except Exception as exc:   # not a strategy's fault: the engine's (or a failed audit)
             if partial:

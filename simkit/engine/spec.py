@@ -11,6 +11,7 @@ from typing import Any
 from simkit.engine.chunks import check_game_count
 from simkit.engine.config import GameConfig, config_from_dict, with_overrides
 from simkit.engine.errors import ConfigError
+from simkit.engine.isolation import isolated_specs
 from simkit.engine.registry import all_games, get_game
 from simkit.engine.seeding import DealRanges, deal_pieces, root_seed
 from simkit.engine.strategy import StrategySpec, load_class, parse_strategy
@@ -120,8 +121,10 @@ class RunSpec:
                overrides: dict[str, str] | None = None, command: str = "",
                strict: bool = False, config: GameConfig | None = None,
                decision_timeout: float | None = None, paranoid: bool = False,
-               engine: str = "scalar", deal_numbers: Any = None) -> RunSpec:
-        """Validate every option and resolve names; raises SimkitError subclasses."""
+               engine: str = "scalar", deal_numbers: Any = None, isolate: str = "off") -> RunSpec:
+        """Validate every option and resolve names; raises SimkitError subclasses. `isolate`
+        ("off", "plugins", "all"): which seats play from a process of their own
+        (simkit/engine/isolation.py); it changes no result of an honest strategy."""
         entry = get_game(game)
         if not entry.min_players <= n_players <= entry.max_players:
             raise ConfigError(f"--players {n_players} is not allowed for {game}: "
@@ -148,7 +151,7 @@ class RunSpec:
         base = config if config is not None else entry.config_cls()
         cfg = with_overrides(base, overrides or {})
         cfg.check_players(n_players)
-        specs = timed_specs(entry, cfg, specs)
+        specs = isolated_specs(timed_specs(entry, cfg, specs), isolate)
         if duplicate:
             n_games = math.ceil(n_games / n_players) * n_players
             check_game_count(n_games)

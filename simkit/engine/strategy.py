@@ -42,56 +42,62 @@ class GameInfo(Generic[ConfigT]):
 class Decision:
     """One seat's view of a decision: observation, legal actions, its own RNG, a forward model.
 
-    It holds no reference named to the live state: `sample_state()` returns a determinized copy.
-    (Python cannot hide an object from a determined plug-in; the runner's audits catch one that
-    reaches the state anyway and changes it.) The runner reuses one Decision per seat for a
-    whole game; read it during `act` only.
+    Its attributes are plain data (`seat`, `rng`); `observation`, `legal_actions`, `is_legal`
+    and `sample_state()` (a determinized copy) ask the live state, which the Decision keeps in a
+    slot whose descriptor is removed from the class: no attribute, bound method or closure of a
+    Decision leads to the state (`tests/reliability/test_isolation.py` walks them). That keeps
+    honest code from reaching the state by accident; it is no sandbox: code in the same process
+    can still find any object through `gc` or the stack frames, so in-process plug-ins are
+    trusted code (`--isolate` runs a strategy in a process of its own, docs/reliability.md).
+    The runner reuses one Decision per seat for a whole game; read it during `act` only.
     """
 
-    __slots__ = ("seat", "rng", "_observe", "_legal", "_is_legal", "_determinize")
+    __slots__ = ("seat", "rng", "_state")
 
     def __init__(self, state: State, seat: int, rng: np.random.Generator):
         self.seat = seat
         self.rng = rng
-        self._observe = state.observe
-        self._legal = state.legal_actions
-        self._is_legal = state.is_legal
-        self._determinize = state.determinize
+        _hold(self, state)
 
     @classmethod
     def for_seats(cls, state: State, rngs: Sequence[np.random.Generator]) -> list[Decision]:
-        """`[Decision(state, seat, rng) for seat, rng in enumerate(rngs)]`, sharing one bound
-        method of each kind between the seats (the runner's per-game set-up)."""
-        observe, legal = state.observe, state.legal_actions
-        is_legal, determinize = state.is_legal, state.determinize
+        """`[Decision(state, seat, rng) for seat, rng in enumerate(rngs)]` (the runner's
+        per-game set-up)."""
         new = object.__new__
+        hold = _hold
         decisions = []
         for seat, rng in enumerate(rngs):
             decision = new(cls)
             decision.seat = seat
             decision.rng = rng
-            decision._observe = observe
-            decision._legal = legal
-            decision._is_legal = is_legal
-            decision._determinize = determinize
+            hold(decision, state)
             decisions.append(decision)
         return decisions
 
     @property
     def observation(self) -> Any:
-        return self._observe(self.seat)
+        return _held(self).observe(self.seat)
 
     @property
     def legal_actions(self) -> Any:
         """The legal actions, or None where the game cannot list them (use is_legal)."""
-        return self._legal(self.seat)
+        return _held(self).legal_actions(self.seat)
 
     def is_legal(self, action: Action) -> bool:
-        return self._is_legal(self.seat, action)
+        return _held(self).is_legal(self.seat, action)
 
     def sample_state(self) -> State:
         """A full state consistent with this seat's observation (hidden information resampled)."""
-        return self._determinize(self.seat, self.rng)
+        return _held(self).determinize(self.seat, self.rng)
+
+
+# The state's slot stays in every Decision, but its descriptor leaves the class: `dir`, `vars`
+# and attribute access do not see it; only these two module-private functions read and set it.
+_STATE_SLOT = Decision.__dict__["_state"]
+_held = _STATE_SLOT.__get__
+_hold = _STATE_SLOT.__set__
+del Decision._state  # type: ignore[attr-defined]
+del _STATE_SLOT
 
 
 class Strategy(Generic[ConfigT]):

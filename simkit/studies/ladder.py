@@ -94,8 +94,10 @@ class LadderPlan:
 def plan_ladder(game: str, n_players: int, agents: list[str] | None = None, *, games_per_pair: int = 100,
                 seed: int | None = None, fmt: str = "round-robin", overrides: dict[str, str] | None = None,
                 decision_timeout: float | None = DEFAULT_DECISION_TIMEOUT,
-                command: str = "") -> LadderPlan:
-    """Validate every pairing before anything runs (a bad agent or option fails fast)."""
+                command: str = "", isolate: str = "plugins") -> LadderPlan:
+    """Validate every pairing before anything runs (a bad agent or option fails fast). By
+    default a plug-in agent (a class from outside simkit) plays from a process of its own
+    (`isolate`, simkit/engine/isolation.py)."""
     entry = get_game(game)
     agents = list(agents) if agents else default_agents(game)
     if len(agents) < 2:
@@ -114,7 +116,7 @@ def plan_ladder(game: str, n_players: int, agents: list[str] | None = None, *, g
         Pairing(a, b, _folder_name(i, a, b),
                 RunSpec.create(game, n_players, alternating_lineup(a, b, n_players), games_per_pair,
                                seed=master, seating="rotate", duplicate=True, overrides=overrides,
-                               command=command, decision_timeout=decision_timeout))
+                               command=command, decision_timeout=decision_timeout, isolate=isolate))
         for i, (a, b) in enumerate(pairings(agents, fmt)))
     return LadderPlan(game, n_players, tuple(agents), fmt, pairs[0].spec.n_games, master, pairs)
 

@@ -210,4 +210,4 @@ def test_decisions_for_seats_are_the_decisions_of_each_seat():
         assert fast.observation == plain.observation
         assert fast.legal_actions == plain.legal_actions
         assert fast.is_legal(plain.legal_actions[0]) and not fast.is_legal(105)
-        assert fast._observe.__self__ is state
+        assert fast.sample_state().observe(seat) == state.observe(seat)
