@@ -18,7 +18,7 @@ a seat has no result (forfeit, engine error) is left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,48 +105,104 @@ def arc_summary(arcs: Sequence[GameArc]) -> dict[str, Figure]:
 
 
 def arcs_from_round_scores(seats: pd.DataFrame, higher_is_better: bool) -> list[GameArc]:
-    """Every game's arc from a seats table with a `round_scores` column (points per round)."""
-    return [game_arc(cum, winners, higher_is_better) for cum, winners, _ in _games(seats)]
+    """Every game's arc from a seats table with a `round_scores` column, game by game (the
+    readable definition; `arc_table` computes the same for all games at once)."""
+    found = running_scores(seats)
+    if found is None:
+        return []
+    cum, length, win = found
+    return [game_arc(cum[g, :, :length[g]].T, list(np.flatnonzero(win[g] > 0)), higher_is_better)
+            for g in range(len(length))]
 
 
-def _games(seats: pd.DataFrame) -> Iterator[tuple[np.ndarray, list[int], list[str]]]:
-    """Per finished game: cumulative[t, seat], the winning seats and each seat's player."""
-    if ROUND_SCORES not in seats.columns:
-        return
-    keys = player_key(seats).to_numpy()
-    for _, rows in seats.assign(_player=keys).groupby("game", sort=True):
-        lists = [() if x is None else x for x in rows[ROUND_SCORES]]
-        if any(len(x) == 0 for x in lists) or rows["score"].isna().any():
-            continue
-        length = max(len(x) for x in lists)
-        points = np.zeros((length, len(rows)))
-        for col, x in enumerate(lists):
-            points[:len(x), col] = np.asarray(x, dtype=float)
-        wins = rows["win"].to_numpy(dtype=float)
-        yield np.cumsum(points, axis=0), [i for i in range(len(rows)) if wins[i] > 0], list(rows["_player"])
+def running_scores(seats: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """From a seats table with `round_scores`: cumulative[game, seat, step] (a game carries its
+    final scores after its last step), each game's length, and win[game, seat]; games with a
+    seat without a result are left out. None without the column."""
+    if ROUND_SCORES not in seats.columns or seats.empty:
+        return None
+    lists = seats[ROUND_SCORES].map(lambda x: () if x is None else x)
+    rows = seats[seats["game"].isin(_kept_games(seats))].sort_values(["game", "seat"])
+    if rows.empty:
+        return None
+    n = int(rows["seat"].max()) + 1
+    lists = lists[rows.index]
+    lengths = lists.map(len).to_numpy()
+    width = int(lengths.max())
+    points = np.zeros((len(rows), width))
+    flat = np.concatenate([np.asarray(x, dtype=float) for x in lists])
+    r = np.repeat(np.arange(len(rows)), lengths)
+    c = np.arange(flat.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    points[r, c] = flat
+    cum = np.cumsum(points, axis=1).reshape(-1, n, width)
+    return cum, lengths.reshape(-1, n).max(axis=1), rows["win"].to_numpy(dtype=float).reshape(-1, n)
+
+
+def arc_table(cum: np.ndarray, length: np.ndarray, win: np.ndarray, higher_is_better: bool) -> pd.DataFrame:
+    """`game_arc` for every game at once: cum[game, seat, step], length[game], win[game, seat]."""
+    scores = cum if higher_is_better else -cum
+    g, n, w = scores.shape
+    steps = np.arange(w)
+    live = steps[None, :] < length[:, None]                           # [game, step]
+    best = scores.max(axis=1)                                         # [game, step]
+    leads = scores == best[:, None, :]                                # [game, seat, step]
+    kept = (leads[:, :, 1:] & leads[:, :, :-1]).any(axis=1)           # [game, step-1]
+    changes = ((~kept) & live[:, 1:]).sum(axis=1)
+    winner = win > 0
+    trailing = ~leads & live[:, None, :]
+    last = np.where(trailing.any(axis=2), w - 1 - np.argmax(trailing[:, :, ::-1], axis=2), -1)
+    step = np.minimum(last + 2, length[:, None])                      # [game, seat], 1-based
+    decided = np.where(winner, step, np.iinfo(np.int64).max).min(axis=1) / length
+    half = (length + 1) // 2 - 1
+    at_half = scores[np.arange(g), :, half]                           # [game, seat]
+    worst = at_half == at_half.min(axis=1, keepdims=True)
+    comeback = (length >= 2) & (worst.sum(axis=1) == 1) & (worst & winner).any(axis=1)
+    deficit = np.where(live[:, None, :], best[:, None, :] - scores, 0.0).max(axis=2)
+    drama = np.where(winner, deficit, np.inf).min(axis=1)
+    return pd.DataFrame({"length": length, "lead_changes": changes, "decided_at": decided,
+                         "comeback": comeback, "drama": drama})
+
+
+def summarise_table(table: pd.DataFrame) -> dict[str, Figure]:
+    """The figures of MEANINGS over the games of an `arc_table`."""
+    drama = table["drama"].to_numpy(dtype=float)
+    return {"length": _mean(table["length"].to_numpy(dtype=float)),
+            "lead_changes": _mean(table["lead_changes"].to_numpy(dtype=float)),
+            "decided_at": _mean(table["decided_at"].to_numpy(dtype=float)),
+            "comebacks": _share(table["comeback"].to_numpy()), "drama": _mean(drama),
+            "trailed": _share(drama > 0)}
 
 
 def lead_margins(seats: pd.DataFrame, higher_is_better: bool, level: float = 0.95) -> pd.DataFrame | None:
     """Per player and step: its mean lead over the best other seat (negative: behind), with a
-    95 % Student-t interval over games; a game that ended earlier counts with its final margin.
+    95 % Student-t interval over games; a game that ended earlier counts with its final margin
+    (its running scores carry forward). A strategy's seats in one game count once (their mean).
     None without round scores or with one step only."""
-    per_player: dict[str, list[np.ndarray]] = {}
-    width = 0
-    for cum, _, players_ in _games(seats):
-        scores = cum if higher_is_better else -cum
-        width = max(width, len(scores))
-        mine: dict[str, list[np.ndarray]] = {}
-        for seat, player in enumerate(players_):
-            mine.setdefault(player, []).append(scores[:, seat] - np.delete(scores, seat, axis=1).max(axis=1))
-        for player, margins in mine.items():       # a strategy's seats in one game count once
-            per_player.setdefault(player, []).append(np.mean(margins, axis=0))
-    if width < 2:
+    found = running_scores(seats)
+    if found is None or found[0].shape[2] < 2:
         return None
+    cum, _, _ = found
+    scores = cum if higher_is_better else -cum
+    g, n, w = scores.shape
+    others = np.stack([np.delete(scores, s, axis=1).max(axis=1) for s in range(n)], axis=1)
+    margin = (scores - others).reshape(g * n, w)
+    done = seats[seats["game"].isin(_kept_games(seats))].sort_values(["game", "seat"])
+    keys = player_key(done).to_numpy()
+    games = done["game"].to_numpy()
+    frame = pd.DataFrame(margin).assign(player=keys, game=games)
+    per_game = frame.groupby(["player", "game"], sort=False).mean()      # seats of a game count once
     rows = []
-    for player, margins in per_player.items():
-        padded = np.array([np.concatenate([m, np.full(width - len(m), m[-1])]) for m in margins])
-        for step in range(width):
-            f = _mean(padded[:, step], level)
-            rows.append({"player": player, "step": step + 1, "mean": f.value, "low": f.low, "high": f.high,
-                         "games": len(padded)})
+    for player in dict.fromkeys(keys):
+        values = per_game.loc[player].to_numpy()
+        for step in range(w):
+            f = _mean(values[:, step], level)
+            rows.append({"player": player, "step": step + 1, "mean": f.value, "low": f.low,
+                         "high": f.high, "games": len(values)})
     return pd.DataFrame(rows)
+
+
+def _kept_games(seats: pd.DataFrame) -> set:
+    """The games `running_scores` keeps: every seat has its round scores and a score."""
+    lists = seats[ROUND_SCORES].map(lambda x: () if x is None else x)
+    bad = set(seats.loc[(lists.map(len) == 0).to_numpy() | seats["score"].isna().to_numpy(), "game"])
+    return set(seats["game"]) - bad

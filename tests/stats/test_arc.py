@@ -59,3 +59,24 @@ def test_arcs_and_lead_margins_from_a_seats_table():
     assert margins.loc[("a", 1), "mean"] == pytest.approx(-2.0)
     assert margins.loc[("a", 2), "mean"] == pytest.approx(-2.0)
     assert margins.loc[("b", 2), "mean"] == pytest.approx(2.0)
+
+
+def test_the_vectorised_table_equals_the_game_by_game_definition():
+    """arc_table on random games (whole-number scores: many ties; lengths 1-6; co-winners)."""
+    from simkit.stats.arc import arc_table
+    rng = np.random.default_rng(5)
+    games, n, width = 400, 3, 6
+    length = rng.integers(1, width + 1, games)
+    points = rng.integers(0, 3, (games, n, width)).astype(float)
+    points = np.where(np.arange(width)[None, None, :] >= length[:, None, None], 0.0, points)  # none after the end
+    cum = np.cumsum(points, axis=2)
+    for higher in (True, False):
+        final = cum[:, :, -1] if higher else -cum[:, :, -1]
+        win = (final == final.max(axis=1, keepdims=True)).astype(float)
+        table = arc_table(cum, length, win, higher)
+        for g in range(games):
+            one = game_arc(cum[g, :, :length[g]].T, list(np.flatnonzero(win[g])), higher)
+            assert (table.loc[g, "length"], table.loc[g, "lead_changes"], table.loc[g, "comeback"]) == \
+                (one.length, one.lead_changes, one.comeback), g
+            assert table.loc[g, "decided_at"] == pytest.approx(one.decided_at)
+            assert table.loc[g, "drama"] == pytest.approx(one.drama)
