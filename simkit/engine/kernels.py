@@ -99,3 +99,18 @@ def quiet_numba() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
         yield
+
+
+def replay_answers(state: Any, answers: list[int]) -> int:
+    """Play a kernel's recorded answers (positions in `legal_actions` lists, seat by seat in
+    `to_act` order) on a scalar state; returns the steps played. The scalar engine's log of the
+    game is then the log of the kernel's game (how a kernel game is replayed and rendered)."""
+    at = steps = 0
+    while not state.is_over() and at < len(answers):
+        joint = []
+        for seat in state.to_act():
+            joint.append(state.legal_actions(seat)[answers[at]])
+            at += 1
+        state.apply(joint)
+        steps += 1
+    return steps

@@ -32,6 +32,7 @@ from simkit.games.sixnimmt import kernel_layout as L
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import max_decision_steps
 
+_NO_TRACE = np.zeros(0, dtype=np.int64)
 #: games per kernel call: the per-game outputs stay small (a call costs ~20 µs to enter)
 BLOCK = 65536
 
@@ -130,7 +131,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
             done, logged, bad = play_games(cfg, index[part], words[part], chance[part], incs, lineup.fns,
                                            lineup.params, slots[part], rotation[part], totals[part],
                                            ranks[part], wins[part], rounds[part], steps[part],
-                                           failed[part], log)
+                                           failed[part], log, _NO_TRACE)
             pieces.append(log[:logged])
             if bad >= 0:
                 game = at + done
@@ -214,9 +215,43 @@ def rollout(state: Any, lineup: list[StrategySpec], seeds: np.random.Generator,
         gens[1 + s, kr.I_LO] |= np.uint64(1)
     log = np.empty(n * 64, dtype=np.int64)
     with quiet_numba():
-        _, bad, _ = play_on(g, cfg, gens, np.arange(n, dtype=np.int64), bots.fns, bots.params,
-                            -1 if max_steps is None else max_steps, log, 0)
+        limit = -1 if max_steps is None else max_steps
+        while True:     # a match longer than the round log: the log is only scratch here
+            done, bad, _ = play_on(g, cfg, gens, np.arange(n, dtype=np.int64), bots.fns, bots.params,
+                                   limit, log, 0, _NO_TRACE)
+            if bad != -2:
+                break
+            limit = limit if limit < 0 else limit - done
     if bad >= 0:
         raise ValueError(f"the kernel form of {lineup[bad].text!r} (seat {bad}) answered outside "
                          f"its legal list")
     return g[g[L.O_TOTALS]:][:n].copy()
+
+
+def traced_game(spec: RunSpec, index: int) -> list[int]:
+    """Every answer of the bots of game `index` of `spec` played in the kernel, in order:
+    positions in the scalar engine's legal lists (`simkit.engine.kernels.replay_answers` plays
+    them through the scalar engine)."""
+    reason = kernel_supported(spec)
+    if reason is not None:
+        raise ValueError(f"the kernel cannot play this run: {reason}")
+    from simkit.games.sixnimmt.kernel_play import play_games
+
+    config: SixNimmtConfig = spec.config      # type: ignore[assignment]
+    n = spec.n_players
+    lineup = _Lineup(spec.strategies, config, n)
+    cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
+    words = batch_stream_array(spec.seed, index, index + 1, n + 2)
+    deals = chunk_deals(spec, index, index + 1)
+    chance = np.ascontiguousarray(words[:, :2]) if deals is None else \
+        np.array(deals[0], dtype=np.uint64).reshape(1, 2)
+    cap = int(cfg[L.C_STEP_CAP])
+    trace = np.zeros(1 + min(cap, 1 << 22) * n, dtype=np.int64)
+    one = [np.zeros((1, n), dtype=np.int64), np.zeros(1, dtype=np.int64)]
+    with quiet_numba():
+        play_games(cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
+                   lineup.params, one[0], one[1], np.zeros((1, n), dtype=np.int64),
+                   np.zeros((1, n), dtype=np.int64), np.zeros((1, n)), np.zeros(1, dtype=np.int64),
+                   np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), np.zeros(1 << 16, dtype=np.int64),
+                   trace)
+    return trace[1:1 + trace[0]].tolist()

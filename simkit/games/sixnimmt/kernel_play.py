@@ -177,18 +177,20 @@ def _start_round(g, cfg, chance):
 
 # ---- one decision step ------------------------------------------------------------------------
 @njit(cache=True)
-def step(g, cfg, gens, slot_of, fns, params):
+def step(g, cfg, gens, slot_of, fns, params, trace):
     """One decision step (the scalar engine's `apply` with its decisions): every seat's card
     (N5-N9), a row pick (N10) or a draft pick (N19). `gens`: the chance row, then a row per seat;
-    `slot_of[seat]`: the lineup slot whose bot decides. Returns -1, or the seat whose bot answered
+    `slot_of[seat]`: the lineup slot whose bot decides; `trace` (when not empty) records every
+    answer after the ones it holds (trace[0] of them). Returns -1, or the seat whose bot answered
     outside its legal list (the state is then left mid-step)."""
     phase = g[L.PHASE]
     if phase == L.PLAY:
-        return _play_cards(g, cfg, gens, slot_of, fns, params)
+        return _play_cards(g, cfg, gens, slot_of, fns, params, trace)
     if phase == L.ROW_PICK:
         seat = g[L.ACTOR]
         k = slot_of[seat]
         r = fns[k](L.ASK_ROW, seat, g, params[k], gens[1 + seat])
+        _record(trace, r)
         if r < 0 or r >= g[L.R]:
             return seat
         _take(g, seat, r, g[L.CARD])
@@ -197,18 +199,29 @@ def step(g, cfg, gens, slot_of, fns, params):
         _resolve(g, cfg, gens[0])
         return -1
     if phase == L.DRAFT:
-        return _draft(g, gens, slot_of, fns, params)
+        return _draft(g, gens, slot_of, fns, params, trace)
     return -1
 
 
 @njit(cache=True)
-def _play_cards(g, cfg, gens, slot_of, fns, params):
+def _record(trace, answer):
+    """Append a bot's answer to `trace` (nothing when it is empty)."""
+    if trace.size:
+        at = trace[0] + 1
+        if at < trace.size:
+            trace[at] = answer
+            trace[0] = at
+
+
+@njit(cache=True)
+def _play_cards(g, cfg, gens, slot_of, fns, params, trace):
     """N5 every seat chooses a card; N6 they are revealed in ascending order; then placed."""
     n, hand = g[L.N], g[L.H]
     pending, hands, lens = g[L.O_PENDING], g[L.O_HANDS], g[L.O_HAND_LEN]
     for seat in range(n):
         k = slot_of[seat]
         pos = fns[k](L.ASK_CARD, seat, g, params[k], gens[1 + seat])
+        _record(trace, pos)
         count = g[lens + seat]
         if pos < 0 or pos >= count:
             return seat
@@ -305,11 +318,12 @@ def _end_round(g, cfg, chance):
 
 
 @njit(cache=True)
-def _draft(g, gens, slot_of, fns, params):
+def _draft(g, gens, slot_of, fns, params, trace):
     """N19: the actor takes a card of the pool; after the last pick the rest start the rows."""
     seat = g[L.ACTOR]
     k = slot_of[seat]
     pos = fns[k](L.ASK_DRAFT, seat, g, params[k], gens[1 + seat])
+    _record(trace, pos)
     count = g[L.POOL_LEN]
     if pos < 0 or pos >= count:
         return seat
@@ -340,14 +354,14 @@ def _draft(g, gens, slot_of, fns, params):
 
 # ---- whole games ------------------------------------------------------------------------------
 @njit(cache=True)
-def play_on(g, cfg, gens, slot_of, fns, params, max_steps, log, logged):
+def play_on(g, cfg, gens, slot_of, fns, params, max_steps, log, logged, trace):
     """Steps until the match is over or `max_steps` steps (-1: no limit); returns (steps, bad
     seat or -1, entries logged). Each finished round's points go to `log[logged:]` (n each)."""
     steps = 0
     n = g[L.N]
     while g[L.PHASE] != L.OVER and steps != max_steps:
         round_no = g[L.ROUND]
-        bad = step(g, cfg, gens, slot_of, fns, params)
+        bad = step(g, cfg, gens, slot_of, fns, params, trace)
         if bad >= 0:
             return steps, bad, logged
         steps += 1
@@ -398,12 +412,13 @@ def _results(g, cfg, ranks, wins):
 
 @njit(cache=True)
 def play_games(cfg, index, words, chance_words, incs, fns, params, slots, rotation, totals,
-               ranks, wins, rounds, steps, failed, log):
+               ranks, wins, rounds, steps, failed, log, trace):
     """Games `index` of a run, one after another. `words` (G, 2(n+2)): each game's stream words
     (seats 1..n, seating n+1); `chance_words` (G, 2): its deal's chance stream; `incs` (n+2, 2):
     each stream's increment. Fills the per-game outputs; `log` takes each finished round's points
     (n per round, games in order). Returns (games played, entries logged, bad seat or -1): it stops
-    early when a bot answers outside its legal list (the bad seat) or `log` is full (-2)."""
+    early when a bot answers outside its legal list (the bad seat) or `log` is full (-2).
+    `trace`: see `step` (for one game: every answer of its bots, in order)."""
     n = cfg[L.C_N]
     g = new_layout(cfg)
     gens = np.zeros((n + 2, kr.ROW_WORDS), dtype=np.uint64)
@@ -419,7 +434,8 @@ def play_games(cfg, index, words, chance_words, incs, fns, params, slots, rotati
             row[kr.I_LO] = incs[stream, 1]
         rotation[k] = _seating(cfg, index[k], gens[n + 1], slots[k])
         new_match(g, cfg, gens[0])
-        done, bad, now = play_on(g, cfg, gens, slots[k], fns, params, cfg[L.C_STEP_CAP], log, logged)
+        done, bad, now = play_on(g, cfg, gens, slots[k], fns, params, cfg[L.C_STEP_CAP], log, logged,
+                                 trace)
         if bad != -1:
             return k, logged, bad
         if g[L.PHASE] != L.OVER:                # the step cap: no result (as the scalar engine)
