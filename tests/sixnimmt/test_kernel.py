@@ -130,3 +130,85 @@ def test_replaying_a_kernel_games_answers_through_the_scalar_engine_gives_its_ga
         steps = replay_answers(start, traced_game(spec, index))
         assert steps == played.steps and start.is_over()
         assert start.events == state.events and start.outcome() == state.outcome()
+
+
+@pytest.mark.parametrize("case", CASES_GOLDEN := __import__("tests.golden", fromlist=["CASES"]).CASES["sixnimmt"],
+                         ids=lambda case: case.name)
+def test_the_golden_transcripts_play_through_the_kernel(case):
+    """The kernel's answers in each golden game, replayed through the scalar engine, give the
+    golden log and result; the kernel's own row has that result (added beside the goldens,
+    which stay as they are)."""
+    from simkit.engine.kernels import replay_answers
+    from simkit.engine.registry import get_game
+    from simkit.games.sixnimmt.kernel import traced_game
+    from tests.golden import golden_path, header, spec_of
+
+    spec = spec_of("sixnimmt", case)
+    _, state = play_game(spec, case.index, max_steps=0)
+    steps = replay_answers(state, traced_game(spec, case.index))
+    out = state.outcome()
+    lines = header("sixnimmt", case) + [
+        "", "== log", *get_game("sixnimmt").render_log(state).splitlines(), "", "== result",
+        f"steps: {steps}", "forfeit: -1", f"scores: {list(out.scores)}", f"ranks: {list(out.ranks)}",
+        f"wins: {list(out.win_shares)}", "extras: " + ", ".join(f"{k}={v}" for k, v in sorted(out.extras.items()))]
+    assert lines == golden_path("sixnimmt", case).read_text(encoding="utf-8").splitlines()
+    row = play_range_kernel(spec, case.index, case.index + 1)
+    assert row.seats["score"].tolist() == list(out.scores) and row.games["steps"].tolist() == [steps]
+
+
+def _rollout_cases():
+    mixed = RunSpec.create("sixnimmt", 4, ["lowest", "highest", "heuristic", "lowest"], 1, seed=4,
+                           seating="fixed", overrides={"end_threshold": "40"})
+    advanced = RunSpec.create("sixnimmt", 3, ["heuristic", "lowest", "highest"], 1, seed=6,
+                              seating="fixed", overrides={"advanced": "true", "end_threshold": "30"})
+    return [mixed, advanced]
+
+
+@pytest.mark.parametrize("spec", _rollout_cases(), ids=["basic", "advanced"])
+def test_a_rollout_from_any_scalar_position_ends_where_the_scalar_engine_does(spec):
+    """`rollout` (for search): from the position before every step (a card step, an N10 row
+    pick, an N19 draft pick), deterministic bots in the kernel end the match as the scalar
+    engine does, its chance generator continuing the state's (the same later deals)."""
+    import numpy as np
+
+    from simkit.games.sixnimmt.kernel import rollout
+
+    record, final = play_game(spec, 0)
+    phases = set()
+    for step in range(0, record.steps, 3):
+        _, state = play_game(spec, 0, max_steps=step)
+        phases.add(state.phase)
+        before = state.totals.copy()
+        totals = rollout(state, list(spec.strategies), np.random.default_rng(step))
+        assert totals.tolist() == final.totals, f"from step {step} ({state.phase})"
+        assert state.totals == before                   # the state itself is not played on
+        _, later = play_game(spec, 0, max_steps=min(step + 25, record.steps))
+        partial = rollout(state, list(spec.strategies), np.random.default_rng(step), max_steps=25)
+        assert partial.tolist() == later.totals
+    assert {"play", "row_pick"} <= phases and ("draft" in phases) == spec.config.advanced
+
+
+def test_a_kernel_run_is_recorded_and_replays_as_the_scalar_engines_log(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    cli = CliRunner()
+    args = ["run", "sixnimmt", "-p", "4", "-s", "heuristic", "-s", "random", "-n", "24", "-j", "1",
+            "--seed", "3"]
+    ran = {engine: cli.invoke(main, args + ["--engine", engine, "--out", str(tmp_path / engine)])
+           for engine in ("kernel", "scalar", "auto")}
+    assert all(r.exit_code == 0 for r in ran.values()), [r.output for r in ran.values()]
+    assert "engine: kernel" in ran["auto"].output
+    import json
+
+    import pandas as pd
+    manifests = {e: json.loads((tmp_path / e / "manifest.json").read_text()) for e in ran}
+    assert [manifests[e]["engine"] for e in ran] == ["kernel", "scalar", "kernel"]
+    for table in ("games.parquet", "seats.parquet"):
+        assert pd.read_parquet(tmp_path / "kernel" / table).equals(pd.read_parquet(tmp_path / "scalar" / table))
+    logs = [cli.invoke(main, ["replay", str(tmp_path / e), "--game", "5"]) for e in ("kernel", "scalar")]
+    texts = [log.output.replace(str(tmp_path / e), "RUN") for log, e in zip(logs, ("kernel", "scalar"))]
+    assert logs[0].exit_code == 0 and "Turn 1" in texts[0] and texts[0] == texts[1]
+    slow = cli.invoke(main, args + ["-s", "ismcts", "--engine", "auto", "-n", "2", "--out", str(tmp_path / "m")])
+    assert slow.exit_code == 0 and "engine: scalar (not the kernel engine: " in slow.output

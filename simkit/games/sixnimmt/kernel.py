@@ -185,7 +185,7 @@ def state_to_kernel(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for i, (card, seat) in enumerate(state.pending):
             g[g[L.O_PENDING] + 2 * i], g[g[L.O_PENDING] + 2 * i + 1] = card, seat
         g[L.PENDING_AT] = state.pending_at
-        g[L.ACTOR], g[L.CARD] = state.pending[state.pending_at]
+        g[L.CARD], g[L.ACTOR] = state.pending[state.pending_at]
     chance = np.zeros(kr.ROW_WORDS, dtype=np.uint64)
     bits = state.rng.bit_generator.state
     inner = bits["state"]
