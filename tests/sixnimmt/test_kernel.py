@@ -210,5 +210,6 @@ def test_a_kernel_run_is_recorded_and_replays_as_the_scalar_engines_log(tmp_path
     logs = [cli.invoke(main, ["replay", str(tmp_path / e), "--game", "5"]) for e in ("kernel", "scalar")]
     texts = [log.output.replace(str(tmp_path / e), "RUN") for log, e in zip(logs, ("kernel", "scalar"))]
     assert logs[0].exit_code == 0 and "Turn 1" in texts[0] and texts[0] == texts[1]
-    slow = cli.invoke(main, args + ["-s", "ismcts", "--engine", "auto", "-n", "2", "--out", str(tmp_path / "m")])
-    assert slow.exit_code == 0 and "engine: scalar (not the kernel engine: " in slow.output
+    audited = cli.invoke(main, ["run", "sixnimmt", "-s", "random", "-n", "2", "-j", "1", "--seed", "3",
+                                "--paranoid", "--engine", "auto", "--out", str(tmp_path / "p")])
+    assert audited.exit_code == 0 and "engine: scalar (not the kernel engine: --paranoid" in audited.output
