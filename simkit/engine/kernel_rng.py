@@ -23,7 +23,9 @@ functions: only kernels import it, never the CLI or the scalar engine.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from simkit.engine.seeding import WORDS_PER_STREAM, _stream_inc
 
@@ -59,36 +61,36 @@ def stream_rows(words: np.ndarray, streams: list[int], out: np.ndarray | None = 
     return rows
 
 
+@intrinsic
+def _mul_hi(typingctx, a, b):
+    """The high 64 bits of the 128-bit product of two uint64 (one machine multiply)."""
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
 @njit(cache=True, inline="always")
-def _mul_hi(a, b):
-    """The high 64 bits of the 128-bit product of two uint64."""
-    a_lo = a & _M32
-    a_hi = a >> _S32
-    b_lo = b & _M32
-    b_hi = b >> _S32
-    p0 = a_lo * b_lo
-    p1 = a_lo * b_hi
-    p2 = a_hi * b_lo
-    mid = (p0 >> _S32) + (p1 & _M32) + (p2 & _M32)
-    return a_hi * b_hi + (p1 >> _S32) + (p2 >> _S32) + (mid >> _S32)
+def _step(hi, lo, inc_hi, inc_lo):
+    """PCG64: the LCG's next 128-bit state (hi, lo) and its XSL-RR output."""
+    new_hi = _mul_hi(lo, _MUL_LO) + lo * _MUL_HI + hi * _MUL_LO
+    new_lo = lo * _MUL_LO
+    out_lo = new_lo + inc_lo
+    carry = _ONE if out_lo < new_lo else _ZERO
+    out_hi = new_hi + inc_hi + carry
+    x = out_hi ^ out_lo
+    rot = out_hi >> _U(58)
+    return out_hi, out_lo, (x >> rot) | (x << ((_U(64) - rot) & _U(63)))
 
 
 @njit(cache=True)
 def next64(row):
     """PCG64: step the LCG, then XSL-RR of the new state."""
-    hi = row[S_HI]
-    lo = row[S_LO]
-    new_hi = _mul_hi(lo, _MUL_LO) + lo * _MUL_HI + hi * _MUL_LO
-    new_lo = lo * _MUL_LO
-    inc_lo = row[I_LO]
-    out_lo = new_lo + inc_lo
-    carry = _ONE if out_lo < new_lo else _ZERO
-    out_hi = new_hi + row[I_HI] + carry
-    row[S_HI] = out_hi
-    row[S_LO] = out_lo
-    x = out_hi ^ out_lo
-    rot = out_hi >> _U(58)
-    return (x >> rot) | (x << ((_U(64) - rot) & _U(63)))
+    hi, lo, out = _step(row[S_HI], row[S_LO], row[I_HI], row[I_LO])
+    row[S_HI] = hi
+    row[S_LO] = lo
+    return out
 
 
 @njit(cache=True)
@@ -145,10 +147,32 @@ def double(row):
 
 @njit(cache=True)
 def shuffle(row, values, count):
-    """`Generator.shuffle` of values[:count] (a list or a 1-d array: the same swaps)."""
+    """`Generator.shuffle` of values[:count] (a list or a 1-d array: the same swaps). The
+    generator's words stay in registers for the whole shuffle (`random_interval` inlined)."""
+    hi, lo, inc_hi, inc_lo = row[S_HI], row[S_LO], row[I_HI], row[I_LO]
+    has32, half = row[HAS32], row[U32]
     for i in range(count - 1, 0, -1):
-        j = random_interval(row, i)
+        mask = _U(i)
+        mask |= mask >> _U(1)
+        mask |= mask >> _U(2)
+        mask |= mask >> _U(4)
+        mask |= mask >> _U(8)
+        mask |= mask >> _U(16)
+        while True:
+            if has32 != _ZERO:
+                has32 = _ZERO
+                value = half
+            else:
+                hi, lo, out = _step(hi, lo, inc_hi, inc_lo)
+                has32 = _ONE
+                half = out >> _S32
+                value = out & _M32
+            value &= mask
+            if value <= _U(i):
+                break
+        j = np.int64(value)
         values[i], values[j] = values[j], values[i]
+    row[S_HI], row[S_LO], row[HAS32], row[U32] = hi, lo, has32, half
 
 
 @njit(cache=True)

@@ -176,7 +176,7 @@ def _start_round(g, cfg, chance):
 
 
 # ---- one decision step ------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(g, cfg, gens, slot_of, fns, params, trace):
     """One decision step (the scalar engine's `apply` with its decisions): every seat's card
     (N5-N9), a row pick (N10) or a draft pick (N19). `gens`: the chance row, then a row per seat;
@@ -203,7 +203,7 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record(trace, answer):
     """Append a bot's answer to `trace` (nothing when it is empty)."""
     if trace.size:
@@ -213,7 +213,7 @@ def _record(trace, answer):
             trace[0] = at
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_cards(g, cfg, gens, slot_of, fns, params, trace):
     """N5 every seat chooses a card; N6 they are revealed in ascending order; then placed."""
     n, hand = g[L.N], g[L.H]
@@ -250,7 +250,7 @@ def _play_cards(g, cfg, gens, slot_of, fns, params, trace):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _resolve(g, cfg, chance):
     """N7-N9 from the pending card on, pausing for an N10 row pick; then the turn ends."""
     n, rows, cap = g[L.N], g[L.R], g[L.CAP]
@@ -317,7 +317,7 @@ def _end_round(g, cfg, chance):
         _start_round(g, cfg, chance)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draft(g, gens, slot_of, fns, params, trace):
     """N19: the actor takes a card of the pool; after the last pick the rest start the rows."""
     seat = g[L.ACTOR]
