@@ -213,3 +213,15 @@ def test_a_kernel_run_is_recorded_and_replays_as_the_scalar_engines_log(tmp_path
     audited = cli.invoke(main, ["run", "sixnimmt", "-s", "random", "-n", "2", "-j", "1", "--seed", "3",
                                 "--paranoid", "--engine", "auto", "--out", str(tmp_path / "p")])
     assert audited.exit_code == 0 and "engine: scalar (not the kernel engine: --paranoid" in audited.output
+
+
+def test_a_plug_in_strategys_kernel_form_plays_its_games_and_a_wrong_answer_is_named():
+    plugin = "tests.sixnimmt.kernel_plugin:FirstListed"
+    spec = RunSpec.create("sixnimmt", 3, [plugin, "random", "heuristic"], 30, seed=4,
+                          overrides={"end_threshold": "30"}, engine="auto")
+    assert spec.engine == "kernel"
+    _assert_same_tables(play_range(spec, 0, 30), play_range_kernel(spec, 0, 30))
+    broken = RunSpec.create("sixnimmt", 2, ["random", "tests.sixnimmt.kernel_plugin:OutOfRange"], 5, seed=4)
+    with pytest.raises(ValueError, match="kernel form of 'tests.sixnimmt.kernel_plugin:OutOfRange' "
+                                         r"\(seat \d, game 0\) answered outside its legal list"):
+        play_range_kernel(broken, 0, 5)
