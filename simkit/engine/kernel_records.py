@@ -46,29 +46,33 @@ def array_chunk(start: int, stop: int, labels: list[str], res: ArrayResults) -> 
     size, n = res.slots.shape
     failed = res.failed
     scores, wins, ranks = res.scores, res.wins, res.ranks
-    errors = np.full(size, "", dtype=object)
+    errors = _strings(failed.astype(np.int8), ["", ENGINE_ERROR + res.failure])
     extras: dict[str, np.ndarray | pa.Array] = dict(res.extras)
     if failed.any():
         scores, wins, ranks = scores.copy(), wins.copy(), ranks.copy()
         scores[failed] = np.nan
         wins[failed] = np.nan
         ranks[failed] = n
-        errors[failed] = ENGINE_ERROR + res.failure
         extras = {k: pa.array(v, mask=failed) for k, v in extras.items()}
     games = {"game": res.index, "deal": res.deal, "rotation": res.rotation,
              "n_players": np.full(size, n, dtype=np.int64), "steps": res.steps,
              "forfeit_seat": np.full(size, -1, dtype=np.int64), "error": errors,
              "draw": ~(wins > 0).any(axis=1) & ~failed, **extras}
     slots = res.slots.reshape(-1)
-    label = np.array(labels, dtype=object)
     seats = {"game": res.index.repeat(n), "deal": res.deal.repeat(n),
              "rotation": res.rotation.repeat(n),
              "seat": np.tile(np.arange(n, dtype=np.int64), size), "slot": slots,
-             "strategy": label[slots], "score": scores.reshape(-1), "rank": ranks.reshape(-1),
+             "strategy": _strings(slots, labels), "score": scores.reshape(-1), "rank": ranks.reshape(-1),
              "win": wins.reshape(-1), "forfeit": np.zeros(size * n, dtype=bool)}
     if res.round_counts is not None and res.round_points is not None:
         seats[ROUND_SCORES] = _round_scores(res.round_counts, res.round_points, failed, n)
     return Chunk(start, stop, games, seats)
+
+
+def _strings(codes: np.ndarray, texts: list[str]) -> pa.Array:
+    """texts[codes] as an Arrow string array, built in C (no Python object per row)."""
+    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32)), pa.array(texts, pa.string())) \
+        .cast(pa.string())
 
 
 def _round_scores(counts: np.ndarray, points: np.ndarray, failed: np.ndarray, n: int) -> pa.ListArray:

@@ -71,7 +71,7 @@ def _mul_hi(typingctx, a, b):
     return types.uint64(types.uint64, types.uint64), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _step(hi, lo, inc_hi, inc_lo):
     """PCG64: the LCG's next 128-bit state (hi, lo) and its XSL-RR output."""
     new_hi = _mul_hi(lo, _MUL_LO) + lo * _MUL_HI + hi * _MUL_LO
@@ -84,7 +84,7 @@ def _step(hi, lo, inc_hi, inc_lo):
     return out_hi, out_lo, (x >> rot) | (x << ((_U(64) - rot) & _U(63)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next64(row):
     """PCG64: step the LCG, then XSL-RR of the new state."""
     hi, lo, out = _step(row[S_HI], row[S_LO], row[I_HI], row[I_LO])
@@ -93,7 +93,7 @@ def next64(row):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next32(row):
     """NumPy's `pcg64_next32`: the low half of a fresh output, then its high half."""
     if row[HAS32] != _ZERO:
@@ -105,7 +105,7 @@ def next32(row):
     return value & _M32
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_interval(row, top):
     """NumPy's `random_interval(max)`: uniform in 0..top by masked rejection (top < 2**32)."""
     if top == 0:
@@ -123,7 +123,7 @@ def random_interval(row, top):
     return np.int64(value)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bounded(row, n):
     """`Generator.integers(n)` (int64, 1 <= n <= 2**32): Lemire's method on 32-bit draws."""
     if n == 1:
@@ -139,13 +139,13 @@ def bounded(row, n):
     return np.int64(m >> _S32)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def double(row):
     """`Generator.random()`: 53 random bits as a float in [0, 1)."""
     return np.float64(next64(row) >> _U(11)) * _DOUBLE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(row, values, count):
     """`Generator.shuffle` of values[:count] (a list or a 1-d array: the same swaps). The
     generator's words stay in registers for the whole shuffle (`random_interval` inlined)."""
@@ -175,7 +175,7 @@ def shuffle(row, values, count):
     row[S_HI], row[S_LO], row[HAS32], row[U32] = hi, lo, has32, half
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def buffered_double(row):
     """A double from a buffer of 16 refilled by `Generator.random(16)` and popped from its end
     (the scalar `random` strategies' draws: `buf.extend(rng.random(16).tolist()); buf.pop()`).

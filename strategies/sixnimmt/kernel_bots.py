@@ -17,7 +17,7 @@ from simkit.games.sixnimmt.kernel_play import BH, BOT_SIG, cheapest_row, legal_c
 P_CAUTION, P_DECK, P_TAKE, P_SAVED, P_RANK = range(5)
 
 
-@njit(BOT_SIG, cache=True)
+@njit(BOT_SIG, cache=True, _nrt=False)
 def random_bot(ask, seat, g, params, gen):
     """`random`: uniform over the legal list with the strategy's buffered draws; N10 the
     cheapest row unless params[0] (row=uniform)."""
@@ -26,7 +26,7 @@ def random_bot(ask, seat, g, params, gen):
     return np.int64(buffered_double(gen) * legal_count(ask, seat, g))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _extreme(ask, seat, g, sign):
     """The position of the lowest (sign 1) or highest (sign -1) card in the legal list."""
     best, best_value = 0, sign * legal_card(ask, seat, g, 0)
@@ -37,7 +37,7 @@ def _extreme(ask, seat, g, sign):
     return best
 
 
-@njit(BOT_SIG, cache=True)
+@njit(BOT_SIG, cache=True, _nrt=False)
 def lowest_bot(ask, seat, g, params, gen):
     """`lowest`: its lowest card (drafts the lowest); N10 the cheapest row."""
     if ask == L.ASK_ROW:
@@ -45,7 +45,7 @@ def lowest_bot(ask, seat, g, params, gen):
     return _extreme(ask, seat, g, 1)
 
 
-@njit(BOT_SIG, cache=True)
+@njit(BOT_SIG, cache=True, _nrt=False)
 def highest_bot(ask, seat, g, params, gen):
     """`highest`: its highest card (drafts the highest); N10 the cheapest row."""
     if ask == L.ASK_ROW:
@@ -53,7 +53,7 @@ def highest_bot(ask, seat, g, params, gen):
     return _extreme(ask, seat, g, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _least_cost(seat, g, params, m):
     """HeuristicStrategy._choose_card: the same floats in the same order of operations."""
     deck, rows, cap = g[L.DECK], g[L.R], g[L.CAP]
@@ -62,14 +62,17 @@ def _least_cost(seat, g, params, m):
     n_unseen = unseen_total if unseen_total > 1 else 1
     caution = params[P_CAUTION]
     seen = g[L.O_SEEN]
-    below = np.empty(deck + 2, dtype=np.int64)      # not-seen cards below each value
+    scratch = g[L.O_SCRATCH]
+    below = g[scratch:scratch + deck + 2]           # not-seen cards below each value
     below[0] = 0
     below[1] = 0
     for v in range(1, deck + 1):
         below[v + 1] = below[v] + 1 - g[seen + v]
-    order = np.empty(rows + 1, dtype=np.int64)     # rows by end, ascending
-    ends = np.empty(rows + 1, dtype=np.int64)
-    points = np.empty(rows, dtype=np.int64)
+    at = scratch + deck + 2
+    order = g[at:at + rows + 1]                     # rows by end, ascending
+    ends = g[at + rows + 1:at + 2 * rows + 2]
+    points = g[at + 2 * rows + 2:at + 3 * rows + 2]
+    at += 3 * rows + 2
     cheapest = 1 << 30
     for r in range(rows):
         end = g[g[L.O_ROWS] + r * cap + g[g[L.O_ROW_LEN] + r] - 1]
@@ -87,8 +90,8 @@ def _least_cost(seat, g, params, m):
         cheapest = min(cheapest, total)
     ends[rows] = 1 << 30
     hand_at = g[L.O_HANDS] + seat * g[L.H]
-    held = np.empty(m, dtype=np.int64)              # the hand ascending, with list positions
-    where = np.empty(m, dtype=np.int64)
+    held = g[at:at + m]                             # the hand ascending, with list positions
+    where = g[at + m:at + 2 * m]
     for i in range(m):
         card = g[hand_at + i]
         j = i
@@ -124,7 +127,7 @@ def _least_cost(seat, g, params, m):
     return best_pos
 
 
-@njit(BOT_SIG, cache=True)
+@njit(BOT_SIG, cache=True, _nrt=False)
 def heuristic_bot(ask, seat, g, params, gen):
     """`heuristic` (strategies/sixnimmt/heuristic.py): the card of least expected cost, the
     cheapest row, the draft by bullheads then nearness to the middle (the rank table)."""

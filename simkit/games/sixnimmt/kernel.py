@@ -80,6 +80,12 @@ class _Lineup:
         self.params = tuple(params + [params[0]] * (MAX_SLOTS - len(params)))
 
 
+def _generators(n: int) -> np.ndarray:
+    """Scratch rows for a game's generators: chance, one per seat, seating."""
+    from simkit.engine.kernel_rng import ROW_WORDS
+    return np.zeros((n + 2, ROW_WORDS), dtype=np.uint64)
+
+
 def _incs(streams: int) -> np.ndarray:
     incs = np.zeros((streams, 2), dtype=np.uint64)
     for stream in range(streams):
@@ -96,12 +102,13 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     reason = kernel_supported(spec)
     if reason is not None:
         raise ValueError(f"the kernel cannot play this run: {reason}")
-    from simkit.games.sixnimmt.kernel_play import play_games
+    from simkit.games.sixnimmt.kernel_play import new_layout, play_games
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
     lineup = _Lineup(spec.strategies, config, n)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
+    g, gens = new_layout(cfg), _generators(n)
     size = stop - start
     index = np.arange(start, stop, dtype=np.int64)
     words = batch_stream_array(spec.seed, start, stop, n + 2)
@@ -128,7 +135,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
             end = min(size, at + BLOCK)
             log = np.empty(max(n, (end - at) * n * per_game), dtype=np.int64)
             part = slice(at, end)
-            done, logged, bad = play_games(cfg, index[part], words[part], chance[part], incs, lineup.fns,
+            done, logged, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs, lineup.fns,
                                            lineup.params, slots[part], rotation[part], totals[part],
                                            ranks[part], wins[part], rounds[part], steps[part],
                                            failed[part], log, _NO_TRACE)
@@ -235,7 +242,7 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     reason = kernel_supported(spec)
     if reason is not None:
         raise ValueError(f"the kernel cannot play this run: {reason}")
-    from simkit.games.sixnimmt.kernel_play import play_games
+    from simkit.games.sixnimmt.kernel_play import new_layout, play_games
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
@@ -249,7 +256,7 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     trace = np.zeros(1 + min(cap, 1 << 22) * n, dtype=np.int64)
     one = [np.zeros((1, n), dtype=np.int64), np.zeros(1, dtype=np.int64)]
     with quiet_numba():
-        play_games(cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
+        play_games(new_layout(cfg), _generators(n), cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
                    lineup.params, one[0], one[1], np.zeros((1, n), dtype=np.int64),
                    np.zeros((1, n), dtype=np.int64), np.zeros((1, n)), np.zeros(1, dtype=np.int64),
                    np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), np.zeros(1 << 16, dtype=np.int64),

@@ -31,7 +31,7 @@ BH = np.array(_BH, dtype=np.int64)
 
 
 # ---- reading the state (bots use these too) ----------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def row_points(g, r):
     """N13: the bullheads of row r."""
     at = g[L.O_ROWS] + r * g[L.CAP]
@@ -41,12 +41,12 @@ def row_points(g, r):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def row_end(g, r):
     return g[g[L.O_ROWS] + r * g[L.CAP] + g[g[L.O_ROW_LEN] + r] - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cheapest_row(g):
     """The N10 pick of the baselines: fewest bullheads, lowest index on ties."""
     best, best_points = 0, row_points(g, 0)
@@ -57,7 +57,7 @@ def cheapest_row(g):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_count(ask, seat, g):
     """How many actions the scalar engine's `legal_actions` lists for this ask."""
     if ask == L.ASK_CARD:
@@ -67,7 +67,7 @@ def legal_count(ask, seat, g):
     return g[L.POOL_LEN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_card(ask, seat, g, i):
     """The card at position i of the seat's hand (ASK_CARD) or of the pool (ASK_DRAFT)."""
     if ask == L.ASK_CARD:
@@ -76,37 +76,23 @@ def legal_card(ask, seat, g, i):
 
 
 # ---- setting up -------------------------------------------------------------------------------
-@njit(cache=True)
-def new_layout(cfg):
-    """A fresh state array for the run's sizes, header and offsets set."""
-    n, rows, cap, hand = cfg[L.C_N], cfg[L.C_R], cfg[L.C_CAP], cfg[L.C_H]
-    size = L.HEADER + rows + rows * cap + n + n * hand + n + n + L.CARDS + L.CARDS + 2 * n + n
-    g = np.zeros(size, dtype=np.int64)
+def new_layout(cfg: np.ndarray) -> np.ndarray:
+    """A fresh state array for the run's sizes, header and offsets set (NumPy: the compiled
+    functions allocate nothing)."""
+    n, rows, cap, hand = (int(v) for v in cfg[[L.C_N, L.C_R, L.C_CAP, L.C_H]])
+    g = np.zeros(L.state_size(n, rows, cap, hand), dtype=np.int64)
     g[L.N], g[L.R], g[L.CAP], g[L.H], g[L.DECK] = n, rows, cap, hand, cfg[L.C_DECK]
+    sizes = [rows, rows * cap, n, n * hand, n, n, L.CARDS, L.CARDS, 2 * n, n]
+    names = [L.O_ROW_LEN, L.O_ROWS, L.O_HAND_LEN, L.O_HANDS, L.O_TOTALS, L.O_POINTS, L.O_SEEN,
+             L.O_POOL, L.O_PENDING, L.O_LAST, L.O_SCRATCH]
     at = L.HEADER
-    g[L.O_ROW_LEN] = at
-    at += rows
-    g[L.O_ROWS] = at
-    at += rows * cap
-    g[L.O_HAND_LEN] = at
-    at += n
-    g[L.O_HANDS] = at
-    at += n * hand
-    g[L.O_TOTALS] = at
-    at += n
-    g[L.O_POINTS] = at
-    at += n
-    g[L.O_SEEN] = at
-    at += L.CARDS
-    g[L.O_POOL] = at
-    at += L.CARDS
-    g[L.O_PENDING] = at
-    at += 2 * n
-    g[L.O_LAST] = at
+    for name, size in zip(names, sizes + [0]):
+        g[name] = at
+        at += size
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_match(g, cfg, chance):
     """Round 1 dealt (or its draft begun): `new_state`."""
     n = g[L.N]
@@ -118,7 +104,7 @@ def new_match(g, cfg, chance):
     _start_round(g, cfg, chance)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_round(g, cfg, chance):
     """N1-N4, or N18-N19's open draft."""
     n, rows, hand = g[L.N], g[L.R], g[L.H]
@@ -176,7 +162,7 @@ def _start_round(g, cfg, chance):
 
 
 # ---- one decision step ------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def step(g, cfg, gens, slot_of, fns, params, trace):
     """One decision step (the scalar engine's `apply` with its decisions): every seat's card
     (N5-N9), a row pick (N10) or a draft pick (N19). `gens`: the chance row, then a row per seat;
@@ -203,7 +189,7 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _record(trace, answer):
     """Append a bot's answer to `trace` (nothing when it is empty)."""
     if trace.size:
@@ -213,7 +199,7 @@ def _record(trace, answer):
             trace[0] = at
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _play_cards(g, cfg, gens, slot_of, fns, params, trace):
     """N5 every seat chooses a card; N6 they are revealed in ascending order; then placed."""
     n, hand = g[L.N], g[L.H]
@@ -250,7 +236,7 @@ def _play_cards(g, cfg, gens, slot_of, fns, params, trace):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _resolve(g, cfg, chance):
     """N7-N9 from the pending card on, pausing for an N10 row pick; then the turn ends."""
     n, rows, cap = g[L.N], g[L.R], g[L.CAP]
@@ -281,7 +267,7 @@ def _resolve(g, cfg, chance):
         _end_round(g, cfg, chance)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take(g, seat, r, card):
     """N9/N10/N11: the seat takes row r (its bullheads, N13); the card starts the row."""
     g[g[L.O_POINTS] + seat] += row_points(g, r)
@@ -289,7 +275,7 @@ def _take(g, seat, r, card):
     g[g[L.O_ROW_LEN] + r] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_round(g, cfg, chance):
     """N13 round scores; N15-N16 (with N17's play_on) end of match, else the next round."""
     n = g[L.N]
@@ -317,7 +303,7 @@ def _end_round(g, cfg, chance):
         _start_round(g, cfg, chance)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _draft(g, gens, slot_of, fns, params, trace):
     """N19: the actor takes a card of the pool; after the last pick the rest start the rows."""
     seat = g[L.ACTOR]
@@ -353,7 +339,7 @@ def _draft(g, gens, slot_of, fns, params, trace):
 
 
 # ---- whole games ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_on(g, cfg, gens, slot_of, fns, params, max_steps, log, logged, trace):
     """Steps until the match is over or `max_steps` steps (-1: no limit); returns (steps, bad
     seat or -1, entries logged). Each finished round's points go to `log[logged:]` (n each)."""
@@ -374,7 +360,7 @@ def play_on(g, cfg, gens, slot_of, fns, params, max_steps, log, logged, trace):
     return steps, -1, logged
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seating(cfg, index, seating_gen, slots):
     """Which lineup slot sits in each seat (seat_slots); returns the rotation."""
     n = cfg[L.C_N]
@@ -390,7 +376,7 @@ def _seating(cfg, index, seating_gen, slots):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _results(g, cfg, ranks, wins):
     """N17: competition ranks on the totals (then the last round under last_round), win shares."""
     n = g[L.N]
@@ -410,18 +396,17 @@ def _results(g, cfg, ranks, wins):
         wins[s] = share if ranks[s] == 1 else 0.0
 
 
-@njit(cache=True)
-def play_games(cfg, index, words, chance_words, incs, fns, params, slots, rotation, totals,
+@njit(cache=True, _nrt=False)
+def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slots, rotation, totals,
                ranks, wins, rounds, steps, failed, log, trace):
     """Games `index` of a run, one after another. `words` (G, 2(n+2)): each game's stream words
     (seats 1..n, seating n+1); `chance_words` (G, 2): its deal's chance stream; `incs` (n+2, 2):
-    each stream's increment. Fills the per-game outputs; `log` takes each finished round's points
+    each stream's increment; `g` (new_layout) and `gens` ((n + 2, ROW_WORDS) uint64) scratch.
+    Fills the per-game outputs; `log` takes each finished round's points
     (n per round, games in order). Returns (games played, entries logged, bad seat or -1): it stops
     early when a bot answers outside its legal list (the bad seat) or `log` is full (-2).
     `trace`: see `step` (for one game: every answer of its bots, in order)."""
     n = cfg[L.C_N]
-    g = new_layout(cfg)
-    gens = np.zeros((n + 2, kr.ROW_WORDS), dtype=np.uint64)
     logged = 0
     for k in range(index.size):
         for stream in range(n + 2):
