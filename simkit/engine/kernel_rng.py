@@ -22,12 +22,29 @@ functions: only kernels import it, never the CLI or the scalar engine.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
 from simkit.engine.seeding import WORDS_PER_STREAM, _stream_inc
+
+_njit: Any = njit
+_intrinsic: Any = intrinsic
+
+
+def compiled(*signature: Any, inline: bool = False) -> Any:
+    """numba's `njit` as every kernel function uses it: compiled on first use (or at import with
+    a `signature`) and cached on disk; without numba's reference counting (`_nrt=False`: a kernel
+    allocates nothing, its callers pass every array in, which makes calls and views free);
+    `inline` inlines it into its callers (numba IR inlining)."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    if inline:
+        options["inline"] = "always"
+    return _njit(*signature, **options)
+
 
 #: the row of one stream: state high/low words, increment high/low, a buffered 32-bit half
 S_HI, S_LO, I_HI, I_LO, HAS32, U32 = range(6)
@@ -61,7 +78,7 @@ def stream_rows(words: np.ndarray, streams: list[int], out: np.ndarray | None = 
     return rows
 
 
-@intrinsic
+@_intrinsic
 def _mul_hi(typingctx, a, b):
     """The high 64 bits of the 128-bit product of two uint64 (one machine multiply)."""
     def codegen(context, builder, signature, args):
@@ -71,7 +88,7 @@ def _mul_hi(typingctx, a, b):
     return types.uint64(types.uint64, types.uint64), codegen
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@compiled(inline=True)
 def _step(hi, lo, inc_hi, inc_lo):
     """PCG64: the LCG's next 128-bit state (hi, lo) and its XSL-RR output."""
     new_hi = _mul_hi(lo, _MUL_LO) + lo * _MUL_HI + hi * _MUL_LO
@@ -84,7 +101,7 @@ def _step(hi, lo, inc_hi, inc_lo):
     return out_hi, out_lo, (x >> rot) | (x << ((_U(64) - rot) & _U(63)))
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def next64(row):
     """PCG64: step the LCG, then XSL-RR of the new state."""
     hi, lo, out = _step(row[S_HI], row[S_LO], row[I_HI], row[I_LO])
@@ -93,7 +110,7 @@ def next64(row):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def next32(row):
     """NumPy's `pcg64_next32`: the low half of a fresh output, then its high half."""
     if row[HAS32] != _ZERO:
@@ -105,7 +122,7 @@ def next32(row):
     return value & _M32
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def random_interval(row, top):
     """NumPy's `random_interval(max)`: uniform in 0..top by masked rejection (top < 2**32)."""
     if top == 0:
@@ -123,7 +140,7 @@ def random_interval(row, top):
     return np.int64(value)
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def bounded(row, n):
     """`Generator.integers(n)` (int64, 1 <= n <= 2**32): Lemire's method on 32-bit draws."""
     if n == 1:
@@ -139,13 +156,13 @@ def bounded(row, n):
     return np.int64(m >> _S32)
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def double(row):
     """`Generator.random()`: 53 random bits as a float in [0, 1)."""
     return np.float64(next64(row) >> _U(11)) * _DOUBLE
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def shuffle(row, values, count):
     """`Generator.shuffle` of values[:count] (a list or a 1-d array: the same swaps). The
     generator's words stay in registers for the whole shuffle (`random_interval` inlined)."""
@@ -175,7 +192,7 @@ def shuffle(row, values, count):
     row[S_HI], row[S_LO], row[HAS32], row[U32] = hi, lo, has32, half
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def buffered_double(row):
     """A double from a buffer of 16 refilled by `Generator.random(16)` and popped from its end
     (the scalar `random` strategies' draws: `buf.extend(rng.random(16).tolist()); buf.pop()`).

@@ -60,7 +60,7 @@ def choose_engine(spec: RunSpec, wanted: str) -> tuple[str, str]:
             raise ConfigError(f"--engine {wanted} cannot play this run: {reason}; use --engine "
                               f"scalar or auto")
         return wanted, ""
-    passed = []
+    passed: list[str] = []
     for engine in FASTEST_FIRST:
         reason = engine_reason(spec, engine)
         if reason is None:

@@ -7,9 +7,8 @@ compiled, or loaded from numba's cache) only when a kernel plays.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from simkit.engine.kernel_rng import buffered_double
+from simkit.engine.kernel_rng import buffered_double, compiled
 from simkit.games.sixnimmt import kernel_layout as L
 from simkit.games.sixnimmt.kernel_play import BH, BOT_SIG, cheapest_row, legal_card, legal_count
 
@@ -17,7 +16,7 @@ from simkit.games.sixnimmt.kernel_play import BH, BOT_SIG, cheapest_row, legal_c
 P_CAUTION, P_DECK, P_TAKE, P_SAVED, P_RANK = range(5)
 
 
-@njit(BOT_SIG, cache=True, _nrt=False)
+@compiled(BOT_SIG)
 def random_bot(ask, seat, g, params, gen):
     """`random`: uniform over the legal list with the strategy's buffered draws; N10 the
     cheapest row unless params[0] (row=uniform)."""
@@ -26,7 +25,7 @@ def random_bot(ask, seat, g, params, gen):
     return np.int64(buffered_double(gen) * legal_count(ask, seat, g))
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def _extreme(ask, seat, g, sign):
     """The position of the lowest (sign 1) or highest (sign -1) card in the legal list."""
     best, best_value = 0, sign * legal_card(ask, seat, g, 0)
@@ -37,7 +36,7 @@ def _extreme(ask, seat, g, sign):
     return best
 
 
-@njit(BOT_SIG, cache=True, _nrt=False)
+@compiled(BOT_SIG)
 def lowest_bot(ask, seat, g, params, gen):
     """`lowest`: its lowest card (drafts the lowest); N10 the cheapest row."""
     if ask == L.ASK_ROW:
@@ -45,7 +44,7 @@ def lowest_bot(ask, seat, g, params, gen):
     return _extreme(ask, seat, g, 1)
 
 
-@njit(BOT_SIG, cache=True, _nrt=False)
+@compiled(BOT_SIG)
 def highest_bot(ask, seat, g, params, gen):
     """`highest`: its highest card (drafts the highest); N10 the cheapest row."""
     if ask == L.ASK_ROW:
@@ -53,7 +52,7 @@ def highest_bot(ask, seat, g, params, gen):
     return _extreme(ask, seat, g, -1)
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def _least_cost(seat, g, params, m):
     """HeuristicStrategy._choose_card: the same floats in the same order of operations."""
     deck, rows, cap = g[L.DECK], g[L.R], g[L.CAP]
@@ -127,7 +126,7 @@ def _least_cost(seat, g, params, m):
     return best_pos
 
 
-@njit(BOT_SIG, cache=True, _nrt=False)
+@compiled(BOT_SIG)
 def heuristic_bot(ask, seat, g, params, gen):
     """`heuristic` (strategies/sixnimmt/heuristic.py): the card of least expected cost, the
     cheapest row, the draft by bullheads then nearness to the middle (the rank table)."""

@@ -17,6 +17,7 @@ from simkit.engine.play import play_game, play_range
 from simkit.engine.records import _table
 from simkit.engine.spec import RunSpec
 from simkit.games.sixnimmt.kernel import kernel_supported, play_range_kernel
+from tests.golden import CASES as GOLDEN_CASES
 
 
 def _same(a, b) -> bool:
@@ -42,18 +43,21 @@ CASES = [
     # whole matches (N15-N17) with every tie break, threshold rule and seating
     (3, ["lowest", "highest", "random"], {}, {}, 60),
     (5, ["heuristic"], {"end_threshold": "40"}, {"seating": "random"}, 30),
-    (4, ["random", "heuristic"] * 2, {"tie_break": "last_round", "end_threshold": "30"}, {"duplicate": True}, 40),
+    (4, ["random", "heuristic"] * 2, {"tie_break": "last_round", "end_threshold": "30"},
+     {"duplicate": True}, 40),
     (3, ["highest", "random:row=uniform", "lowest"],
      {"tie_break": "play_on", "end_threshold": "20", "end_inclusive": "false"}, {"seating": "fixed"}, 40),
     # sizes: 2 and 10 players, rows, capacity, hand size, public_penalties (observations only)
     (2, ["random"], {"rows": "3", "row_capacity": "3", "hand_size": "12", "max_rounds": "3"}, {}, 80),
     (10, ["random"] * 8 + ["heuristic", "lowest"], {"max_rounds": "1", "public_penalties": "false"}, {}, 60),
     (6, ["lowest", "random"] * 3, {"rows": "1", "row_capacity": "1", "max_rounds": "2"}, {}, 40),
-    (4, ["heuristic:caution=0.3"], {"rows": "6", "row_capacity": "8", "hand_size": "15", "max_rounds": "1"}, {}, 40),
+    (4, ["heuristic:caution=0.3"], {"rows": "6", "row_capacity": "8", "hand_size": "15", "max_rounds": "1"},
+     {}, 40),
     # the advanced game (N18-N19): every first_drafter
     (4, ["random", "heuristic", "lowest", "random:row=uniform"], {"advanced": "true"}, {}, 40),
     (3, ["heuristic"], {"advanced": "true", "first_drafter": "highest_total"}, {}, 30),
-    (5, ["highest", "random"] * 2 + ["lowest"], {"advanced": "true", "first_drafter": "seat0", "end_threshold": "25"}, {}, 30),
+    (5, ["highest", "random"] * 2 + ["lowest"],
+     {"advanced": "true", "first_drafter": "seat0", "end_threshold": "25"}, {}, 30),
 ]
 
 
@@ -132,8 +136,7 @@ def test_replaying_a_kernel_games_answers_through_the_scalar_engine_gives_its_ga
         assert start.events == state.events and start.outcome() == state.outcome()
 
 
-@pytest.mark.parametrize("case", CASES_GOLDEN := __import__("tests.golden", fromlist=["CASES"]).CASES["sixnimmt"],
-                         ids=lambda case: case.name)
+@pytest.mark.parametrize("case", GOLDEN_CASES["sixnimmt"], ids=lambda case: case.name)
 def test_the_golden_transcripts_play_through_the_kernel(case):
     """The kernel's answers in each golden game, replayed through the scalar engine, give the
     golden log and result; the kernel's own row has that result (added beside the goldens,
@@ -150,7 +153,8 @@ def test_the_golden_transcripts_play_through_the_kernel(case):
     lines = header("sixnimmt", case) + [
         "", "== log", *get_game("sixnimmt").render_log(state).splitlines(), "", "== result",
         f"steps: {steps}", "forfeit: -1", f"scores: {list(out.scores)}", f"ranks: {list(out.ranks)}",
-        f"wins: {list(out.win_shares)}", "extras: " + ", ".join(f"{k}={v}" for k, v in sorted(out.extras.items()))]
+        f"wins: {list(out.win_shares)}",
+        "extras: " + ", ".join(f"{k}={v}" for k, v in sorted(out.extras.items()))]
     assert lines == golden_path("sixnimmt", case).read_text(encoding="utf-8").splitlines()
     row = play_range_kernel(spec, case.index, case.index + 1)
     assert row.seats["score"].tolist() == list(out.scores) and row.games["steps"].tolist() == [steps]
@@ -206,7 +210,8 @@ def test_a_kernel_run_is_recorded_and_replays_as_the_scalar_engines_log(tmp_path
     manifests = {e: json.loads((tmp_path / e / "manifest.json").read_text()) for e in ran}
     assert [manifests[e]["engine"] for e in ran] == ["kernel", "scalar", "kernel"]
     for table in ("games.parquet", "seats.parquet"):
-        assert pd.read_parquet(tmp_path / "kernel" / table).equals(pd.read_parquet(tmp_path / "scalar" / table))
+        kernel, scalar = (pd.read_parquet(tmp_path / e / table) for e in ("kernel", "scalar"))
+        assert kernel.equals(scalar)
     logs = [cli.invoke(main, ["replay", str(tmp_path / e), "--game", "5"]) for e in ("kernel", "scalar")]
     texts = [log.output.replace(str(tmp_path / e), "RUN") for log, e in zip(logs, ("kernel", "scalar"))]
     assert logs[0].exit_code == 0 and "Turn 1" in texts[0] and texts[0] == texts[1]

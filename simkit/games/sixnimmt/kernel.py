@@ -23,7 +23,14 @@ from typing import Any
 import numpy as np
 
 from simkit.engine.kernel_records import ArrayResults, array_chunk
-from simkit.engine.kernels import kernel_form, kernel_params, kernel_reason, load_function, numba_missing, quiet_numba
+from simkit.engine.kernels import (
+    kernel_form,
+    kernel_params,
+    kernel_reason,
+    load_function,
+    numba_missing,
+    quiet_numba,
+)
 from simkit.engine.play import Chunk, chunk_deals
 from simkit.engine.seeding import _stream_inc, batch_stream_array
 from simkit.engine.spec import RunSpec
@@ -51,7 +58,8 @@ def kernel_supported(spec: RunSpec) -> str | None:
     return kernel_reason(spec.strategies, spec.config, spec.n_players)
 
 
-def config_array(config: SixNimmtConfig, n: int, *, seating: str = "fixed", duplicate: bool = False) -> np.ndarray:
+def config_array(config: SixNimmtConfig, n: int, *, seating: str = "fixed",
+                 duplicate: bool = False) -> np.ndarray:
     """The run's settings as the kernel's `cfg` (kernel_layout.C_*)."""
     cfg = np.zeros(L.CFG_SIZE, dtype=np.int64)
     cfg[L.C_N], cfg[L.C_R], cfg[L.C_CAP], cfg[L.C_H] = n, config.rows, config.row_capacity, config.hand_size
@@ -135,10 +143,10 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
             end = min(size, at + BLOCK)
             log = np.empty(max(n, (end - at) * n * per_game), dtype=np.int64)
             part = slice(at, end)
-            done, logged, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs, lineup.fns,
-                                           lineup.params, slots[part], rotation[part], totals[part],
-                                           ranks[part], wins[part], rounds[part], steps[part],
-                                           failed[part], log, _NO_TRACE)
+            done, logged, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs,
+                                           lineup.fns, lineup.params, slots[part], rotation[part],
+                                           totals[part], ranks[part], wins[part], rounds[part],
+                                           steps[part], failed[part], log, _NO_TRACE)
             pieces.append(log[:logged])
             if bad >= 0:
                 game = at + done
@@ -254,11 +262,11 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
         np.array(deals[0], dtype=np.uint64).reshape(1, 2)
     cap = int(cfg[L.C_STEP_CAP])
     trace = np.zeros(1 + min(cap, 1 << 22) * n, dtype=np.int64)
-    one = [np.zeros((1, n), dtype=np.int64), np.zeros(1, dtype=np.int64)]
     with quiet_numba():
-        play_games(new_layout(cfg), _generators(n), cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
-                   lineup.params, one[0], one[1], np.zeros((1, n), dtype=np.int64),
-                   np.zeros((1, n), dtype=np.int64), np.zeros((1, n)), np.zeros(1, dtype=np.int64),
-                   np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool), np.zeros(1 << 16, dtype=np.int64),
+        outputs = (np.zeros((1, n), dtype=np.int64), np.zeros(1, dtype=np.int64),
+                   np.zeros((1, n), dtype=np.int64), np.zeros((1, n), dtype=np.int64), np.zeros((1, n)),
+                   np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool))
+        play_games(new_layout(cfg), _generators(n), cfg, np.array([index], dtype=np.int64), words, chance,
+                   _incs(n + 2), lineup.fns, lineup.params, *outputs, np.zeros(1 << 16, dtype=np.int64),
                    trace)
     return trace[1:1 + trace[0]].tolist()

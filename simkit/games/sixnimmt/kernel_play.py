@@ -13,9 +13,10 @@ gives (strategies/sixnimmt/kernels.py; docs/strategies.md, "Kernel forms").
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
 from simkit.engine import kernel_rng as kr
+from simkit.engine.kernel_rng import compiled
 from simkit.games.sixnimmt import kernel_layout as L
 from simkit.games.sixnimmt.rules import BH as _BH
 
@@ -31,7 +32,7 @@ BH = np.array(_BH, dtype=np.int64)
 
 
 # ---- reading the state (bots use these too) ----------------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled()
 def row_points(g, r):
     """N13: the bullheads of row r."""
     at = g[L.O_ROWS] + r * g[L.CAP]
@@ -41,12 +42,12 @@ def row_points(g, r):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def row_end(g, r):
     return g[g[L.O_ROWS] + r * g[L.CAP] + g[g[L.O_ROW_LEN] + r] - 1]
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def cheapest_row(g):
     """The N10 pick of the baselines: fewest bullheads, lowest index on ties."""
     best, best_points = 0, row_points(g, 0)
@@ -57,7 +58,7 @@ def cheapest_row(g):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def legal_count(ask, seat, g):
     """How many actions the scalar engine's `legal_actions` lists for this ask."""
     if ask == L.ASK_CARD:
@@ -67,7 +68,7 @@ def legal_count(ask, seat, g):
     return g[L.POOL_LEN]
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def legal_card(ask, seat, g, i):
     """The card at position i of the seat's hand (ASK_CARD) or of the pool (ASK_DRAFT)."""
     if ask == L.ASK_CARD:
@@ -92,7 +93,7 @@ def new_layout(cfg: np.ndarray) -> np.ndarray:
     return g
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def new_match(g, cfg, chance):
     """Round 1 dealt (or its draft begun): `new_state`."""
     n = g[L.N]
@@ -104,7 +105,7 @@ def new_match(g, cfg, chance):
     _start_round(g, cfg, chance)
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def _start_round(g, cfg, chance):
     """N1-N4, or N18-N19's open draft."""
     n, rows, hand = g[L.N], g[L.R], g[L.H]
@@ -162,7 +163,7 @@ def _start_round(g, cfg, chance):
 
 
 # ---- one decision step ------------------------------------------------------------------------
-@njit(cache=True, inline="always", _nrt=False)
+@compiled(inline=True)
 def step(g, cfg, gens, slot_of, fns, params, trace):
     """One decision step (the scalar engine's `apply` with its decisions): every seat's card
     (N5-N9), a row pick (N10) or a draft pick (N19). `gens`: the chance row, then a row per seat;
@@ -189,7 +190,7 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
     return -1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@compiled(inline=True)
 def _record(trace, answer):
     """Append a bot's answer to `trace` (nothing when it is empty)."""
     if trace.size:
@@ -199,7 +200,7 @@ def _record(trace, answer):
             trace[0] = at
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@compiled(inline=True)
 def _play_cards(g, cfg, gens, slot_of, fns, params, trace):
     """N5 every seat chooses a card; N6 they are revealed in ascending order; then placed."""
     n, hand = g[L.N], g[L.H]
@@ -236,7 +237,7 @@ def _play_cards(g, cfg, gens, slot_of, fns, params, trace):
     return -1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@compiled(inline=True)
 def _resolve(g, cfg, chance):
     """N7-N9 from the pending card on, pausing for an N10 row pick; then the turn ends."""
     n, rows, cap = g[L.N], g[L.R], g[L.CAP]
@@ -267,7 +268,7 @@ def _resolve(g, cfg, chance):
         _end_round(g, cfg, chance)
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def _take(g, seat, r, card):
     """N9/N10/N11: the seat takes row r (its bullheads, N13); the card starts the row."""
     g[g[L.O_POINTS] + seat] += row_points(g, r)
@@ -275,7 +276,7 @@ def _take(g, seat, r, card):
     g[g[L.O_ROW_LEN] + r] = 1
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def _end_round(g, cfg, chance):
     """N13 round scores; N15-N16 (with N17's play_on) end of match, else the next round."""
     n = g[L.N]
@@ -303,7 +304,7 @@ def _end_round(g, cfg, chance):
         _start_round(g, cfg, chance)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@compiled(inline=True)
 def _draft(g, gens, slot_of, fns, params, trace):
     """N19: the actor takes a card of the pool; after the last pick the rest start the rows."""
     seat = g[L.ACTOR]
@@ -339,7 +340,7 @@ def _draft(g, gens, slot_of, fns, params, trace):
 
 
 # ---- whole games ------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@compiled()
 def play_on(g, cfg, gens, slot_of, fns, params, max_steps, log, logged, trace):
     """Steps until the match is over or `max_steps` steps (-1: no limit); returns (steps, bad
     seat or -1, entries logged). Each finished round's points go to `log[logged:]` (n each)."""
@@ -360,7 +361,7 @@ def play_on(g, cfg, gens, slot_of, fns, params, max_steps, log, logged, trace):
     return steps, -1, logged
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def _seating(cfg, index, seating_gen, slots):
     """Which lineup slot sits in each seat (seat_slots); returns the rotation."""
     n = cfg[L.C_N]
@@ -376,7 +377,7 @@ def _seating(cfg, index, seating_gen, slots):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def _results(g, cfg, ranks, wins):
     """N17: competition ranks on the totals (then the last round under last_round), win shares."""
     n = g[L.N]
@@ -396,7 +397,7 @@ def _results(g, cfg, ranks, wins):
         wins[s] = share if ranks[s] == 1 else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@compiled()
 def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slots, rotation, totals,
                ranks, wins, rounds, steps, failed, log, trace):
     """Games `index` of a run, one after another. `words` (G, 2(n+2)): each game's stream words
