@@ -208,10 +208,21 @@ class RunSpec:
     def from_manifest(cls, manifest: dict) -> RunSpec:
         entry = get_game(manifest["game"])
         config = config_from_dict(entry.config_cls, manifest["config"])
+        engine = manifest.get("engine", "scalar")
+        try:
+            return cls._from_manifest(manifest, config, engine)
+        except ConfigError:
+            if engine != "kernel":
+                raise
+            # a kernel run's games are the scalar engine's: replayed or resumed where the kernel
+            # cannot run (no numba), the scalar engine plays them
+            return cls._from_manifest(manifest, config, "scalar")
+
+    @classmethod
+    def _from_manifest(cls, manifest: dict, config: GameConfig, engine: str) -> RunSpec:
         return cls.create(manifest["game"], manifest["n_players"], manifest["strategies"],
                           manifest["n_games"], seed=manifest["seed"], seating=manifest["seating"],
                           duplicate=manifest["duplicate"], command=manifest.get("command", ""),
                           config=config, decision_timeout=manifest.get("decision_timeout"),
                           paranoid=manifest.get("paranoid", False),
-                          engine=manifest.get("engine", "scalar"),
-                          deal_numbers=manifest.get("deal_numbers"))
+                          engine=engine, deal_numbers=manifest.get("deal_numbers"))

@@ -230,3 +230,14 @@ def test_a_plug_in_strategys_kernel_form_plays_its_games_and_a_wrong_answer_is_n
     with pytest.raises(ValueError, match="kernel form of 'tests.sixnimmt.kernel_plugin:OutOfRange' "
                                          r"\(seat \d, game 0\) answered outside its legal list"):
         play_range_kernel(broken, 0, 5)
+
+
+def test_a_kernel_run_is_replayed_by_the_scalar_engine_where_numba_is_missing(monkeypatch):
+    import simkit.games.sixnimmt.kernel as kernel_module
+
+    manifest = RunSpec.create("sixnimmt", 4, ["random"], 10, seed=1, engine="kernel").manifest_fields()
+    assert RunSpec.from_manifest(manifest).engine == "kernel"
+    monkeypatch.setattr(kernel_module, "numba_missing", lambda: "numba is not installed")
+    assert RunSpec.from_manifest(manifest).engine == "scalar"       # the same games
+    with pytest.raises(ConfigError, match="numba is not installed"):
+        RunSpec.create("sixnimmt", 4, ["random"], 10, seed=1, engine="kernel")
