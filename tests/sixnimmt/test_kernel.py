@@ -47,6 +47,8 @@ CASES = [
      {"duplicate": True}, 40),
     (3, ["highest", "random:row=uniform", "lowest"],
      {"tie_break": "play_on", "end_threshold": "20", "end_inclusive": "false"}, {"seating": "fixed"}, 40),
+    # long matches: more rounds than the kernel's first round log holds (it grows)
+    (2, ["random", "lowest"], {"end_threshold": "200"}, {}, 30),
     # sizes: 2 and 10 players, rows, capacity, hand size, public_penalties (observations only)
     (2, ["random"], {"rows": "3", "row_capacity": "3", "hand_size": "12", "max_rounds": "3"}, {}, 80),
     (10, ["random"] * 8 + ["heuristic", "lowest"], {"max_rounds": "1", "public_penalties": "false"}, {}, 60),
