@@ -175,6 +175,8 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
         if spec.deal_numbers is not None:
             say(f"deals: {ranges_text(spec.deal_numbers)} of seed {spec.seed}, in that order (a "
                 f"game's own index decides its seats)")
+        if engine == "auto":
+            say(f"engine: {spec.engine}" + (f" ({spec.engine_note})" if spec.engine_note else ""))
 
     def saved() -> str:
         return (f"{_saved_games(out_dir)} finished games are saved in {out_dir}; "

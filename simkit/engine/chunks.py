@@ -13,7 +13,7 @@ from simkit.engine.errors import ConfigError
 
 MAX_CHUNK = 5000
 #: the batch engine plays a chunk as arrays: its measured block size (simkit/games/sixnimmt/batch.py)
-#: is ~13 % faster than chunks of MAX_CHUNK games
+#: is ~13 % faster than chunks of MAX_CHUNK games; a kernel's chunks are as large (fewer calls)
 MAX_BATCH_CHUNK = 16_384
 TASKS_PER_WORKER = 8
 COMPARE_BATCH = 100
@@ -49,7 +49,7 @@ def check_game_count(n_games: int) -> None:
 def default_chunk_size(n_games: int, jobs: int, engine: str = "scalar") -> int:
     """Thousands of games per task where possible (more for the batch engine), but enough tasks
     to balance the workers."""
-    most = MAX_BATCH_CHUNK if engine == "batch" else MAX_CHUNK
+    most = MAX_BATCH_CHUNK if engine in ("batch", "kernel") else MAX_CHUNK
     return max(1, min(most, math.ceil(n_games / max(1, jobs * TASKS_PER_WORKER))))
 
 

@@ -168,6 +168,9 @@ class Game(Generic[ConfigT, StateT]):
     #: module of an array engine playing many games at once (`batch_supported(spec)`,
     #: `play_range_batch(spec, start, stop)`), chosen by `--engine batch|auto`; None: scalar only
     batch_engine: str | None = None
+    #: module of a compiled kernel (`kernel_supported(spec)`, `play_range_kernel(spec, start,
+    #: stop)`; simkit/engine/kernels.py), chosen by `--engine kernel|auto`; None: no kernel
+    kernel_engine: str | None = None
     #: config -> (seconds, late action) when the config sets a per-decision time budget, else
     #: None: runs then wrap every seat in `simkit.engine.timed.Timed`, which submits the late
     #: action for a decision that took longer (Rummikub R18)

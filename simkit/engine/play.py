@@ -32,7 +32,7 @@ from simkit.engine.seeding import (
     deal_stream_words,
     game_streams,
 )
-from simkit.engine.spec import RunSpec, batch_module
+from simkit.engine.spec import RunSpec, batch_module, kernel_module
 from simkit.engine.strategy import Decision, GameInfo, Strategy, StrategySpec, load_class
 
 GAME_COLUMNS = ("game", "deal", "rotation", "n_players", "steps", "forfeit_seat", "error", "draw")
@@ -406,9 +406,11 @@ def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
 
 def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
     """Play games start..stop-1 in this process and return their rows (by the game's array
-    engine when `spec.engine` is "batch")."""
+    engine when `spec.engine` is "batch", by its compiled kernel when "kernel")."""
     if spec.engine == "batch":
         return batch_module(spec.game).play_range_batch(spec, start, stop)
+    if spec.engine == "kernel":
+        return kernel_module(spec.game).play_range_kernel(spec, start, stop)
     table = _Table(spec, GeneratorPool())
     n = spec.n_players
     rows = _Rows(n, [s.text for s in spec.strategies], table.game.has_rounds)

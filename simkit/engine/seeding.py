@@ -66,6 +66,14 @@ def batch_stream_words(master: int, start: int, stop: int, n_streams: int) -> li
     """
     if stop > 1 << 32:
         return [stream_words(master, i, n_streams) for i in range(start, stop)]
+    return batch_stream_array(master, start, stop, n_streams).tolist()
+
+
+def batch_stream_array(master: int, start: int, stop: int, n_streams: int) -> np.ndarray:
+    """`batch_stream_words` as a (stop - start, 2 * n_streams) uint64 array (for kernels)."""
+    if stop > 1 << 32:
+        return np.array([stream_words(master, i, n_streams) for i in range(start, stop)],
+                        dtype=np.uint64).reshape(stop - start, WORDS_PER_STREAM * n_streams)
     u32 = np.uint32
     run = _uint32_words(master)
     run += [0] * (_POOL - len(run))
@@ -101,7 +109,7 @@ def batch_stream_words(master: int, start: int, stop: int, n_streams: int) -> li
             hb = (hb * _MULT_B) & _M32
             value = value * u32(hb)
             out[:, k] = value ^ (value >> u32(16))
-    return out.astype("<u4").view("<u8").astype(np.uint64).tolist()
+    return out.astype("<u4").view("<u8").astype(np.uint64)
 
 
 #: listed deal numbers: sorted, disjoint (low, high) ranges, both ends included

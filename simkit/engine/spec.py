@@ -18,7 +18,9 @@ from simkit.engine.strategy import StrategySpec, load_class, parse_strategy
 from simkit.engine.timed import timed_specs
 
 SEATINGS = ("rotate", "random", "fixed")
-ENGINES = ("scalar", "batch", "auto")
+ENGINES = ("scalar", "batch", "kernel", "auto")
+#: the engines `auto` tries, fastest first (the scalar engine plays every run)
+FASTEST_FIRST = ("kernel", "batch")
 
 
 def batch_module(game: str) -> Any:
@@ -27,19 +29,47 @@ def batch_module(game: str) -> Any:
     return importlib.import_module(path) if path else None
 
 
-def choose_engine(spec: RunSpec, wanted: str) -> str:
-    """"scalar" or "batch" for `--engine wanted`; auto takes the batch engine where it can play."""
+def kernel_module(game: str) -> Any:
+    """The module of a game's compiled kernel (`kernel_supported`, `play_range_kernel`), or None
+    (importing it compiles nothing: simkit/engine/kernels.py)."""
+    path = get_game(game).kernel_engine
+    return importlib.import_module(path) if path else None
+
+
+def engine_reason(spec: RunSpec, engine: str) -> str | None:
+    """None if `engine` ("batch" or "kernel") can play `spec`, else why not (one sentence)."""
+    if engine == "kernel":
+        module = kernel_module(spec.game)
+        return f"{spec.game} has no kernel" if module is None else module.kernel_supported(spec)
+    module = batch_module(spec.game)
+    return f"{spec.game} has no batch engine" if module is None else module.batch_supported(spec)
+
+
+def choose_engine(spec: RunSpec, wanted: str) -> tuple[str, str]:
+    """The engine for `--engine wanted` and a note saying why auto did not take a faster one.
+
+    auto takes the fastest engine that can play every seat: the kernel, then the batch engine,
+    then the scalar engine; asking for an engine that cannot play the run is a ConfigError
+    with its reason."""
     if wanted not in ENGINES:
         raise ConfigError(f"--engine {wanted!r} is not allowed: one of {', '.join(ENGINES)}")
     if wanted == "scalar":
-        return "scalar"
-    module = batch_module(spec.game)
-    reason = f"{spec.game} has no batch engine" if module is None else module.batch_supported(spec)
-    if reason is None:
-        return "batch"
-    if wanted == "batch":
-        raise ConfigError(f"--engine batch cannot play this run: {reason}; use --engine scalar or auto")
-    return "scalar"
+        return "scalar", ""
+    if wanted != "auto":
+        reason = engine_reason(spec, wanted)
+        if reason is not None:
+            raise ConfigError(f"--engine {wanted} cannot play this run: {reason}; use --engine "
+                              f"scalar or auto")
+        return wanted, ""
+    passed: list[str] = []
+    for engine in FASTEST_FIRST:
+        reason = engine_reason(spec, engine)
+        if reason is None:
+            return engine, "; ".join(passed)
+        passed.append(f"not the {engine} engine: {reason}")
+    return "scalar", "; ".join(passed)
+
+
 MAX_DECISION_TIMEOUT = 86_400.0
 #: deal numbers are recorded in an int64 column
 MAX_DEAL = (1 << 63) - 1
@@ -109,8 +139,11 @@ class RunSpec:
     decision_timeout: float | None = None
     #: audit the state after every step, not only at the end of each game
     paranoid: bool = False
-    #: "scalar" (one game at a time, every strategy) or "batch" (the game's array engine)
+    #: "scalar" (one game at a time, every strategy), "batch" (the game's array engine) or
+    #: "kernel" (its compiled kernel)
     engine: str = "scalar"
+    #: why `--engine auto` did not take a faster engine ("" when it did, or was not asked)
+    engine_note: str = ""
     #: the deal numbers the run plays, in order (its k-th deal is the k-th listed one); None:
     #: deals 0, 1, ... (simkit/engine/seeding.py)
     deal_numbers: DealRanges | None = None
@@ -160,7 +193,8 @@ class RunSpec:
                       seed=root_seed(seed), config=cfg, seating=seating, duplicate=duplicate,
                       strict=strict, command=command, decision_timeout=decision_timeout,
                       paranoid=paranoid, deal_numbers=deals)
-        return dataclasses.replace(planned, engine=choose_engine(planned, engine))
+        chosen, note = choose_engine(planned, engine)
+        return dataclasses.replace(planned, engine=chosen, engine_note=note)
 
     def manifest_fields(self) -> dict:
         entry = get_game(self.game)
@@ -170,17 +204,28 @@ class RunSpec:
                 "seed": self.seed, "seating": self.seating, "duplicate": self.duplicate,
                 "config": self.config.to_dict(), "command": self.command,
                 "decision_timeout": self.decision_timeout, "paranoid": self.paranoid,
-                "engine": self.engine,
+                "engine": self.engine, "engine_note": self.engine_note,
                 "deal_numbers": None if self.deal_numbers is None else [list(r) for r in self.deal_numbers]}
 
     @classmethod
     def from_manifest(cls, manifest: dict) -> RunSpec:
         entry = get_game(manifest["game"])
         config = config_from_dict(entry.config_cls, manifest["config"])
+        engine = manifest.get("engine", "scalar")
+        try:
+            return cls._from_manifest(manifest, config, engine)
+        except ConfigError:
+            if engine != "kernel":
+                raise
+            # a kernel run's games are the scalar engine's: replayed or resumed where the kernel
+            # cannot run (no numba), the scalar engine plays them
+            return cls._from_manifest(manifest, config, "scalar")
+
+    @classmethod
+    def _from_manifest(cls, manifest: dict, config: GameConfig, engine: str) -> RunSpec:
         return cls.create(manifest["game"], manifest["n_players"], manifest["strategies"],
                           manifest["n_games"], seed=manifest["seed"], seating=manifest["seating"],
                           duplicate=manifest["duplicate"], command=manifest.get("command", ""),
                           config=config, decision_timeout=manifest.get("decision_timeout"),
                           paranoid=manifest.get("paranoid", False),
-                          engine=manifest.get("engine", "scalar"),
-                          deal_numbers=manifest.get("deal_numbers"))
+                          engine=engine, deal_numbers=manifest.get("deal_numbers"))

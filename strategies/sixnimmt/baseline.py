@@ -19,6 +19,7 @@ def cheapest_row(rows) -> TakeRow:
 class RandomStrategy(Strategy[SixNimmtConfig]):
     name = "random"
     array_form = "strategies.sixnimmt.arrays:RandomArrays"
+    kernel_form = "strategies.sixnimmt.kernels:RANDOM"
     description = ("Uniformly random card and draft pick; N10 row pick: the cheapest row "
                    "(the seed's advice), or uniform with row=uniform.")
 
@@ -72,6 +73,7 @@ class _ExtremeCardStrategy(Strategy[SixNimmtConfig]):
 class LowestStrategy(_ExtremeCardStrategy):
     name = "lowest"
     array_form = "strategies.sixnimmt.arrays:LowestArrays"
+    kernel_form = "strategies.sixnimmt.kernels:LOWEST"
     description = "Plays its lowest card (drafts the lowest); takes the cheapest row."
     pick: Callable[[Sequence[int]], int] = min
 
@@ -79,5 +81,6 @@ class LowestStrategy(_ExtremeCardStrategy):
 class HighestStrategy(_ExtremeCardStrategy):
     name = "highest"
     array_form = "strategies.sixnimmt.arrays:HighestArrays"
+    kernel_form = "strategies.sixnimmt.kernels:HIGHEST"
     description = "Plays its highest card (drafts the highest); takes the cheapest row."
     pick: Callable[[Sequence[int]], int] = max

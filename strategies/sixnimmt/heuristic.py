@@ -69,6 +69,7 @@ def _draft_rank(deck: int) -> list[int]:
 
 class HeuristicStrategy(Strategy[SixNimmtConfig]):
     name = "heuristic"
+    kernel_form = "strategies.sixnimmt.kernels:HEURISTIC"
     description = ("Plays the card with the least expected penalty given the rows and the unseen "
                    "cards; takes the cheapest row; drafts low-bullhead cards.")
 

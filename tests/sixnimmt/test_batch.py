@@ -130,8 +130,8 @@ def test_runspec_chooses_the_batch_engine_where_it_can_and_the_runner_uses_it(tm
         return RunSpec.create("sixnimmt", 4, strategies, 40, seed=5, engine=engine,
                               overrides={"max_rounds": "1"}, **kw)
 
-    assert create(["random"], "auto").engine == "batch"
-    assert create(["heuristic", "random", "random", "random"], "auto").engine == "scalar"
+    assert create(["random"], "auto").engine == "kernel"     # the fastest that plays every seat
+    assert create(["heuristic", "random", "random", "random"], "auto").engine == "kernel"
     assert create(["random"], "auto", paranoid=True).engine == "scalar"
     with pytest.raises(ConfigError, match="--engine batch cannot play this run: .*heuristic"):
         create(["heuristic"], "batch")

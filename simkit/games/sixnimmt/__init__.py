@@ -18,6 +18,7 @@ GAME = Game(
     description="Simultaneous card play into 4 rows; the 6th card takes the row. Fewest bullheads wins.",
     max_steps=max_decision_steps,
     batch_engine="simkit.games.sixnimmt.batch",
+    kernel_engine="simkit.games.sixnimmt.kernel",
 )
 
 __all__ = ["GAME", "SixNimmtConfig", "SixNimmtState", "TakeRow"]

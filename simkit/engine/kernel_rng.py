@@ -1,0 +1,207 @@
+"""NumPy's PCG64 Generator, draw for draw, inside numba kernels (compiled on first import).
+
+A kernel that draws the same numbers in the same order as the scalar engine plays the same
+games: the proof that it plays the rules is then equality, game by game. This module holds the
+generator as a row of uint64 words (`stream_row`) and the draws the games and bots use:
+
+- `next64` / `next32`: PCG64's output (XSL-RR of the 128-bit LCG), `next32` buffered in halves
+  exactly as NumPy's `pcg64_next32` (the low half first, the high half at the next call);
+- `random_interval(row, max)`: NumPy's `random_interval`, the draw of `Generator.shuffle` and
+  `permutation` (masked rejection);
+- `bounded(row, n)`: `Generator.integers(n)` for 1 <= n <= 2**32 (Lemire's method on 32 bits);
+- `double(row)`: `Generator.random()`.
+
+A stream's row is what `simkit.engine.seeding.GeneratorPool` sets: the 128-bit state from the
+game's stream words and the stream's increment (`_stream_inc`). Columns after `SCRATCH` belong
+to whoever owns the row (a bot keeps its draw buffer there, see strategies/sixnimmt/kernels.py).
+Every function is tested against NumPy (tests/sixnimmt/test_kernel_rng.py).
+
+Importing this module imports numba and compiles (or loads from numba's disk cache) the
+functions: only kernels import it, never the CLI or the scalar engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import njit, types
+from numba.extending import intrinsic
+
+from simkit.engine.seeding import WORDS_PER_STREAM, _stream_inc
+
+_njit: Any = njit
+_intrinsic: Any = intrinsic
+
+
+def compiled(*signature: Any, inline: bool = False) -> Any:
+    """numba's `njit` as every kernel function uses it: compiled on first use (or at import with
+    a `signature`) and cached on disk; without numba's reference counting (`_nrt=False`: a kernel
+    allocates nothing, its callers pass every array in, which makes calls and views free);
+    `inline` inlines it into its callers (numba IR inlining)."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    if inline:
+        options["inline"] = "always"
+    return _njit(*signature, **options)
+
+
+#: the row of one stream: state high/low words, increment high/low, a buffered 32-bit half
+S_HI, S_LO, I_HI, I_LO, HAS32, U32 = range(6)
+#: first column free for the row's owner; ROW_WORDS columns in all
+SCRATCH = 6
+ROW_WORDS = 32
+
+_U = np.uint64
+_M32 = _U(0xFFFFFFFF)
+_MUL_HI = _U(2549297995355413924)
+_MUL_LO = _U(4865540595714422341)
+_S32 = _U(32)
+_ONE = _U(1)
+_ZERO = _U(0)
+_DOUBLE = 1.0 / 9007199254740992.0
+
+
+def stream_rows(words: np.ndarray, streams: list[int], out: np.ndarray | None = None) -> np.ndarray:
+    """Rows for games x streams: `words` (G, 2 * n_streams) uint64 from the games' stream words
+    (`seeding.batch_stream_array`); `streams` the stream numbers wanted, in order. Returns
+    (G, len(streams), ROW_WORDS) uint64 (scratch columns zero)."""
+    games = words.shape[0]
+    rows = np.zeros((games, len(streams), ROW_WORDS), dtype=np.uint64) if out is None else out
+    for k, stream in enumerate(streams):
+        inc = _stream_inc(stream)
+        rows[:, k, S_HI] = words[:, WORDS_PER_STREAM * stream]
+        rows[:, k, S_LO] = words[:, WORDS_PER_STREAM * stream + 1]
+        rows[:, k, I_HI] = inc >> 64
+        rows[:, k, I_LO] = inc & 0xFFFFFFFFFFFFFFFF
+        rows[:, k, HAS32] = 0
+    return rows
+
+
+@_intrinsic
+def _mul_hi(typingctx, a, b):
+    """The high 64 bits of the 128-bit product of two uint64 (one machine multiply)."""
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@compiled(inline=True)
+def _step(hi, lo, inc_hi, inc_lo):
+    """PCG64: the LCG's next 128-bit state (hi, lo) and its XSL-RR output."""
+    new_hi = _mul_hi(lo, _MUL_LO) + lo * _MUL_HI + hi * _MUL_LO
+    new_lo = lo * _MUL_LO
+    out_lo = new_lo + inc_lo
+    carry = _ONE if out_lo < new_lo else _ZERO
+    out_hi = new_hi + inc_hi + carry
+    x = out_hi ^ out_lo
+    rot = out_hi >> _U(58)
+    return out_hi, out_lo, (x >> rot) | (x << ((_U(64) - rot) & _U(63)))
+
+
+@compiled()
+def next64(row):
+    """PCG64: step the LCG, then XSL-RR of the new state."""
+    hi, lo, out = _step(row[S_HI], row[S_LO], row[I_HI], row[I_LO])
+    row[S_HI] = hi
+    row[S_LO] = lo
+    return out
+
+
+@compiled()
+def next32(row):
+    """NumPy's `pcg64_next32`: the low half of a fresh output, then its high half."""
+    if row[HAS32] != _ZERO:
+        row[HAS32] = _ZERO
+        return row[U32]
+    value = next64(row)
+    row[HAS32] = _ONE
+    row[U32] = value >> _S32
+    return value & _M32
+
+
+@compiled()
+def random_interval(row, top):
+    """NumPy's `random_interval(max)`: uniform in 0..top by masked rejection (top < 2**32)."""
+    if top == 0:
+        return 0
+    mask = _U(top)
+    mask |= mask >> _U(1)
+    mask |= mask >> _U(2)
+    mask |= mask >> _U(4)
+    mask |= mask >> _U(8)
+    mask |= mask >> _U(16)
+    limit = _U(top)
+    value = next32(row) & mask
+    while value > limit:
+        value = next32(row) & mask
+    return np.int64(value)
+
+
+@compiled()
+def bounded(row, n):
+    """`Generator.integers(n)` (int64, 1 <= n <= 2**32): Lemire's method on 32-bit draws."""
+    if n == 1:
+        return 0
+    excl = _U(n)
+    m = next32(row) * excl
+    leftover = m & _M32
+    if leftover < excl:
+        threshold = (_M32 - (excl - _ONE)) % excl
+        while leftover < threshold:
+            m = next32(row) * excl
+            leftover = m & _M32
+    return np.int64(m >> _S32)
+
+
+@compiled()
+def double(row):
+    """`Generator.random()`: 53 random bits as a float in [0, 1)."""
+    return np.float64(next64(row) >> _U(11)) * _DOUBLE
+
+
+@compiled()
+def shuffle(row, values, count):
+    """`Generator.shuffle` of values[:count] (a list or a 1-d array: the same swaps). The
+    generator's words stay in registers for the whole shuffle (`random_interval` inlined)."""
+    hi, lo, inc_hi, inc_lo = row[S_HI], row[S_LO], row[I_HI], row[I_LO]
+    has32, half = row[HAS32], row[U32]
+    for i in range(count - 1, 0, -1):
+        mask = _U(i)
+        mask |= mask >> _U(1)
+        mask |= mask >> _U(2)
+        mask |= mask >> _U(4)
+        mask |= mask >> _U(8)
+        mask |= mask >> _U(16)
+        while True:
+            if has32 != _ZERO:
+                has32 = _ZERO
+                value = half
+            else:
+                hi, lo, out = _step(hi, lo, inc_hi, inc_lo)
+                has32 = _ONE
+                half = out >> _S32
+                value = out & _M32
+            value &= mask
+            if value <= _U(i):
+                break
+        j = np.int64(value)
+        values[i], values[j] = values[j], values[i]
+    row[S_HI], row[S_LO], row[HAS32], row[U32] = hi, lo, has32, half
+
+
+@compiled()
+def buffered_double(row):
+    """A double from a buffer of 16 refilled by `Generator.random(16)` and popped from its end
+    (the scalar `random` strategies' draws: `buf.extend(rng.random(16).tolist()); buf.pop()`).
+    The buffer lives in the row's scratch columns: its fill at SCRATCH, the raw draws after."""
+    left = row[SCRATCH]
+    if left == _ZERO:
+        for i in range(16):
+            row[SCRATCH + 1 + i] = next64(row)
+        left = _U(16)
+    left -= _ONE
+    row[SCRATCH] = left
+    return np.float64(row[SCRATCH + 1 + np.int64(left)] >> _U(11)) * _DOUBLE

@@ -1,0 +1,116 @@
+"""Compiled kernels: what every game's kernel shares (issue 21).
+
+A game's kernel plays whole games as numba-compiled code on a few arrays, with the bots' kernel
+forms compiled too. A game offers one through `Game.kernel_engine`, a module with
+`kernel_supported(spec)` (None, or the reason it cannot play the run: it must not import numba)
+and `play_range_kernel(spec, start, stop)` (the same `Chunk` as `play_range`, its columns built
+by `simkit.engine.kernel_records`). `--engine kernel` asks for it; `--engine auto` takes it where
+it can play every seat (simkit/engine/spec.py, `choose_engine`).
+
+A strategy has a kernel form when its class names one: `kernel_form = "module:NAME"`, a
+`KernelForm` that names the compiled function and builds its float parameters from the
+strategy's own keyword parameters (docs/strategies.md, "Kernel forms"). The form is declared
+in a module that does not import numba, so checking a run compiles nothing; the function's
+module is imported only when a kernel plays.
+
+Compilation is lazy and cached: numba compiles a kernel's functions the first time a process
+plays it and stores the machine code in its disk cache (`cache=True`; `NUMBA_CACHE_DIR` moves it),
+so later processes load it. The CLI never imports numba at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simkit.engine.config import GameConfig
+from simkit.engine.strategy import StrategySpec, load_class
+
+
+@dataclass(frozen=True)
+class KernelForm:
+    """A strategy's kernel form: `function` is "module:name" of the compiled bot (the game's bot
+    signature); `params(config, n_players, **strategy_params)` returns its float64 parameters
+    and raises ValueError (or TypeError) for parameters the form cannot play."""
+
+    function: str
+    params: Callable[..., np.ndarray]
+
+
+def numba_missing() -> str | None:
+    """Why kernels cannot run here (numba is not installed), or None."""
+    if importlib.util.find_spec("numba") is None:
+        return "numba is not installed (pip install numba)"
+    return None
+
+
+def kernel_form(strategy: StrategySpec) -> KernelForm:
+    """The strategy's kernel form; ValueError naming the strategy when it has none."""
+    cls = load_class(strategy.target, strategy.path)
+    path = getattr(cls, "kernel_form", None)
+    if not path:
+        raise ValueError(f"strategy {strategy.text!r} has no kernel form")
+    module, _, name = str(path).partition(":")
+    form = getattr(importlib.import_module(module), name, None)
+    if not isinstance(form, KernelForm):
+        raise ValueError(f"strategy {strategy.text!r}: its kernel_form {path!r} is not a KernelForm")
+    return form
+
+
+def kernel_params(strategy: StrategySpec, config: GameConfig, n_players: int) -> np.ndarray:
+    """The strategy's kernel parameters (float64); ValueError naming it when the form refuses."""
+    form = kernel_form(strategy)
+    try:
+        params = form.params(config, n_players, **dict(strategy.params))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"strategy {strategy.text!r}: its kernel form cannot play these "
+                         f"parameters ({exc})") from None
+    return np.ascontiguousarray(params, dtype=np.float64)
+
+
+def kernel_reason(strategies: tuple[StrategySpec, ...], config: GameConfig, n_players: int) -> str | None:
+    """None when every seat has a kernel form that takes its parameters, else why not."""
+    for strategy in dict.fromkeys(strategies):
+        try:
+            kernel_params(strategy, config, n_players)
+        except Exception as exc:    # a plug-in's form may fail in any way: not for the kernel
+            return f"{exc} (the kernel needs a kernel form for every seat)"
+    return None
+
+
+def load_function(form: KernelForm) -> Any:
+    """The compiled bot (imports its module: numba compiles or loads it from the cache)."""
+    module, _, name = form.function.partition(":")
+    with quiet_numba():
+        return getattr(importlib.import_module(module), name)
+
+
+@contextmanager
+def quiet_numba() -> Iterator[None]:
+    """Silence numba's notice that first-class functions (the bots a kernel takes) are
+    experimental: the kernels are tested against the scalar engine, game by game."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+        yield
+
+
+def replay_answers(state: Any, answers: list[int]) -> int:
+    """Play a kernel's recorded answers (positions in `legal_actions` lists, seat by seat in
+    `to_act` order) on a scalar state; returns the steps played. The scalar engine's log of the
+    game is then the log of the kernel's game (how a kernel game is replayed and rendered)."""
+    at = steps = 0
+    while not state.is_over() and at < len(answers):
+        joint = []
+        for seat in state.to_act():
+            joint.append(state.legal_actions(seat)[answers[at]])
+            at += 1
+        state.apply(joint)
+        steps += 1
+    return steps
