@@ -68,7 +68,8 @@ def test_the_vectorised_table_equals_the_game_by_game_definition():
     games, n, width = 400, 3, 6
     length = rng.integers(1, width + 1, games)
     points = rng.integers(0, 3, (games, n, width)).astype(float)
-    points = np.where(np.arange(width)[None, None, :] >= length[:, None, None], 0.0, points)  # none after the end
+    after_the_end = np.arange(width)[None, None, :] >= length[:, None, None]
+    points = np.where(after_the_end, 0.0, points)
     cum = np.cumsum(points, axis=2)
     for higher in (True, False):
         final = cum[:, :, -1] if higher else -cum[:, :, -1]
