@@ -407,3 +407,22 @@ def balance_grid(labels: list[str], tables: list[pd.DataFrame],
     fig.legend(fontsize=9, loc="outside lower center", ncols=min(3, max(1, len(names))),
                frameon=False)
     return fig
+
+
+@styled
+def lead_margin_chart(margins: pd.DataFrame, unit: str = "points", step: str = "round") -> Figure:
+    """Each strategy's mean lead over the best other seat after each step (`lead_margins`),
+    with its 95 % band; the dotted line is level with the leader."""
+    fig, ax = _figure(3.4)
+    for i, p in enumerate(dict.fromkeys(margins["player"])):
+        c = margins[margins["player"] == p]
+        ax.plot(c["step"], c["mean"], marker="o", markersize=3.5, color=color(i), label=short(p),
+                linewidth=1.4)
+        ax.fill_between(c["step"], c["low"], c["high"], color=color(i), alpha=0.18, linewidth=0)
+    ax.axhline(0.0, color="black", linestyle=":", linewidth=1.1)
+    ax.set_xticks(sorted(set(margins["step"])))
+    ax.set_xlabel(f"after {step}")
+    ax.set_ylabel(f"lead over the best other seat\n({unit}; below 0: behind)")
+    ax.set_title(f"Lead margin after each {step}")
+    ax.legend(loc="best")
+    return fig

@@ -19,6 +19,8 @@ import pandas as pd
 
 from simkit.engine.errors import RunFolderError
 from simkit.engine.runner import RunResult
+from simkit.stats.arc import Figure as ArcFigure
+from simkit.stats.arc import arc_table, lead_margins, running_scores, summarise_table
 from simkit.stats.elo import SPRT, EloEstimate
 from simkit.stats.match import MatchSummary, match_summary, sides_from_slots
 from simkit.stats.multiple import flag_significant, seat_effect_flags
@@ -120,6 +122,26 @@ class PairedFigures(NamedTuple):
     score_high: float
 
 
+@dataclass(frozen=True)
+class ArcFigures:
+    """The game's arc over a run's games: per game (`games`: length, lead changes, decided at,
+    comeback, drama), their summary with intervals, and each strategy's lead margin per step."""
+
+    games: pd.DataFrame
+    summary: dict[str, ArcFigure]
+    margins: pd.DataFrame | None
+
+
+def arc_figures(seats: pd.DataFrame, higher_is_better: bool) -> ArcFigures | None:
+    """The arc from the seats' running scores; None for a run without them (or one step only)."""
+    found = running_scores(seats)
+    if found is None or found.cum.shape[2] < 2:
+        return None
+    table = arc_table(found.cum, found.length, found.win, higher_is_better)
+    table.insert(0, "game", found.games)
+    return ArcFigures(table, summarise_table(table), lead_margins(seats, higher_is_better))
+
+
 @dataclass
 class RunAnalysis:
     """Every table of one run, ready to render. `name` is the run folder's name as typed
@@ -142,6 +164,7 @@ class RunAnalysis:
     paired: pd.DataFrame | None = None
     compare: dict[str, Any] | None = None
     round_curves: pd.DataFrame | None = None     # score after each round (games with rounds)
+    arc: ArcFigures | None = None                # the game's arc (games with running scores)
     #: the summary with each strategy's p-value against its fair share, Holm-adjusted over the
     #: strategies (`strategy_effect_flags`): who is stronger only when it is significant
     strategy_table: pd.DataFrame | None = None
@@ -257,7 +280,7 @@ def analyze_run(run_dir: Path | str, name: str | None = None) -> RunAnalysis:
         independence=seat_independence(seats),
         h2h_score=score, h2h_count=count, ratings=plackett_luce(seats),
         balance=balance(games, seats, hib), paired=paired_table(seats), compare=compare,
-        round_curves=round_score_curves(seats), slug=safe_name(name),
+        round_curves=round_score_curves(seats), arc=arc_figures(seats, hib), slug=safe_name(name),
         strategy_table=strategy_effect_flags(seats, method="holm"))
     analysis.match = _match(analysis)
     return analysis

@@ -16,6 +16,7 @@ from simkit.report.page import esc as _e
 from simkit.report.page import html_table as _html_table
 from simkit.report.tables import (
     Table,
+    arc_rows,
     balance_rows,
     comparison_rows,
     comparison_strategy_rows,
@@ -129,6 +130,13 @@ class _RunPage:
                 + [self.fig(k) for k in ("round_scores", "rounds") if k in self.a.figures]
                 + ["</section>"])
 
+    def arc(self) -> list[str]:
+        if self.a.arc is None:
+            return []
+        return ([self.open("arc", TITLES["arc"]), _html_table(arc_rows(self.a), wrap_last=True),
+                 _note(NOTES["arc"])] + ([self.fig("lead")] if "lead" in self.a.figures else [])
+                + ["</section>"])
+
     def seats(self) -> list[str]:
         return [self.open("seats", TITLES["seats"]), _html_table(seat_rows(self.a)),
                 _note(independence_text(self.a)), self.fig("seats"), "</section>"]
@@ -144,7 +152,7 @@ class _RunPage:
         out += self.strength() + self.match() + self.table("summary", summary_rows)
         if self.a.paired is not None:
             out += self.table("paired", paired_rows)
-        out += self.scores() + [self.open("ratings", TITLES["ratings"]),
+        out += self.scores() + self.arc() + [self.open("ratings", TITLES["ratings"]),
                                 _html_table(rating_rows(self.a)), _note(ratings_note(self.a)),
                                 "</section>"]
         out += self.table("head-to-head", h2h_rows) + self.seats() + self.rest()

@@ -8,6 +8,7 @@ import pandas as pd
 from simkit.report.figures import RunAnalysis, game_title
 from simkit.report.tables import (
     Table,
+    arc_rows,
     balance_rows,
     comparison_rows,
     comparison_strategy_rows,
@@ -24,6 +25,7 @@ from simkit.report.words import (
     GLOSSARY,
     GLOSSARY_TITLE,
     MD_TITLES,
+    NOTES,
     chart_name,
     headline_answers,
     independence_text,
@@ -84,6 +86,10 @@ def _run_markdown(r: RunAnalysis) -> list[str]:
         out += [chart("round_scores"), _md_cell(round_caption(r)), ""]
     if "rounds" in r.figures:
         out += [chart("rounds"), ""]
+    if r.arc is not None:
+        out += [_title("arc"), "", _md_table(arc_rows(r)), "", _md_cell(NOTES["arc"]), ""]
+        if "lead" in r.figures:
+            out += [chart("lead"), ""]
     out += [_title("ratings"), "", _md_table(rating_rows(r)), "", _md_cell(ratings_note(r)), ""]
     out += [_title("seats"), "", _md_table(seat_rows(r)), "",
             _md_cell(independence_text(r)), "", chart("seats"), ""]

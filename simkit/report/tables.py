@@ -51,6 +51,28 @@ def quantile_rows(a: RunAnalysis) -> Table:
     return head, rows
 
 
+def arc_rows(a: RunAnalysis) -> Table:
+    """The game's arc: each figure with its 95% interval and what it means."""
+    assert a.arc is not None
+    f, w, unit = a.arc.summary, a.round_word, a.score_unit
+
+    def mean(key: str, digits: int = 2, suffix: str = "") -> list[str]:
+        x = f[key]
+        return [f"{number(x.value, digits)}{suffix}", f"{number(x.low, digits)} to {number(x.high, digits)}"]
+
+    def share(key: str) -> list[str]:
+        x = f[key]
+        return [pct(x.value), f"{pct(x.low)} to {pct(x.high)}"]
+
+    rows = [["length", *mean("length", 2, f" {w}s"), f"{w}s a game lasts"],
+            ["lead changes", *mean("lead_changes"), "times the lead passes to a seat that did not lead"],
+            ["decided at", *share("decided_at"), "part of the game played when the winner led for good"],
+            ["comebacks", *share("comebacks"), "games won from last place alone at half time"],
+            ["drama", *mean("drama", 1, f" {unit}"), "how far behind the leader the winner fell at worst"],
+            ["winner trailed", *share("trailed"), "games whose winner was behind at some point"]]
+    return ["figure", "mean or share", "95% CI", "meaning"], rows
+
+
 def rating_rows(a: RunAnalysis) -> Table:
     head = ["strategy", "rating", "95% CI", "se", "games"]
     rows = [[str(r.player), signed(r.rating), f"{signed(r.low)} to {signed(r.high)}",

@@ -458,6 +458,7 @@ TITLES = {
     "seats": "Is the game fair to seats?",
     "balance": "Balance: first player, decisiveness, length",
     "convergence": "Convergence",
+    "arc": "The game's arc: lead changes, comebacks, drama",
 }
 MD_TITLES = {**TITLES, "summary": "Summary", "seats": "Seat effects", "balance": "Balance"}
 
@@ -491,6 +492,9 @@ NOTES = {
                 "pairing."),
     "head-to-head": ("Share of seat pairings in which the row strategy finished ahead of the "
                      "column strategy (ties count ½); pairings in brackets."),
+    "arc": ("From every seat's running score after each round: means with a 95% Student-t "
+            "interval over games, shares with a 95% Wilson interval. A game with co-winners counts "
+            "the one that took the lead for good earliest."),
 }
 
 def rating_scale(a: RunAnalysis) -> tuple[str, str]:
@@ -513,7 +517,8 @@ def chart_name(key: str, a: RunAnalysis) -> str:
     """A chart's name, the alt text of its image (`win share`, `score after each hand`)."""
     names = {"win_share": "win share", "scores": "score distribution",
              "round_scores": f"score after each {a.round_word}", "rounds": "final score by rounds",
-             "seats": "seat effects", "length": "game length", "convergence": "running win share"}
+             "seats": "seat effects", "length": "game length", "convergence": "running win share",
+             "lead": f"lead margin after each {a.round_word}"}
     return names[key]
 
 
@@ -545,6 +550,9 @@ def chart_caption(key: str, a: RunAnalysis) -> str:
         "length": "Game length.",
         "convergence": "Running win share per game of each strategy with its 95% band (log "
                        "scale of games); dotted lines: fair shares.",
+        "lead": (f"Each strategy's mean lead over the best other seat after each {a.round_word} "
+                 f"(negative: behind), in {a.score_unit}, with 95% bands; a game that ended "
+                 f"earlier counts with its final margin."),
     }[key]
 
 
@@ -592,6 +600,13 @@ GLOSSARY = [
     ("Winning margin", "the winner's score minus the best other score, in the game's points."),
     ("Seats", "numbered from 1, the first player to act, in the report, charts and CSV "
      "tables (the run's Parquet tables count from 0)."),
+    ("Lead changes", "how often per game the lead passes to a seat that did not lead before "
+     "(from the running scores after each round; a shared lead is not a change)."),
+    ("Decided at", "the share of the game played when the eventual winner took the lead for good: "
+     "low means the winner was clear early, 100% that the last round settled it."),
+    ("Comebacks", "the share of games won by the seat that was alone in last place at half time."),
+    ("Drama", "how far behind the leader the eventual winner fell at worst, in the game's own "
+     "points; 'trailed' is the share of games whose winner was behind at some point."),
 ]
 GLOSSARY_TITLE = "Glossary"
 GLOSSARY_SOURCE = "Every figure is defined in docs/statistics.md."

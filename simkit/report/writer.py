@@ -80,6 +80,10 @@ def write_tables(a: RunAnalysis, folder: Path) -> list[Path]:
         put(a.paired, "paired")
     if a.round_curves is not None:
         put(a.round_curves, "round_scores")
+    if a.arc is not None:
+        put(a.arc.games, "arc_games")
+        if a.arc.margins is not None:
+            put(a.arc.margins, "lead_margins")
     if a.match is not None:
         m = _flat(a.match.to_dict())
         put(_figure_table({k: json.dumps(v) if isinstance(v, list) else v for k, v in m.items()}),
@@ -103,6 +107,8 @@ def _draw(r: RunAnalysis, out_dir: Path) -> None:
         rounds = charts.rounds_chart(r.games, r.seats, r.higher_is_better, unit=r.score_unit)
         if rounds is not None:
             figs["rounds"] = rounds
+    if r.arc is not None and r.arc.margins is not None:
+        figs["lead"] = charts.lead_margin_chart(r.arc.margins, r.score_unit, r.round_word)
     fig_dir = out_dir / "figures" / r.slug
     for key, fig in figs.items():
         charts.save_figure(fig, fig_dir / key)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -110,15 +111,24 @@ def arcs_from_round_scores(seats: pd.DataFrame, higher_is_better: bool) -> list[
     found = running_scores(seats)
     if found is None:
         return []
-    cum, length, win = found
+    cum, length, win, _ = found
     return [game_arc(cum[g, :, :length[g]].T, list(np.flatnonzero(win[g] > 0)), higher_is_better)
             for g in range(len(length))]
 
 
-def running_scores(seats: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """From a seats table with `round_scores`: cumulative[game, seat, step] (a game carries its
-    final scores after its last step), each game's length, and win[game, seat]; games with a
-    seat without a result are left out. None without the column."""
+class RunningScores(NamedTuple):
+    """A run's running scores: cumulative[game, seat, step] (a game carries its final scores
+    after its last step), each game's length, win[game, seat] and the game numbers."""
+
+    cum: np.ndarray
+    length: np.ndarray
+    win: np.ndarray
+    games: np.ndarray
+
+
+def running_scores(seats: pd.DataFrame) -> RunningScores | None:
+    """From a seats table with `round_scores`; games with a seat without a result are left out.
+    None without the column."""
     if ROUND_SCORES not in seats.columns or seats.empty:
         return None
     lists = seats[ROUND_SCORES].map(lambda x: () if x is None else x)
@@ -135,7 +145,8 @@ def running_scores(seats: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndar
     c = np.arange(flat.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     points[r, c] = flat
     cum = np.cumsum(points, axis=1).reshape(-1, n, width)
-    return cum, lengths.reshape(-1, n).max(axis=1), rows["win"].to_numpy(dtype=float).reshape(-1, n)
+    win = rows["win"].to_numpy(dtype=float).reshape(-1, n)
+    return RunningScores(cum, lengths.reshape(-1, n).max(axis=1), win, rows["game"].to_numpy()[::n])
 
 
 def arc_table(cum: np.ndarray, length: np.ndarray, win: np.ndarray, higher_is_better: bool) -> pd.DataFrame:
@@ -181,8 +192,7 @@ def lead_margins(seats: pd.DataFrame, higher_is_better: bool, level: float = 0.9
     found = running_scores(seats)
     if found is None or found[0].shape[2] < 2:
         return None
-    cum, _, _ = found
-    scores = cum if higher_is_better else -cum
+    scores = found.cum if higher_is_better else -found.cum
     g, n, w = scores.shape
     others = np.stack([np.delete(scores, s, axis=1).max(axis=1) for s in range(n)], axis=1)
     margin = (scores - others).reshape(g * n, w)
