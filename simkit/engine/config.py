@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -195,21 +196,39 @@ def _parse_bool(text: str, name: str) -> bool:
     raise ConfigError(f"{name}={text!r} is not a boolean: allowed is true or false")
 
 
-def _parse_int(text: str, name: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ConfigError(f"{name}={text!r} is not a whole number") from None
+#: a whole number as typed: ASCII digits, `-` for a negative one (Python's int() would also take
+#: `1_000`, `+4`, spaces around and other scripts' digits: refused, never reinterpreted)
+_WHOLE = re.compile(r"-?[0-9]+")
+#: a decimal number as typed: the same digits, an optional point and exponent
+_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_NUMBER_FORM = "digits 0-9 with an optional leading -; no _, +, spaces or other scripts' digits"
 
 
-def _parse_float(text: str, name: str) -> float:
-    try:
-        number = float(text)
-    except ValueError:
-        raise ConfigError(f"{name}={text!r} is not a number") from None
+def parse_whole(text: str, name: str) -> int:
+    """`text` as a whole number in the one form simkit reads (see _WHOLE)."""
+    if not _WHOLE.fullmatch(text):
+        raise ConfigError(f"{name}={text!r} is not a whole number: {_NUMBER_FORM}")
+    return int(text)
+
+
+def parse_decimal(text: str, name: str) -> float:
+    """`text` as a finite number in the one form simkit reads (see _DECIMAL)."""
+    if text.strip().lower() in ("nan", "-nan", "inf", "-inf", "infinity", "-infinity"):
+        raise ConfigError(f"{name}={text!r} is not allowed: a finite number (not nan or inf)")
+    if not _DECIMAL.fullmatch(text):
+        raise ConfigError(f"{name}={text!r} is not a number: {_NUMBER_FORM} (e.g. 0.5, 2e-3)")
+    number = float(text)
     if not math.isfinite(number):
         raise ConfigError(f"{name}={text!r} is not allowed: a finite number (not nan or inf)")
     return number
+
+
+def _parse_int(text: str, name: str) -> int:
+    return parse_whole(text, name)
+
+
+def _parse_float(text: str, name: str) -> float:
+    return parse_decimal(text, name)
 
 
 def _parse_str(text: str, name: str) -> str:
@@ -297,9 +316,11 @@ def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        name = name.strip()
-        if not sep or not name:
+        if not sep or not name.strip():
             raise ConfigError(f"--set {item!r} is malformed: use --set field=value")
+        if name != name.strip() or value != value.strip():
+            raise ConfigError(f"--set {item!r} has spaces around the field name or value: write "
+                              f"--set {name.strip()}={value.strip()}")
         if name in out:
             raise ConfigError(f"--set {name} is given twice ({out[name]!r} and {value.strip()!r}): "
                               f"give each field once")

@@ -11,6 +11,7 @@ from typing import Any
 from simkit.engine.chunks import check_game_count
 from simkit.engine.config import GameConfig, config_from_dict, with_overrides
 from simkit.engine.errors import ConfigError
+from simkit.engine.lineup import check_players
 from simkit.engine.registry import all_games, get_game
 from simkit.engine.seeding import DealRanges, deal_pieces, root_seed
 from simkit.engine.strategy import StrategySpec, load_class, parse_strategy
@@ -123,9 +124,7 @@ class RunSpec:
                engine: str = "scalar", deal_numbers: Any = None) -> RunSpec:
         """Validate every option and resolve names; raises SimkitError subclasses."""
         entry = get_game(game)
-        if not entry.min_players <= n_players <= entry.max_players:
-            raise ConfigError(f"--players {n_players} is not allowed for {game}: "
-                              f"allowed are {entry.players_allowed()}")
+        check_players(entry, n_players)
         if not strategies:
             raise ConfigError("no strategy given: use -s NAME once for all seats or once per seat")
         if len(strategies) not in (1, n_players):
