@@ -23,7 +23,7 @@ from pathlib import Path
 import click
 
 from simkit.engine.chunks import resolve_jobs
-from simkit.engine.config import parse_decimal, parse_whole
+from simkit.engine.config import NUMBER_FORM, parse_decimal, parse_whole
 from simkit.engine.errors import ConfigError
 from simkit.engine.registry import get_game
 from simkit.engine.spec import SEATINGS
@@ -64,8 +64,8 @@ class _Number(click.ParamType):
             return value                       # a default, or a caller passing a number
         try:
             return self.parse(str(value), "value")
-        except ConfigError as exc:
-            self.fail(str(exc).replace("value=", "", 1), param, ctx)
+        except ConfigError:
+            self.fail(f"{value!r} is not a valid {self.name}: {NUMBER_FORM}", param, ctx)
 
 
 #: a whole number (click's int would read `1_000`, `+4` and `４`)

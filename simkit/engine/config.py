@@ -201,13 +201,14 @@ def _parse_bool(text: str, name: str) -> bool:
 _WHOLE = re.compile(r"-?[0-9]+")
 #: a decimal number as typed: the same digits, an optional point and exponent
 _DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-_NUMBER_FORM = "digits 0-9 with an optional leading -; no _, +, spaces or other scripts' digits"
+#: how a number must be written, for messages
+NUMBER_FORM = "digits 0-9 with an optional leading -; no _, +, spaces or other scripts' digits"
 
 
 def parse_whole(text: str, name: str) -> int:
     """`text` as a whole number in the one form simkit reads (see _WHOLE)."""
     if not _WHOLE.fullmatch(text):
-        raise ConfigError(f"{name}={text!r} is not a whole number: {_NUMBER_FORM}")
+        raise ConfigError(f"{name}={text!r} is not a whole number: {NUMBER_FORM}")
     return int(text)
 
 
@@ -216,7 +217,7 @@ def parse_decimal(text: str, name: str) -> float:
     if text.strip().lower() in ("nan", "-nan", "inf", "-inf", "infinity", "-infinity"):
         raise ConfigError(f"{name}={text!r} is not allowed: a finite number (not nan or inf)")
     if not _DECIMAL.fullmatch(text):
-        raise ConfigError(f"{name}={text!r} is not a number: {_NUMBER_FORM} (e.g. 0.5, 2e-3)")
+        raise ConfigError(f"{name}={text!r} is not a number: {NUMBER_FORM} (e.g. 0.5, 2e-3)")
     number = float(text)
     if not math.isfinite(number):
         raise ConfigError(f"{name}={text!r} is not allowed: a finite number (not nan or inf)")
@@ -312,15 +313,15 @@ def with_overrides(config: Any, overrides: dict[str, Any], prefix: str = "") -> 
 
 
 def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """Turn `("rows=5", "movement.chooser=owner")` into a dict, rejecting malformed items."""
+    """Turn `("rows=5", "movement.chooser=owner")` into a dict, rejecting malformed items.
+    Spaces around a field name and its value are ignored (`' rows = 5'` is rows=5, as
+    documented in docs/reliability.md); the value itself is read by the field's type."""
     out: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        if not sep or not name.strip():
+        name = name.strip()              # spaces around the name and the value are ignored
+        if not sep or not name:
             raise ConfigError(f"--set {item!r} is malformed: use --set field=value")
-        if name != name.strip() or value != value.strip():
-            raise ConfigError(f"--set {item!r} has spaces around the field name or value: write "
-                              f"--set {name.strip()}={value.strip()}")
         if name in out:
             raise ConfigError(f"--set {name} is given twice ({out[name]!r} and {value.strip()!r}): "
                               f"give each field once")
