@@ -111,7 +111,7 @@ def strategies(game):
 @options.duplicate
 @options.overrides
 @options.deals
-@click.option("--chunk-size", type=int, default=None,
+@click.option("--chunk-size", type=options.WHOLE, default=None,
               help="Games per worker task (results do not depend on it).")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True,
               help="joblib backend; dask needs a scheduler address or starts a local cluster.")
@@ -157,7 +157,7 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
         deal_numbers = fixed.ranges
     seed_given = seed is not None
     seed = options.recorded_seed(out, resume, seed)
-    lineup = filled_lineup(named_or_default(strategy_names), players)
+    lineup = filled_lineup(named_or_default(strategy_names), players, entry)
     spec = RunSpec.create(game, players, lineup, n_games, seed=seed,
                           seating=seating, duplicate=duplicate,
                           overrides=parse_set_options(set_items), command=options.command_line(),
@@ -311,8 +311,9 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, d
 
 @main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
-@click.option("--game", "-g", "index", type=int, default=None, help="Game index (0-based) in the run.")
-@click.option("--position", "step", type=int, default=None,
+@click.option("--game", "-g", "index", type=options.WHOLE, default=None,
+              help="Game index (0-based) in the run.")
+@click.option("--position", "step", type=options.WHOLE, default=None,
               help="Print the text position before decision step STEP (0 = the start) instead of the log.")
 @click.option("--all", "all_games", is_flag=True,
               help="Write the log of every game: one file per game in --to FOLDER (default "
@@ -386,7 +387,7 @@ def _export_all(run_dir: Path, target: Path | None, progress: bool | None) -> No
 @options.players
 @options.strategies("Strategy of the other seats (once for all, or once per seat). "
                    "Default: heuristic if the game has it, else random.")
-@click.option("--seat", type=int, default=1, show_default=True,
+@click.option("--seat", type=options.WHOLE, default=1, show_default=True,
               help="Your seat, 1 to the number of players (seat 1 plays first).")
 @options.seed
 @options.overrides

@@ -23,6 +23,7 @@ from pathlib import Path
 import click
 
 from simkit.engine.chunks import resolve_jobs
+from simkit.engine.config import NUMBER_FORM, parse_decimal, parse_whole
 from simkit.engine.errors import ConfigError
 from simkit.engine.registry import get_game
 from simkit.engine.spec import SEATINGS
@@ -49,6 +50,30 @@ def echo_err(message: str) -> None:
     click.echo(message, err=True)
 
 
+class _Number(click.ParamType):
+    """A number typed on the command line (or in a SIMKIT_* variable) in the one form simkit
+    reads: ASCII digits and `-` (simkit.engine.config.parse_whole / parse_decimal); `1_000`,
+    `+4`, ` 4` and full-width digits are refused, not reinterpreted."""
+
+    def __init__(self, name: str, parse: Callable[[str, str], int | float]):
+        self.name = name
+        self.parse = parse
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return value                       # a default, or a caller passing a number
+        try:
+            return self.parse(str(value), "value")
+        except ConfigError:
+            self.fail(f"{value!r} is not a valid {self.name}: {NUMBER_FORM}", param, ctx)
+
+
+#: a whole number (click's int would read `1_000`, `+4` and `４`)
+WHOLE = _Number("integer", parse_whole)
+#: a finite decimal number
+DECIMAL = _Number("number", parse_decimal)
+
+
 def _known_game(ctx: click.Context, param: click.Parameter, value: str) -> str:
     get_game(value)          # raises UnknownNameError naming the allowed games
     return value
@@ -58,10 +83,10 @@ def _int_list(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     if value is None:
         return None
     try:
-        return [int(v) for v in value.split(",")]
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a comma-separated list of whole numbers, "
-                                 f"e.g. 3,4,5") from None
+        return [parse_whole(v, "value") for v in value.split(",")]
+    except ConfigError:
+        raise click.BadParameter(f"{value!r} is not a comma-separated list of whole numbers "
+                                 f"(digits 0-9), e.g. 3,4,5") from None
 
 
 def _jobs(ctx: click.Context, param: click.Parameter, value: int) -> int:
@@ -90,15 +115,15 @@ player_counts = click.option(
     help="Player counts, comma-separated (e.g. 3,4,5). Default: 4, or the nearest allowed.")
 
 games = click.option(
-    "-n", "--games", "n_games", type=int, default=1000, show_default=True,
+    "-n", "--games", "n_games", type=WHOLE, default=1000, show_default=True,
     help="Games to play (in a sweep: per cell).")
 
 seed = click.option(
-    "--seed", type=int, default=None,
+    "--seed", type=WHOLE, default=None,
     help="Master seed (default: fresh entropy, printed and recorded).")
 
 jobs = click.option(
-    "-j", "--jobs", type=int, default=-1, show_default=True, callback=_jobs, envvar="SIMKIT_JOBS",
+    "-j", "--jobs", type=WHOLE, default=-1, show_default=True, callback=_jobs, envvar="SIMKIT_JOBS",
     help="Worker processes; -1 = all cores. [env: SIMKIT_JOBS]")
 
 overrides = click.option(
@@ -144,7 +169,7 @@ def positive(ctx: click.Context, param: click.Parameter, value: int | None) -> i
 
 
 pair_games = click.option(
-    "-n", "--games", "n_games", type=int, default=100, show_default=True, callback=positive,
+    "-n", "--games", "n_games", type=WHOLE, default=100, show_default=True, callback=positive,
     help="Games per pairing (rounded up to whole deals).")
 
 pairing_format = click.option(
@@ -212,7 +237,7 @@ def decision_timeout(default: float | None) -> Callable:
     """`--decision-timeout SECONDS`: a decision over it forfeits that game (0 = no limit)."""
     shown = "no limit" if default is None else f"{default:g}"
     return click.option(
-        "--decision-timeout", type=float, default=default, callback=_timeout, metavar="SECONDS",
+        "--decision-timeout", type=DECIMAL, default=default, callback=_timeout, metavar="SECONDS",
         help=f"A strategy that thinks longer than this on one decision forfeits that game; 0 = no "
              f"limit (default: {shown}). Needs the loky backend.")
 

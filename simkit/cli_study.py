@@ -88,11 +88,11 @@ def _parse_sprt(ctx, param, value: str):
 @click.option("--sprt", "sprt", default="0,10,0.05,0.05", show_default=True,
               callback=_parse_sprt, metavar="ELO0,ELO1,ALPHA,BETA",
               help="H0: A is elo0 stronger, H1: elo1 stronger; alpha, beta: error rates.")
-@click.option("-p", "--players", type=int, default=2, show_default=True,
+@click.option("-p", "--players", type=options.WHOLE, default=2, show_default=True,
               help="Players per game (at least 2); seats alternate A, B, A, B, ...")
-@click.option("--max-games", type=int, default=20000, show_default=True, callback=options.positive,
+@click.option("--max-games", type=options.WHOLE, default=20000, show_default=True, callback=options.positive,
               help="Stop here if the SPRT has not decided (rounded up to whole deals).")
-@click.option("--batch", type=int, default=None, callback=options.positive,
+@click.option("--batch", type=options.WHOLE, default=None, callback=options.positive,
               help="Games between SPRT checks (default about 100, whole deals).")
 @options.seed
 @options.jobs

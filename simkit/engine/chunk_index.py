@@ -50,7 +50,12 @@ class Plan:
 
     @classmethod
     def of(cls, manifest: dict) -> Plan:
-        return cls(int(manifest["n_games"]), int(manifest["chunk_size"]), int(manifest["n_players"]))
+        """The plan a manifest records; ValueError or TypeError when a number is not a whole
+        number of at least 1 (an edited `"chunk_size": 0` must not divide by zero)."""
+        values = [manifest["n_games"], manifest["chunk_size"], manifest["n_players"]]
+        if not all(type(v) is int and v >= 1 for v in values):
+            raise ValueError("n_games, chunk_size and n_players must be whole numbers of at least 1")
+        return cls(*values)
 
 
 @dataclass
@@ -95,10 +100,21 @@ def entry_text(entry: ChunkEntry) -> str:
     return json.dumps(asdict(entry), indent=1) + "\n"
 
 
+_ENTRY_TYPES = {"chunk": int, "start": int, "stop": int, "games_rows": int, "seats_rows": int,
+                "games_sha256": str, "seats_sha256": str}
+
+
 def _read_entry(path: Path) -> ChunkEntry:
+    """The entry in `path`; ValueError unless it is a regular file holding a JSON object with
+    exactly the entry's fields, each of its type (`"stop": "x"` is damage, not a TypeError)."""
+    if not path.is_file():
+        raise ValueError("not a regular file")
     data = json.loads(path.read_text())
-    if not isinstance(data, dict):
-        raise ValueError("not a JSON object")
+    if not isinstance(data, dict) or set(data) != set(_ENTRY_TYPES):
+        raise ValueError(f"not a JSON object with the fields {', '.join(_ENTRY_TYPES)}")
+    wrong = [k for k, kind in _ENTRY_TYPES.items() if type(data[k]) is not kind]
+    if wrong:
+        raise ValueError(f"{', '.join(wrong)} of the wrong kind")
     return ChunkEntry(**data)
 
 
@@ -107,11 +123,11 @@ def _problem(run_dir: Path, chunk_id: int, plan: Plan, n_chunks: int) -> str | N
     g_path, s_path, e_path = chunk_files(run_dir, chunk_id)
     if chunk_id >= n_chunks:
         return f"chunk {chunk_id} is beyond the run's {n_chunks} chunks"
-    if not e_path.exists():
+    if not os.path.lexists(e_path):
         return NO_ENTRY
     try:
         entry = _read_entry(e_path)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, UnicodeDecodeError) as exc:
         return f"unreadable index entry ({exc})"
     start, stop = chunk_range(chunk_id, plan.n_games, plan.chunk_size)
     if (entry.chunk, entry.start, entry.stop) != (chunk_id, start, stop):
@@ -120,11 +136,18 @@ def _problem(run_dir: Path, chunk_id: int, plan: Plan, n_chunks: int) -> str | N
     if (entry.games_rows, entry.seats_rows) != (stop - start, (stop - start) * plan.n_players):
         return f"row counts {entry.games_rows}/{entry.seats_rows} do not fit games {start}..{stop - 1}"
     for path, digest in ((g_path, entry.games_sha256), (s_path, entry.seats_sha256)):
-        if not path.exists():
+        if not os.path.lexists(path):
             return f"{path.name} is missing"
+        if not path.is_file():          # a FIFO or device would block the reader: never opened
+            return f"{path.name} is not a regular file"
         if file_sha256(path) != digest:
             return f"{path.name} does not match its checksum (truncated or changed)"
     return None
+
+
+def chunk_problem(run_dir: Path, chunk_id: int, plan: Plan) -> str | None:
+    """Why chunk `chunk_id` of `run_dir` cannot be trusted (NO_ENTRY: not finished), or None."""
+    return _problem(run_dir, chunk_id, plan, chunk_count(plan.n_games, plan.chunk_size))
 
 
 def check_chunks(run_dir: Path, plan: Plan) -> ChunkCheck:

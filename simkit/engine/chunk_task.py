@@ -4,6 +4,7 @@ parent took a core's share from the workers and capped the speed-up of a second 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from simkit.engine.orphan_guard import exit_with_parent
@@ -22,3 +23,18 @@ def play_chunk(spec: RunSpec, chunk_id: int, start: int, stop: int, parent: int,
         return chunk_id, chunk, False
     write_chunk(out_dir, chunk_id, chunk.games, chunk.seats)
     return chunk_id, Chunk(start, stop), True
+
+
+def play_marked(spec: RunSpec, start: int, stop: int, parent: int, marks: str) -> Chunk:
+    """The rows of games start..stop-1, noting in the file `marks` (8 bytes) the seat being set
+    up or asked (-1 between), so that the parent can name it if this process dies."""
+    exit_with_parent(parent)
+    fd = os.open(marks, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        def mark(seat: int) -> None:
+            os.pwrite(fd, seat.to_bytes(8, "little", signed=True), 0)
+
+        mark(-1)
+        return play_range(spec, start, stop, mark)
+    finally:
+        os.close(fd)

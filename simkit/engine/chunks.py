@@ -28,9 +28,9 @@ def max_jobs() -> int:
 
 
 def resolve_jobs(jobs: int) -> int:
-    """Worker processes for `--jobs`: -1 (or any negative count) means all cores."""
-    if jobs == 0:
-        raise ConfigError("--jobs 0 is not allowed: use a positive count, or -1 for all cores")
+    """Worker processes for `--jobs`: -1 means all cores; 0 and other negative counts are refused."""
+    if jobs == 0 or jobs < -1:
+        raise ConfigError(f"--jobs {jobs} is not allowed: use a positive count, or -1 for all cores")
     if jobs > max_jobs():
         raise ConfigError(f"--jobs {jobs} is not allowed: at most {max_jobs()} "
                           f"({MAX_JOBS_PER_CORE} per core on this machine), or -1 for all cores")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -195,21 +196,40 @@ def _parse_bool(text: str, name: str) -> bool:
     raise ConfigError(f"{name}={text!r} is not a boolean: allowed is true or false")
 
 
-def _parse_int(text: str, name: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ConfigError(f"{name}={text!r} is not a whole number") from None
+#: a whole number as typed: ASCII digits, `-` for a negative one (Python's int() would also take
+#: `1_000`, `+4`, spaces around and other scripts' digits: refused, never reinterpreted)
+_WHOLE = re.compile(r"-?[0-9]+")
+#: a decimal number as typed: the same digits, an optional point and exponent
+_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+#: how a number must be written, for messages
+NUMBER_FORM = "digits 0-9 with an optional leading -; no _, +, spaces or other scripts' digits"
 
 
-def _parse_float(text: str, name: str) -> float:
-    try:
-        number = float(text)
-    except ValueError:
-        raise ConfigError(f"{name}={text!r} is not a number") from None
+def parse_whole(text: str, name: str) -> int:
+    """`text` as a whole number in the one form simkit reads (see _WHOLE)."""
+    if not _WHOLE.fullmatch(text):
+        raise ConfigError(f"{name}={text!r} is not a whole number: {NUMBER_FORM}")
+    return int(text)
+
+
+def parse_decimal(text: str, name: str) -> float:
+    """`text` as a finite number in the one form simkit reads (see _DECIMAL)."""
+    if text.strip().lower() in ("nan", "-nan", "inf", "-inf", "infinity", "-infinity"):
+        raise ConfigError(f"{name}={text!r} is not allowed: a finite number (not nan or inf)")
+    if not _DECIMAL.fullmatch(text):
+        raise ConfigError(f"{name}={text!r} is not a number: {NUMBER_FORM} (e.g. 0.5, 2e-3)")
+    number = float(text)
     if not math.isfinite(number):
         raise ConfigError(f"{name}={text!r} is not allowed: a finite number (not nan or inf)")
     return number
+
+
+def _parse_int(text: str, name: str) -> int:
+    return parse_whole(text, name)
+
+
+def _parse_float(text: str, name: str) -> float:
+    return parse_decimal(text, name)
 
 
 def _parse_str(text: str, name: str) -> str:
@@ -293,11 +313,13 @@ def with_overrides(config: Any, overrides: dict[str, Any], prefix: str = "") -> 
 
 
 def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """Turn `("rows=5", "movement.chooser=owner")` into a dict, rejecting malformed items."""
+    """Turn `("rows=5", "movement.chooser=owner")` into a dict, rejecting malformed items.
+    Spaces around a field name and its value are ignored (`' rows = 5'` is rows=5, as
+    documented in docs/reliability.md); the value itself is read by the field's type."""
     out: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        name = name.strip()
+        name = name.strip()              # spaces around the name and the value are ignored
         if not sep or not name:
             raise ConfigError(f"--set {item!r} is malformed: use --set field=value")
         if name in out:

@@ -20,6 +20,7 @@ from types import FrameType, TracebackType
 from typing import Any
 
 from simkit.engine.errors import ConfigError
+from simkit.engine.termination import Terminated
 
 #: the time limit of `compare` and `ladder` unless told otherwise (a hung agent must not stall them)
 DEFAULT_DECISION_TIMEOUT = 60.0
@@ -28,8 +29,13 @@ DEFAULT_DECISION_TIMEOUT = 60.0
 class DecisionTimeout(BaseException):
     """Raised inside a strategy's `act` that ran over the time limit.
 
-    A BaseException, so that a strategy's own `except Exception` does not swallow it.
+    A BaseException, so that a strategy's own `except Exception` does not swallow it. `seat`
+    names the seat when it is raised after the fact (an answer given late), else None.
     """
+
+    def __init__(self, message: str, seat: int | None = None):
+        super().__init__(message)
+        self.seat = seat
 
 
 class DecisionGuard:
@@ -38,7 +44,10 @@ class DecisionGuard:
     The time limit costs the game loop nothing per decision: `play_out` registers its own frame
     once per game (`watch`), and the watchdog thread reads that frame's `steps` and `current`
     (the seat deciding now, -1 between decisions) a few times per second. A (steps, current)
-    pair that stays the same, with a seat deciding, for `seconds` is a decision over the limit.
+    pair that stays the same, with a seat deciding, for `seconds` is a decision over the limit:
+    the decision is interrupted and `overran` names the seat, so that an answer the strategy
+    returns after all (it caught the interrupt) is still a forfeit. A seat's `setup` is timed
+    the same way (`steps` is -1 then).
     """
 
     def __init__(self, seconds: float | None = None):
@@ -46,6 +55,8 @@ class DecisionGuard:
         self.sigint_seen = False
         self._frame: FrameType | None = None
         self._fired: tuple[int, Any, Any] | None = None
+        #: the seat whose decision (or setup) of the watched game ran over the limit, else None
+        self.overran: int | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._saved: dict[int, Any] = {}
@@ -76,12 +87,23 @@ class DecisionGuard:
     def watch(self, frame: FrameType | None) -> None:
         """The game loop's frame to time (None when its game is over)."""
         self._frame = frame
+        self.overran = None
+
+    def check_late(self) -> None:
+        """Raise DecisionTimeout naming the seat whose setup or decision, already over, ran over
+        the limit in the watched game (it caught the interrupt and answered late), if one did."""
+        seat = self.overran
+        if seat is not None:
+            raise DecisionTimeout(f"seat {seat} took over {self.seconds:g} s (--decision-timeout) "
+                                  f"and answered late", seat)
 
     def blames_strategy(self, exc: BaseException) -> bool:
-        """Whether `exc`, raised while a strategy decided, is that strategy's fault."""
+        """Whether `exc`, raised while a strategy decided, is that strategy's fault: anything
+        (its own BaseException subclass, GeneratorExit, SystemExit, ...) but a real Ctrl-C or
+        SIGTERM that reached this process."""
         if isinstance(exc, KeyboardInterrupt):
             return not self.sigint_seen
-        return isinstance(exc, (Exception, DecisionTimeout, SystemExit))
+        return not isinstance(exc, Terminated)
 
     def _on_sigint(self, signum: int, frame: FrameType | None) -> None:
         self.sigint_seen = True
@@ -100,7 +122,8 @@ class DecisionGuard:
         while frame is not None and frame is not target:
             frame = frame.f_back
         if frame is not None:
-            raise DecisionTimeout(f"seat {self._fired[2]} took over {self.seconds:g} s for one decision "
+            what = "its setup" if self._fired[1] == -1 else "one decision"
+            raise DecisionTimeout(f"seat {self._fired[2]} took over {self.seconds:g} s for {what} "
                                   f"(--decision-timeout)")
 
     def _watch(self) -> None:
@@ -116,5 +139,7 @@ class DecisionGuard:
                 last, since = progress, now
             elif now - since >= self.seconds:
                 self._fired = progress
+                if target is self._frame:
+                    self.overran = progress[2]   # an answer that comes later is a forfeit too
                 signal.pthread_kill(self._main_id, signal.SIGALRM)
                 since = now                      # a strategy that swallows it is interrupted again

@@ -25,8 +25,18 @@ def named_or_default(strategies: list[str] | tuple[str, ...]) -> list[str]:
     return list(strategies) or [DEFAULT_STRATEGY]
 
 
-def filled_lineup(strategies: list[str], n_players: int) -> list[str]:
-    """One strategy for all seats; or the given lineup, its last strategy filling extra seats."""
+def check_players(game: Game, n_players: int) -> None:
+    """Refuse a player count the game does not allow (before anything is sized by it)."""
+    if not game.min_players <= n_players <= game.max_players:
+        raise ConfigError(f"--players {n_players} is not allowed for {game.name}: "
+                          f"allowed are {game.players_allowed()}")
+
+
+def filled_lineup(strategies: list[str], n_players: int, game: Game | None = None) -> list[str]:
+    """One strategy for all seats; or the given lineup, its last strategy filling extra seats.
+    With `game`, the player count is checked first (a huge count is refused, not filled)."""
+    if game is not None:
+        check_players(game, n_players)
     if len(strategies) > n_players:
         raise ConfigError(f"{len(strategies)} strategies for {n_players} players: give at most "
                           f"{n_players} (the last one fills the remaining seats)")

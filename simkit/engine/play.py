@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -20,8 +21,9 @@ import numpy as np
 
 from simkit.engine.act_audit import sealed_acts
 from simkit.engine.errors import EngineError, IllegalAction, StrategyError
-from simkit.engine.game import ROUND_SCORES, Action, Game, State
-from simkit.engine.guard import DecisionGuard
+from simkit.engine.faults import capped, error_text, safe_text, settle_step
+from simkit.engine.game import ROUND_SCORES, Game, State
+from simkit.engine.guard import DecisionGuard, DecisionTimeout
 from simkit.engine.registry import get_game
 from simkit.engine.seeding import (
     GameStreams,
@@ -33,7 +35,9 @@ from simkit.engine.seeding import (
     game_streams,
 )
 from simkit.engine.spec import RunSpec, batch_module, kernel_module
+from simkit.engine.stdout_guard import stdout_to_stderr
 from simkit.engine.strategy import Decision, GameInfo, Strategy, StrategySpec, load_class
+from simkit.engine.termination import STOPS
 
 GAME_COLUMNS = ("game", "deal", "rotation", "n_players", "steps", "forfeit_seat", "error", "draw")
 SEAT_COLUMNS = ("game", "deal", "rotation", "seat", "slot", "strategy", "score", "rank", "win", "forfeit")
@@ -95,64 +99,25 @@ class Played:
     last_seats: tuple[int, ...] = ()
 
 
-def seat_strategies(lineup: Sequence[StrategySpec | Strategy], info: GameInfo,
-                    rngs: Sequence[np.random.Generator]) -> list[Strategy]:
-    """One set-up strategy per seat: specs are built fresh, instances are set up as they are.
-
-    A strategy that fails here raises SeatError naming its seat (a forfeit for the runner).
-    """
-    bots = []
-    for seat, entry in enumerate(lineup):
-        try:
-            bot = entry.build() if isinstance(entry, StrategySpec) else entry
-            bot.setup(info, seat, rngs[seat])
-        except BaseException as exc:
-            raise SeatError(seat, exc) from exc
-        bots.append(bot)
-    return bots
-
-
-class SeatError(Exception):
-    """A strategy failed while being set up; `seat` forfeits."""
-
-    def __init__(self, seat: int, cause: BaseException):
-        super().__init__(f"{type(cause).__name__}: {cause}")
-        self.seat = seat
-        self.cause = cause
-
-
-def _plain(action: Any) -> Any:
-    """A numpy scalar or array returned as an action, as the plain Python value it equals."""
-    if isinstance(action, np.generic):
-        return action.item()
-    if isinstance(action, np.ndarray):
-        return tuple(_plain(x) for x in action)
-    return action
-
-
-def _apply_plain(apply: Callable[[list], None], joint: list, error: IllegalAction) -> list:
-    """Apply `joint` again with numpy values made plain; re-raise `error` if none was numpy."""
-    plain = [_plain(a) for a in joint]
-    if all(p is a for p, a in zip(plain, joint)):
-        raise error
-    apply(plain)
-    return plain
-
-
 def _blames_strategy(exc: BaseException, guard: DecisionGuard | None) -> bool:
+    """Whether `exc`, raised while a seat decided (or was set up), is that seat's fault. Without
+    a guard a KeyboardInterrupt, SystemExit or SIGTERM is taken for the user's."""
     if guard is not None:
         return guard.blames_strategy(exc)
-    return isinstance(exc, Exception)
+    return not isinstance(exc, (KeyboardInterrupt, SystemExit, *STOPS))
 
 
 def _forfeit(exc: BaseException, steps: int, current: int, seats: tuple[int, ...],
              guard: DecisionGuard | None) -> Played | None:
     """The forfeit `exc` means inside `play_out`'s loop: the seat deciding when it was raised, or
     the seat an IllegalAction names; None when no seat is to blame (the engine's own error)."""
+    steps = max(steps, 0)
+    if isinstance(exc, DecisionTimeout) and exc.seat is not None:
+        current = exc.seat
     if current >= 0 and _blames_strategy(exc, guard):
-        return Played(steps, current, f"{type(exc).__name__}: {exc}", exc, seats)
+        return Played(steps, current, error_text(exc), exc, seats)
     if isinstance(exc, IllegalAction) and exc.seat is not None:
-        return Played(steps, exc.seat, f"illegal action: {exc}", exc, seats)
+        return Played(steps, exc.seat, capped(f"illegal action: {safe_text(exc)}"), exc, seats)
     return None
 
 
@@ -175,33 +140,42 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
              rngs: Sequence[np.random.Generator], *, forfeit_on_error: bool = True,
              before: BeforeStep | None = None, after: AfterStep | None = None,
              max_steps: int | None = None, guard: DecisionGuard | None = None,
-             sealed: Game | None = None) -> Played:
+             sealed: Game | None = None, mark: Callable[[int], None] | None = None) -> Played:
     """Seat the strategies and play `state` on until it is over (or `max_steps` steps).
 
     With `forfeit_on_error`, a strategy that fails (in setup, in `act`, or with an action that
-    `apply` rejects as illegal) forfeits: the game stops and `Played` names the seat, the error
-    text and the exception. Without it, those errors propagate. An error raised by the engine
-    itself (not attributable to a seat) always propagates. With a `guard` (entered by the
-    caller), decisions are timed and a `SystemExit`, `DecisionTimeout` or self-raised
-    `KeyboardInterrupt` inside `act` also forfeits. A numpy value equal to a legal action is
-    accepted as that action. A step in which every seat acts goes to `act_many` when every seat
-    has the same strategy class and it offers one; a failure or timeout in it is the first seat's.
+    `apply` rejects) forfeits: the game stops and `Played` names the seat, the error text
+    (capped, see simkit.engine.faults) and the exception. Without it, those errors propagate. An
+    error raised by the engine itself (not attributable to a seat) always propagates. Anything
+    a strategy raises is its fault (its own BaseException subclass too) except, with a `guard`
+    (entered by the caller), a real Ctrl-C or SIGTERM; with a guard, setups and decisions are
+    timed, and an answer given after the limit is a forfeit. A numpy value equal to a legal
+    action is accepted as that action. A step in which every seat acts goes to `act_many` when
+    every seat has the same strategy class and it offers one; a failure or timeout in it is the
+    first seat's. `mark(seat)` (if given) is called before each seat's setup and decision.
     With `sealed` (the game's entry, under `--paranoid`), each `act` is checked to leave the game
     unchanged (`simkit.engine.act_audit`): a seat that changes it forfeits.
     """
-    steps = 0
+    steps = -1                           # -1 while the seats are set up (the watchdog times that too)
     current = -1
     seats: tuple[int, ...] = ()
+    late = guard.check_late if guard is not None and guard.seconds is not None else None
+    mark = mark or _no_mark
     if guard is not None:
         guard.watch(sys._getframe())    # its watchdog reads `steps` and `current` from this frame
     try:
-        bots = seat_strategies(lineup, info, rngs)
-        acts: list[Callable[[Decision], Action]] = [bot.act for bot in bots]
+        bots = []
+        for current, entry in enumerate(lineup):
+            mark(current)
+            bot = entry.build() if isinstance(entry, StrategySpec) else entry
+            bot.setup(info, current, rngs[current])
+            bots.append(bot)
+        if late is not None:
+            late()
+        current = -1
+        steps = 0
+        acts, together = _acts(bots, mark, state, sealed)
         decisions = Decision.for_seats(state, rngs[:len(bots)])
-        together = _together(bots)
-        if sealed is not None:              # --paranoid: nothing may change while a seat decides
-            acts = sealed_acts(state, sealed, acts)
-            together = None
         everyone = tuple(range(len(bots)))
         apply = state.apply
         to_act = state.to_act
@@ -221,18 +195,17 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
                 joint = []
                 for current in seats:
                     joint.append(acts[current](decisions[current]))
+            if late is not None:
+                late()
             current = -1
             try:
                 apply(joint)
-            except IllegalAction as exc:
-                joint = _apply_plain(apply, joint, exc)
+            except BaseException as exc:
+                joint = settle_step(apply, state, seats, joint, exc,
+                                    lambda e: _blames_strategy(e, guard))
             steps += 1
             if after is not None:
                 after(state, steps, seats, joint)
-    except SeatError as exc:
-        if not forfeit_on_error or not _blames_strategy(exc.cause, guard):
-            raise exc.cause from None
-        return Played(steps, exc.seat, str(exc), exc.cause)
     except BaseException as exc:
         forfeit = _forfeit(exc, steps, current, seats, guard) if forfeit_on_error else None
         if forfeit is None:
@@ -242,6 +215,32 @@ def play_out(state: State, lineup: Sequence[StrategySpec | Strategy], info: Game
         if guard is not None:
             guard.watch(None)
     return Played(steps, last_seats=seats)
+
+
+def _no_mark(seat: int) -> None:
+    pass
+
+
+def _acts(bots: Sequence[Strategy], mark: Callable[[int], None], state: State,
+          sealed: Game | None) -> tuple[list[Callable], Callable | None]:
+    """Each seat's `act` and the shared `act_many` (or None, see `_together`); with a `mark`
+    other than `_no_mark`, each calls `mark(seat)` first (seat 0 for `act_many`). With `sealed`
+    (--paranoid) each `act` is checked to leave the game unchanged, one seat at a time."""
+    acts: list[Callable] = [bot.act for bot in bots]
+    together: Callable | None = _together(bots)
+    if mark is not _no_mark:
+        acts = [_marked(mark, seat, act) for seat, act in enumerate(acts)]
+        together = _marked(mark, 0, together) if together is not None else None
+    if sealed is not None:              # --paranoid: nothing may change while a seat decides
+        acts, together = sealed_acts(state, sealed, acts), None
+    return acts, together
+
+
+def _marked(mark: Callable[[int], None], seat: int, act: Callable) -> Callable:
+    def marked(*args: Any) -> Any:
+        mark(seat)
+        return act(*args)
+    return marked
 
 
 @dataclass
@@ -319,7 +318,8 @@ class _Table:
 
     def play(self, index: int, *, words: list[int] | None = None, chance_words: list[int] | None = None,
              deal: int | None = None, max_steps: int | None = None,
-             guard: DecisionGuard | None = None) -> tuple[GameRecord, State]:
+             guard: DecisionGuard | None = None,
+             mark: Callable[[int], None] | None = None) -> tuple[GameRecord, State]:
         """`play_game` with this table's shared parts (see there); `deal`, the game's deal
         number, is passed in with `chance_words` when precomputed by `chunk_deals`."""
         spec = self.spec
@@ -336,7 +336,8 @@ class _Table:
         after = _audit_every_step if spec.paranoid and not partial else None
         try:
             played = play_out(state, [lineup[k] for k in slots], self.info, streams.seats, max_steps=cap,
-                              after=after, guard=guard, sealed=self.game if after is not None else None)
+                              after=after, guard=guard, mark=mark,
+                              sealed=self.game if after is not None else None)
             failure = "" if partial or played.forfeit >= 0 else _engine_error(state, played, cap)
         except Exception as exc:   # not a strategy's fault: the engine's (or a failed audit)
             if partial:
@@ -404,9 +405,11 @@ def play_game(spec: RunSpec, index: int, pool: GeneratorPool | None = None, *,
                                    guard=guard)
 
 
-def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
+def play_range(spec: RunSpec, start: int, stop: int, mark: Callable[[int], None] | None = None) -> Chunk:
     """Play games start..stop-1 in this process and return their rows (by the game's array
-    engine when `spec.engine` is "batch", by its compiled kernel when "kernel")."""
+    engine when `spec.engine` is "batch", by its compiled kernel when "kernel"). What strategies
+    print goes to standard error; a process a strategy forked that returns into this loop ends
+    after its game. `mark(seat)` is called before each seat's setup and decision (see play_out)."""
     if spec.engine == "batch":
         return batch_module(spec.game).play_range_batch(spec, start, stop)
     if spec.engine == "kernel":
@@ -419,15 +422,58 @@ def play_range(spec: RunSpec, start: int, stop: int) -> Chunk:
     guard = DecisionGuard(spec.decision_timeout)
     play = table.play
     add = rows.add
-    with guard:
+    owner = os.getpid()
+    getpid = os.getpid
+    with guard, stdout_to_stderr():
         if deals is None:
             for index in range(start, stop):
-                add(play(index, words=words[index - start], guard=guard)[0])
+                add(play(index, words=words[index - start], guard=guard, mark=mark)[0])
+                if getpid() != owner:
+                    _end_forked_child()
         else:
             for index, chance, deal in zip(range(start, stop), *deals):
                 add(play(index, words=words[index - start], chance_words=chance, deal=deal,
-                         guard=guard)[0])
+                         guard=guard, mark=mark)[0])
+                if getpid() != owner:
+                    _end_forked_child()
     return rows.chunk(start, stop)
+
+
+def _end_forked_child() -> None:
+    """A strategy forked and its child came back into the game loop: the child ends here, at the
+    end of its game, before it can write to the run folder or run the caller's code a second
+    time (os._exit: no buffer the parent still holds is flushed twice, no exit handler runs)."""
+    os._exit(0)
+
+
+def died_game(spec: RunSpec, index: int, seat: int, why: str) -> Chunk:
+    """The rows of game `index`, not played: its worker process died during it (see
+    simkit/engine/worker_deaths.py). `seat` (the seat deciding then) forfeits with the error
+    text `why`; with seat -1 (no strategy was deciding) it is an engine error. Its steps are 0."""
+    n = spec.n_players
+    streams = game_streams(spec.seed, index, n, duplicate=spec.duplicate, deals=spec.deal_numbers)
+    slots, k, rotation = seat_slots(spec.seating, spec.duplicate, index, n, streams)
+    deal = k if spec.deal_numbers is None else deal_number(spec.deal_numbers, k)
+    if seat >= 0:
+        record = GameRecord(index, deal, rotation, slots, 0, seat, why, False, *_forfeit_outcome(n, seat), {})
+    else:
+        record = GameRecord(index, deal, rotation, slots, 0, -1, ENGINE_ERROR + why, False,
+                            [math.nan] * n, [n] * n, [math.nan] * n, {})
+    rows = _Rows(n, [s.text for s in spec.strategies], get_game(spec.game).has_rounds)
+    rows.add(record)
+    return rows.chunk(index, index + 1)
+
+
+def join_chunks(pieces: Sequence[Chunk], start: int, stop: int) -> Chunk:
+    """Consecutive chunks (of list columns) as one; a game-level column some lack is None there."""
+    joined = Chunk(start, stop)
+    for part in ("games", "seats"):
+        tables = [getattr(piece, part) for piece in pieces]
+        keys = dict.fromkeys(chain.from_iterable(tables))
+        sizes = [len(next(iter(t.values()), [])) for t in tables]
+        setattr(joined, part, {key: list(chain.from_iterable(
+            t[key] if key in t else [None] * size for t, size in zip(tables, sizes))) for key in keys})
+    return joined
 
 
 def chunk_deals(spec: RunSpec, start: int, stop: int) -> tuple[list[list[int]], list[int]] | None:

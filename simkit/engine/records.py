@@ -201,18 +201,30 @@ def verified_chunks(run_dir: Path, manifest: dict) -> ChunkCheck:
         plan = Plan.of(manifest)
     except (TypeError, ValueError):
         raise RunFolderError(f"{Path(run_dir) / MANIFEST}: n_games, n_players and chunk_size must be "
-                             f"whole numbers") from None
+                             f"whole numbers of at least 1") from None
     return check_chunks(run_dir, plan)
 
 
-def _verified_table(run_dir: Path, name: str, recorded: dict) -> pd.DataFrame:
-    path = Path(run_dir) / name
-    if not path.is_file():
-        raise RunFolderError(f"{path} is missing: the run folder is damaged (the manifest records it)")
-    if file_sha256(path) != recorded.get("sha256"):
-        raise RunFolderError(f"{path} does not match the checksum recorded in {MANIFEST} (truncated "
-                             f"or changed since the run): restore it or play the run again")
-    return read_table_file(path).to_pandas()
+def verified_table_paths(run_dir: Path, manifest: dict) -> tuple[Path, Path]:
+    """The merged tables of a finished run, each checked against the checksum its manifest
+    records under `tables`; a missing or malformed `tables` entry (deleted, a list, a string)
+    refuses the folder, as unverifiable tables could be another run's."""
+    recorded = manifest.get("tables")
+    where = Path(run_dir) / MANIFEST
+    if not isinstance(recorded, dict) or not all(isinstance(recorded.get(n), dict) for n in TABLES):
+        raise RunFolderError(f"{where} records no checksums for {' and '.join(TABLES)} (its `tables` "
+                             f"entry is missing or damaged): the tables cannot be verified")
+    paths = []
+    for name in TABLES:
+        path = Path(run_dir) / name
+        if not path.is_file():
+            raise RunFolderError(f"{path} is missing or not a regular file: the run folder is damaged "
+                                 f"(the manifest records it)")
+        if file_sha256(path) != recorded[name].get("sha256"):
+            raise RunFolderError(f"{path} does not match the checksum recorded in {MANIFEST} (truncated "
+                                 f"or changed since the run): restore it or play the run again")
+        paths.append(path)
+    return paths[0], paths[1]
 
 
 def read_tables(run_dir: Path, manifest: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -226,13 +238,9 @@ def read_tables(run_dir: Path, manifest: dict | None = None) -> tuple[pd.DataFra
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir) if manifest is None else manifest
     check_schema(manifest, run_dir)
-    recorded = manifest.get("tables")
-    if isinstance(recorded, dict):
-        games, seats = (_verified_table(run_dir, name, recorded.get(name) or {}) for name in TABLES)
-        return games, seats
-    g, s = (run_dir / name for name in TABLES)
-    if manifest.get("status") in ("complete", "stopped") and g.exists() and s.exists():
-        return read_table_file(g).to_pandas(), read_table_file(s).to_pandas()   # before tables were recorded
+    if "tables" in manifest or manifest.get("status") in ("complete", "stopped"):
+        g, s = verified_table_paths(run_dir, manifest)
+        return read_table_file(g).to_pandas(), read_table_file(s).to_pandas()
     check = verified_chunks(run_dir, manifest)
     if check.bad and not is_locked(run_dir):
         raise RunFolderError(f"{run_dir} has chunk files that cannot be trusted ({check.describe()}): "

@@ -14,16 +14,19 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
+from simkit.engine.chunk_index import NO_ENTRY, Plan, chunk_problem
 from simkit.engine.errors import ConfigError, RunFolderError, SimkitError
 from simkit.engine.play import GameRecord, play_game
 from simkit.engine.records import (
-    TABLES,
+    MANIFEST,
     check_schema,
     chunk_paths,
     read_manifest,
     read_table_file,
     require_fields,
+    verified_table_paths,
 )
 from simkit.engine.registry import get_game
 from simkit.engine.spec import RunSpec
@@ -42,14 +45,38 @@ def spec_of(run_dir: Path, manifest: dict) -> RunSpec:
                              f"({type(exc).__name__}: {exc})") from None
 
 
+def _recorded_paths(run_dir: Path, manifest: dict, index: int) -> tuple[Path, Path] | None:
+    """The verified files holding game `index`'s rows: the merged tables (checked against the
+    manifest's checksums) or its chunk (checked against its index entry and the plan); None when
+    its chunk is not finished yet. A damaged file or manifest is a RunFolderError."""
+    if "tables" in manifest or manifest.get("status") in ("complete", "stopped"):
+        return verified_table_paths(run_dir, manifest)
+    try:
+        plan = Plan.of(manifest)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RunFolderError(f"{run_dir / MANIFEST} cannot say where game {index} is recorded "
+                             f"({exc})") from None
+    chunk_id = index // plan.chunk_size
+    problem = chunk_problem(run_dir, chunk_id, plan)
+    if problem == NO_ENTRY:
+        return None
+    g_path, s_path, _ = chunk_paths(run_dir, chunk_id)
+    if problem is not None:
+        raise RunFolderError(f"{g_path.name}/{s_path.name} in {run_dir / 'chunks'} cannot be trusted "
+                             f"({problem}): the same `simkit run` command with --resume plays those "
+                             f"games again")
+    return g_path, s_path
+
+
 def _recorded_rows(run_dir: Path, manifest: dict, index: int) -> tuple[pd.DataFrame, pd.DataFrame] | None:
     """Game `index`'s rows in the merged tables, or in its chunk; None if not recorded (yet)."""
-    paths = [run_dir / name for name in TABLES]
-    if manifest.get("status") not in ("complete", "stopped"):
-        paths = list(chunk_paths(run_dir, index // int(manifest["chunk_size"]))[:2])
-    if not all(p.exists() for p in paths):
+    paths = _recorded_paths(run_dir, manifest, index)
+    if paths is None:
         return None
-    g, s = (read_table_file(p, filters=[("game", "==", index)]).to_pandas() for p in paths)
+    try:
+        g, s = (read_table_file(p, filters=[("game", "==", index)]).to_pandas() for p in paths)
+    except (OSError, ValueError, pa.ArrowException) as exc:      # verified, yet unreadable
+        raise RunFolderError(f"cannot read game {index}'s rows in {run_dir}: {exc}") from None
     return (g, s) if len(g) == 1 else None
 
 

@@ -8,7 +8,9 @@ rest. Results do not depend on the number of jobs, the chunk size or the finishi
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable
@@ -46,6 +48,7 @@ from simkit.engine.replay_check import replay_game
 from simkit.engine.run_folder import OpenedFolder, open_new, open_resume
 from simkit.engine.spec import SEATINGS, RunSpec
 from simkit.engine.termination import sigterm_as_interrupt
+from simkit.engine.worker_deaths import surviving_chunks
 
 __all__ = ["RunSpec", "SEATINGS", "RunResult", "run", "load_run", "replay_game"]
 
@@ -113,7 +116,11 @@ def _parallel_chunks(spec: RunSpec, todo: Iterable[tuple[int, int, int]], jobs: 
                 yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
                     delayed(play_chunk)(spec, *t, parent) for t in todo)
         finally:
-            client.close()
+            with _quiet_dask_logs():    # the nanny's notes on workers stopped mid-task
+                client.close()
+        return
+    if backend == "loky":
+        yield from surviving_chunks(spec, todo, jobs, parent, out_dir)
         return
     with parallel_config(backend=backend, n_jobs=jobs):
         yield from Parallel(return_as="generator_unordered")(
@@ -126,9 +133,48 @@ def _dask_client(scheduler: str | None):
     except ImportError:
         raise ConfigError("--backend dask needs dask.distributed: pip install 'simkit[dask]'") from None
     try:
-        return Client(scheduler) if scheduler else Client(processes=True, dashboard_address=None)
+        if scheduler:
+            return Client(scheduler)
+        with _workers_ignore_ctrl_c():
+            return Client(processes=True, dashboard_address=None)
     except OSError as exc:
         raise ConfigError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
+
+
+@contextmanager
+def _quiet_dask_logs():
+    """dask.distributed logs only errors inside (warnings on shutdown are expected, not news)."""
+    import logging
+
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+@contextmanager
+def _workers_ignore_ctrl_c():
+    """Processes started inside ignore SIGINT (an ignored signal stays ignored in a child) and log
+    only errors: a Ctrl-C at the terminal reaches the whole process group, and the local dask
+    workers would each print their own KeyboardInterrupt traceback; this process stops them."""
+    quiet = {"DASK_LOGGING__DISTRIBUTED": "error"}  # nor log the tasks cancelled on the way out
+    saved = {key: os.environ.get(key) for key in quiet}
+    os.environ.update(quiet)
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 class Progress:
@@ -267,6 +313,10 @@ def run(spec: RunSpec, out_dir: Path | str, *, jobs: int = -1, chunk_size: int |
     out_dir = Path(out_dir)
     jobs = resolve_jobs(jobs)
     check_backend(backend, scheduler)
+    if spec.decision_timeout is not None and backend != "loky":
+        raise ConfigError(f"--decision-timeout needs the loky backend (the default), whose workers play "
+                          f"in their main thread; --backend {backend} plays games in worker threads, "
+                          f"where a decision cannot be interrupted: drop one of the two")
     if chunk_size is not None:
         check_chunk_size(chunk_size)
     if resume:

@@ -12,6 +12,7 @@ from simkit.engine.chunks import check_game_count
 from simkit.engine.config import GameConfig, config_from_dict, with_overrides
 from simkit.engine.errors import ConfigError
 from simkit.engine.isolation import isolated_specs
+from simkit.engine.lineup import check_players
 from simkit.engine.registry import all_games, get_game
 from simkit.engine.seeding import DealRanges, deal_pieces, root_seed
 from simkit.engine.strategy import StrategySpec, load_class, parse_strategy
@@ -159,9 +160,7 @@ class RunSpec:
         ("off", "plugins", "all"): which seats play from a process of their own
         (simkit/engine/isolation.py); it changes no result of an honest strategy."""
         entry = get_game(game)
-        if not entry.min_players <= n_players <= entry.max_players:
-            raise ConfigError(f"--players {n_players} is not allowed for {game}: "
-                              f"allowed are {entry.players_allowed()}")
+        check_players(entry, n_players)
         if not strategies:
             raise ConfigError("no strategy given: use -s NAME once for all seats or once per seat")
         if len(strategies) not in (1, n_players):

@@ -20,6 +20,7 @@ from simkit.engine.errors import ConfigError, RunFolderError
 from simkit.engine.folder_lock import LOCK_NAME, FolderLock
 from simkit.engine.lineup import filled_lineup
 from simkit.engine.records import read_manifest, write_text_file
+from simkit.engine.registry import get_game
 from simkit.engine.run_folder import check_out_path
 from simkit.engine.runner import RESULTS, RunResult, RunSpec, _duration, load_run, run, stamped_dir
 from simkit.engine.seeding import DealRanges, root_seed
@@ -72,14 +73,28 @@ def plan(game: str, players: list[int], strategies: list[str], n_games: int, see
     specs = []
     for cell in cells(players, axes):
         try:
-            spec = RunSpec.create(game, cell.n_players, filled_lineup(strategies, cell.n_players),
-                                  n_games, seed=seed, seating=seating, duplicate=duplicate,
+            lineup = filled_lineup(strategies, cell.n_players, get_game(game))
+            spec = RunSpec.create(game, cell.n_players, lineup, n_games, seed=seed, seating=seating,
+                                  duplicate=duplicate,
                                   overrides={**base_overrides, **dict(cell.overrides)},
                                   command=command, deal_numbers=deal_numbers)
         except ConfigError as exc:
             raise type(exc)(f"sweep cell {cell.label}: {exc}") from None
         specs.append((cell, spec))
+    _refuse_repeats(specs)
     return specs
+
+
+def _refuse_repeats(specs: list[tuple[Cell, RunSpec]]) -> None:
+    """Two cells that play the same game (a value given twice, `-p 4,4`, `rows=3,03`) are refused
+    before any cell is played."""
+    seen: dict[str, str] = {}
+    for cell, spec in specs:
+        key = json.dumps([spec.n_players, spec.config.to_dict()], sort_keys=True, default=str)
+        if key in seen:
+            raise ConfigError(f"sweep cells {seen[key]} and {cell.label} are the same game: give each "
+                              f"--players count and --vary value once")
+        seen[key] = cell.label
 
 
 def default_sweep_dir(game: str, seed: int, root: Path = RESULTS) -> Path:

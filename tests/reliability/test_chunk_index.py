@@ -51,12 +51,19 @@ def _leftover_temp_file(run_dir):
     (run_dir / "chunks" / ".games-000003.parquet.4242.abcd.tmp").write_bytes(b"PAR1 half written")
 
 
+def _entry_of_the_wrong_kind(run_dir):
+    path = run_dir / "chunks" / "chunk-000001.json"
+    entry = json.loads(path.read_text())
+    path.write_text(json.dumps({**entry, "start": "0", "stop": "x"}))
+
+
 DAMAGE = {
     "truncated": (lambda d: _truncate(d / "chunks" / "games-000001.parquet"), "games-000001.parquet"),
     "seats truncated": (lambda d: _truncate(d / "chunks" / "seats-000002.parquet"), "seats-000002.parquet"),
     "stray copy": (_stray_copy, "games-000000 (1).parquet"),
     "duplicated chunk": (_duplicate_as_chunk_5, "games-000005.parquet"),
     "chunk_size edited": (_chunk_size_edited, "games-000000.parquet"),
+    "entry of the wrong kind": (_entry_of_the_wrong_kind, "chunk-000001.json"),
 }
 #: what a writer killed mid-chunk leaves: no finished game, so report skips it
 DEBRIS = {

@@ -8,6 +8,7 @@ import struct
 import pandas as pd
 import pytest
 
+from simkit.engine.chunk_index import file_sha256
 from simkit.engine.errors import RunFolderError
 from simkit.report import build_report
 from simkit.report.html import SECTIONS
@@ -30,7 +31,10 @@ def _write_run(folder, games, seats, **manifest):
             "strategies": sorted(set(seats["strategy"])), "seating": "rotate",
             "duplicate": False, "seed": 1, "n_games": len(games), "games_done": len(games),
             "config": {"hand_size": 10}, "command": "simkit run synthetic", "status": "complete",
-            "higher_is_better": True}
+            "higher_is_better": True,
+            # checksums as a real run records them: report reads only verified tables
+            "tables": {name: {"rows": len(table), "sha256": file_sha256(folder / name)}
+                       for name, table in (("games.parquet", games), ("seats.parquet", seats))}}
     base.update(manifest)
     (folder / "manifest.json").write_text(json.dumps(base))
     return folder
