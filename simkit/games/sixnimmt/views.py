@@ -11,6 +11,7 @@ from typing import NamedTuple, Protocol, Self, TypeVar
 
 import numpy as np
 
+from simkit.engine.public_log import public_events
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import BH, BH_BYTES, PLAY, ROW_PICK
 
@@ -110,9 +111,17 @@ def _seeded_generator(seed: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seed))
 
 
+def _public_deal(n_players: int, event: tuple) -> tuple:
+    """A deal as every seat sees it: the row starts only, as the advanced game's `rows` event."""
+    _, round_no, hand_size, dealt = event
+    return ("rows", round_no, tuple(dealt[n_players * hand_size:]))
+
+
 def determinize(state: StateT, seat: int, rng: np.random.Generator) -> StateT:
-    """Other hands and the set-aside cards reshuffled; future deals drawn from `rng`."""
+    """Other hands and the set-aside cards reshuffled; future deals drawn from `rng`; the log
+    the public one (a deal shows the row starts, not the hands)."""
     other = state.clone()
+    other.events = public_events(state.events, {"deal": partial(_public_deal, state.n)})
     other.defer_rng(partial(_seeded_generator, int(rng.integers(1 << 63))))
     if state.config.advanced:
         return other
