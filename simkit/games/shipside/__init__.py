@@ -4,7 +4,7 @@ config field)."""
 
 from simkit.engine.game import Game
 from simkit.engine.text_forms import text_forms
-from simkit.games.shipside import actions, position, render
+from simkit.games.shipside import actions, evaluate, position, render
 from simkit.games.shipside.actions import (
     Direction,
     EndTurn,
@@ -33,6 +33,7 @@ GAME = Game(
     description="Play cards beside 5 ships (either side) to reach their defense; capture ships "
                 "and crew, first to 4 points wins. Octopus and rum mug.",
     max_steps=_max_steps,
+    evaluate=evaluate.evaluate,
 )
 
 __all__ = ["GAME", "ShipsideConfig", "ShipsideState", "new_state", "Observation", "ShipView", "Play",

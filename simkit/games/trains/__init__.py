@@ -2,7 +2,7 @@
 
 from simkit.engine.game import Game
 from simkit.engine.text_forms import text_forms
-from simkit.games.trains import actions, position, render
+from simkit.games.trains import actions, evaluate, position, render
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.state import TrainsState, new_state
 
@@ -11,6 +11,7 @@ GAME = Game(
     config_cls=TrainsConfig, new_state=new_state, **text_forms(actions, position, render),
     description="Sort your 7 wagons into ascending order first; 8 card effects, locks, a display.",
     max_steps=lambda config, n: 2 * n + 2 * config.max_turns + 10,
+    evaluate=evaluate.evaluate,
 )
 
 __all__ = ["GAME", "TrainsConfig", "TrainsState", "new_state"]
