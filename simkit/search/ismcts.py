@@ -133,15 +133,13 @@ class ISMCTS(SearchStrategy):
                 state.apply([sim.choose(state, s) for s in seats])
                 steps += 1
                 continue
-            if depth is not None and len(path) >= depth:
-                break
             offered = root_actions if node is root else searchable_actions(game, state, me)
             edge = node.select(offered, c, rng)
             expanding = edge.visits == 0
             sim.step(state, me, edge.action)
             steps += 1
             path.append(edge)
-            if expanding:
+            if expanding or (depth is not None and len(path) >= depth):
                 break
             node = node.descend(edge)
         reward = sim.rollout(state, me, steps)

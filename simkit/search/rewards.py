@@ -3,10 +3,10 @@
 win:    the seat's win share (1 alone, 1/k in a k-way tie for first, 0 otherwise).
 rank:   the share of the other seats it finishes ahead of, a tie counting half; in a 2-player
         game this equals the win share, with more players it also rewards 2nd place over last.
-margin: the normalised score margin: (the seat's score - the others' mean) / (highest - lowest
-        score), mapped from [-1, 1] onto [0, 1] (lower scores better where the game says so);
-        1/2 when every score is equal. It tells a close game from a rout, which win and rank
-        cannot.
+margin: the normalised score margin: (s - m) / (|s| + |m|), s the seat's score and m the
+        others' mean, mapped from [-1, 1] onto [0, 1] (sign turned where lower scores are
+        better); 1/2 when level. Scale-free (no game's points range is needed), it tells a close
+        game from a rout, which win and rank cannot.
 A rollout stopped before the game ended is worth `cut_value`: the game's `evaluate` where it has
 one (a standing on the rank scale, 1/2 when level; for `win` scaled so that level gives 1/n),
 else NEUTRAL: what a seat expects among equal players (1/n for win, 1/2 for rank and margin),
@@ -41,11 +41,14 @@ def rank_reward(outcome: Outcome, seat: int) -> float:
 def margin_reward(outcome: Outcome, seat: int, higher_is_better: bool = True) -> float:
     scores = outcome.scores
     n = len(scores)
-    spread = max(scores) - min(scores)
-    if n < 2 or not spread > 0:
+    if n < 2:
+        return 1.0
+    mine = scores[seat]
+    others = (sum(scores) - mine) / (n - 1)
+    size = abs(mine) + abs(others)
+    if not size > 0:
         return 0.5
-    others = (sum(scores) - scores[seat]) / (n - 1)
-    lead = (scores[seat] - others) / spread
+    lead = (mine - others) / size
     return 0.5 + 0.5 * (lead if higher_is_better else -lead)
 
 
