@@ -83,7 +83,7 @@ class State:
         inherited = getattr(cls.clone, "generated_from", None)
         written = "clone" in cls.__dict__ or (cls.clone is not State.clone and inherited is None)
         if cls.cloning is not None and not written:
-            cls.clone = clone_function(cls, cls.cloning, State)  # type: ignore[method-assign, assignment]
+            cls.clone = clone_function(cls, cls.cloning, State)  # type: ignore[method-assign]
             cls.reseeded_clone = clone_function(  # type: ignore[method-assign]
                 cls, cls.cloning, State, reseeded=True)
 

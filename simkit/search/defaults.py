@@ -32,7 +32,7 @@ GENERIC = SearchDefaults()
 
 #: game -> defaults of `ismcts` there (see docs/search.md for the measurements behind each)
 PER_GAME: dict[str, SearchDefaults] = {
-    "sixnimmt": SearchDefaults(iterations=150, c=0.4, rollout="heuristic", reward="rank",
+    "sixnimmt": SearchDefaults(iterations=100, c=0.4, rollout="heuristic", reward="rank",
                                round_cut=True, prior="heuristic", prior_weight=0.2),
     "trains": SearchDefaults(iterations=60, c=0.7, rollout="greedy", reward="win", horizon=12,
                              prior="rival", prior_weight=0.2),

@@ -11,7 +11,8 @@ when every seat acts with the same class, a numpy value accepted as the equal pl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -60,11 +61,11 @@ class Simulator:
         for seat, bot in enumerate(self.bots):
             bot.setup(self.info, seat, self.rngs[seat])
 
-    def generator_states(self) -> list[dict]:
+    def generator_states(self) -> list[Mapping[str, Any]]:
         """The bots' generator states, to replay the same rollout draws (`restore`)."""
         return [r.bit_generator.state for r in self.rngs]
 
-    def restore(self, states: Sequence[dict]) -> None:
+    def restore(self, states: Sequence[Mapping[str, Any]]) -> None:
         for r, s in zip(self.rngs, states):
             r.bit_generator.state = s
 
