@@ -101,7 +101,9 @@ class _Clock:
 
 
 def measure(row: str, searcher: str, n_games: int, seed: int = 2026,
-            overrides: dict[str, str] | None = None) -> Result:
+            overrides: dict[str, str] | None = None, progress: int = 0) -> Result:
+    """The row's games; with `progress`, a running line on stderr every `progress` games (whole
+    duplicate sets), so a long row can be read before it ends."""
     from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
     from simkit.search.flat import FlatMC
@@ -119,14 +121,24 @@ def measure(row: str, searcher: str, n_games: int, seed: int = 2026,
     clock.wrap(ISMCTS)
     clock.wrap(FlatMC)
     start = time.perf_counter()
+    wins, forfeits, played = 0.0, 0, 0
+    step = n * max(1, progress // n) if progress else n_games
     try:
-        chunk = play_range(spec, 0, n_games)
+        for first in range(0, n_games, step):
+            chunk = play_range(spec, first, min(first + step, n_games))
+            forfeits += sum(1 for f in chunk.games["forfeit_seat"] if f >= 0)
+            forfeits += sum(1 for e in chunk.games["error"] if e)    # engine errors: no winner
+            wins += sum(w for w, slot in zip(chunk.seats["win"], chunk.seats["slot"])
+                        if slot == 0 and w == w)
+            played = min(first + step, n_games)
+            if progress and played < n_games:
+                low, high = wilson(wins, played)
+                print(f"#   {row} {searcher}: {played} games, share {wins / played:.3f} "
+                      f"[{low:.3f}, {high:.3f}], {1000 * clock.cpu / max(clock.calls, 1):.1f} ms/decision",
+                      file=sys.stderr, flush=True)
     finally:
         ISMCTS.act, FlatMC.act = saved
     seconds = time.perf_counter() - start
-    forfeits = sum(1 for f in chunk.games["forfeit_seat"] if f >= 0)
-    forfeits += sum(1 for e in chunk.games["error"] if e)    # engine errors: no winner
-    wins = sum(w for w, slot in zip(chunk.seats["win"], chunk.seats["slot"]) if slot == 0 and w == w)
     low, high = wilson(wins, n_games)
     return Result(row, searcher, n_games, wins, low, high, forfeits, clock.calls, clock.cpu, seconds,
                   setup.reached(wins / n_games, low))
@@ -152,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                         "whole duplicate sets)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE")
+    parser.add_argument("--progress", type=int, default=0, metavar="GAMES",
+                        help="print a running share on stderr every GAMES games")
     args = parser.parse_args(argv)
     overrides = dict(kv.partition("=")[::2] for kv in args.set)
     rows = args.row or [r for r in ROWS if r != "rummikub"]
@@ -160,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER, flush=True)
     for row in rows:
         for searcher in args.searcher or ["ismcts"]:
-            print(format_result(measure(row, searcher, args.games, args.seed, overrides)), flush=True)
+            print(format_result(measure(row, searcher, args.games, args.seed, overrides, args.progress)),
+                  flush=True)
     return 0
 
 

@@ -36,8 +36,8 @@ PER_GAME: dict[str, SearchDefaults] = {
                                round_cut=True, prior="heuristic", prior_weight=0.2),
     "trains": SearchDefaults(iterations=60, c=0.7, rollout="greedy", reward="win", horizon=12,
                              prior="rival", prior_weight=0.2),
-    "shipside": SearchDefaults(iterations=80, c=0.7, rollout="greedy", reward="margin", horizon=10,
-                               prior="octopus", prior_weight=0.2),
+    "shipside": SearchDefaults(iterations=120, c=0.5, rollout="random", reward="margin", horizon=4,
+                               prior="octopus", prior_weight=1.0),
 }
 
 NAMES = tuple(f.name for f in fields(SearchDefaults))
