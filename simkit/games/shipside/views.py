@@ -8,7 +8,7 @@ from typing import NamedTuple, Protocol, Self, TypeVar
 
 import numpy as np
 
-from simkit.engine.public_log import Hiders, public_events
+from simkit.engine.public_log import Hiders, PublicLog
 from simkit.games.shipside import moves
 from simkit.games.shipside.rules import DIR, MARK, OVER, PICK
 
@@ -22,6 +22,7 @@ class HiddenCards(Protocol):
     own: list[list[int]] | None
     rng: np.random.Generator
     events: list[tuple]
+    public_log: PublicLog | None
 
     def reseeded_clone(self, rng: np.random.Generator) -> Self: ...
 
@@ -125,7 +126,10 @@ def determinize(st: StateT, seat: int, rng: np.random.Generator) -> StateT:
     """
     # later chance (S58's shuffle after the picks) must not be the real game's
     new = st.reseeded_clone(rng)
-    new.events = public_events(st.events, _HIDE)
+    log = getattr(st, "public_log", None)      # a state parsed from a position starts without
+    if log is None:
+        log = st.public_log = PublicLog()
+    new.events = log.of(st.events, _HIDE)
     o = 1 - seat
     if st.phase == PICK or st.phase == MARK:
         if new.own is not None:
