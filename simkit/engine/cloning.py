@@ -73,12 +73,18 @@ def slots_below(cls: type, base: type) -> tuple[list[str], bool]:
     return names, has_dict
 
 
-def clone_function(cls: type, cloning: Cloning, base: type) -> Callable[[Any], Any]:
-    """The `clone(self)` of `cls` as declared by `cloning`, compiled once."""
+def clone_function(cls: type, cloning: Cloning, base: type, reseeded: bool = False) -> Callable[..., Any]:
+    """The `clone(self)` of `cls` as declared by `cloning`, compiled once.
+
+    With `reseeded`, `reseeded_clone(self, rng)` instead: the same copy, except that every
+    generator field is `rng` itself rather than a copy of the original's (for `determinize`,
+    whose copy draws its chance from the searcher's generator: copying the original's state
+    first would be wasted work)."""
     declared = cloning.declared()
     slots, has_dict = slots_below(cls, base)
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_copy_generator": copy_generator}
-    lines = ["def clone(self):", "    c = _new(_cls)"]
+    fname = "reseeded_clone" if reseeded else "clone"
+    lines = ["def reseeded_clone(self, rng):" if reseeded else "def clone(self):", "    c = _new(_cls)"]
     if has_dict:
         lines.append("    c.__dict__.update(self.__dict__)")
     else:
@@ -88,7 +94,8 @@ def clone_function(cls: type, cloning: Cloning, base: type) -> Callable[[Any], A
     lines += [f"    c.{name} = self.{name}" for name in slots if name not in declared]
     lines += [f"    c.{name} = self.{name}[:]" for name in cloning.lists]
     lines += [f"    c.{name} = [x[:] for x in self.{name}]" for name in cloning.nested]
-    lines += [f"    c.{name} = _copy_generator(self.{name})" for name in cloning.generators]
+    lines += [f"    c.{gen} = rng" if reseeded else f"    c.{gen} = _copy_generator(self.{gen})"
+              for gen in cloning.generators]
     for k, (name, value) in enumerate(cloning.reset.items()):
         namespace[f"_reset_{k}"] = value
         lines.append(f"    c.{name} = _reset_{k}")
@@ -98,8 +105,9 @@ def clone_function(cls: type, cloning: Cloning, base: type) -> Callable[[Any], A
     lines.append("    return c")
     source = "\n".join(lines)
     exec(compile(source, f"<clone of {cls.__qualname__}>", "exec"), namespace)
-    clone = namespace["clone"]
-    clone.__qualname__ = f"{cls.__qualname__}.clone"
-    clone.__doc__ = f"A fully independent copy, as `{cls.__name__}.cloning` declares.\n\n{source}"
+    clone = namespace[fname]
+    clone.__qualname__ = f"{cls.__qualname__}.{fname}"
+    what = "A copy whose generators are `rng`" if reseeded else "A fully independent copy"
+    clone.__doc__ = f"{what}, as `{cls.__name__}.cloning` declares.\n\n{source}"
     clone.generated_from = cloning
     return clone

@@ -83,7 +83,9 @@ class State:
         inherited = getattr(cls.clone, "generated_from", None)
         written = "clone" in cls.__dict__ or (cls.clone is not State.clone and inherited is None)
         if cls.cloning is not None and not written:
-            cls.clone = clone_function(cls, cls.cloning, State)  # type: ignore[method-assign, assignment]
+            cls.clone = clone_function(cls, cls.cloning, State)  # type: ignore[method-assign]
+            cls.reseeded_clone = clone_function(  # type: ignore[method-assign]
+                cls, cls.cloning, State, reseeded=True)
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that must decide now: several for a simultaneous choice, one otherwise."""
@@ -117,6 +119,14 @@ class State:
     def clone(self) -> Self:
         """A fully independent copy: playing on it never changes this state."""
         raise NotImplementedError
+
+    def reseeded_clone(self, rng: np.random.Generator) -> Self:
+        """`clone()` with `rng` as the copy's chance generator (generated with `clone` from
+        `cloning`): for `determinize`, which hands the copy the searcher's generator anyway."""
+        copy = self.clone()
+        for name in self.cloning.generators if self.cloning is not None else ():
+            setattr(copy, name, rng)
+        return copy
 
     def determinize(self, seat: int, rng: np.random.Generator) -> State:
         """A full state consistent with `seat`'s observation, hidden information resampled."""
@@ -165,6 +175,13 @@ class Game(Generic[ConfigT, StateT]):
     #: (state, seat) -> a short list of good legal moves, for search strategies in games whose
     #: moves cannot be listed (legal_actions returns None); None where every move can be listed
     candidate_actions: Callable[[StateT, int], Sequence[Action]] | None = None
+    #: (state, seat) -> float in [0, 1]: a cheap value of a position for a seat, 1/2 when level
+    #: (`simkit.engine.evaluation.standing`); search strategies score a rollout they cut short
+    #: with it (docs/search.md). None: a cut rollout scores the reward's neutral value
+    evaluate: Callable[[StateT, int], float] | None = None
+    #: state -> the round (hand) being played, in a game of several rounds: a search may cut
+    #: its rollouts where it changes (the end of a 6 nimmt! round). None: no such boundary
+    round_of: Callable[[StateT], int] | None = None
     #: module of an array engine playing many games at once (`batch_supported(spec)`,
     #: `play_range_batch(spec, start, stop)`), chosen by `--engine batch|auto`; None: scalar only
     batch_engine: str | None = None

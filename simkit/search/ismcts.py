@@ -4,17 +4,19 @@ No `from __future__ import annotations` here: the CLI reads the constructor's an
 (`int | None`) as real types to parse `-s ...:ISMCTS:iterations=500`.
 """
 
-import math
 import time
 from collections.abc import Sequence
 
+import numpy as np
+
 from simkit.engine.game import Action
-from simkit.engine.strategy import Decision
+from simkit.engine.strategy import Decision, GameInfo, Strategy, parse_strategy
 from simkit.search.base import SearchStrategy, check_rollout_params, searchable_actions
+from simkit.search.defaults import GENERIC, SearchDefaults, defaults_for
 from simkit.search.simulator import Simulator
 from simkit.search.tree import Edge, Node
 
-DEFAULT_ITERATIONS = 200
+DEFAULT_ITERATIONS = GENERIC.iterations
 
 
 class ISMCTS(SearchStrategy):
@@ -22,36 +24,79 @@ class ISMCTS(SearchStrategy):
     description = (
         "Information-set MCTS: each iteration searches a fresh determinization (hidden cards "
         "resampled from this seat's view); a tree over this seat's own actions with availability "
-        "UCB (c on rewards in [0,1]); other seats and rollouts play the `rollout` strategy. Budget: "
-        "iterations (200 when neither is given) and/or time_ms per decision; iteration budgets are "
-        "reproducible from the seed, time budgets are not (they depend on machine load). Under a "
-        "game's per-decision time budget (Rummikub time_budget_s) it also stops in time for it "
-        "(half the budget, the rest margin), so its answers then depend on the machine too. "
-        "reward=win (win share) or rank (share of seats beaten, ties half).")
+        "UCB (c on rewards in [0,1]); other seats and rollouts play the `rollout` strategy. "
+        "Every parameter not given takes the game's default (simkit/search/defaults.py, chosen "
+        "by measurement: docs/search.md). Budget: iterations and/or time_ms per decision; "
+        "iteration budgets are reproducible from the seed, time budgets are not (they depend on "
+        "machine load). Under a game's per-decision time budget (Rummikub time_budget_s) it also "
+        "stops in time for it (half the budget), so its answers then depend on the machine too. "
+        "reward=win, rank or margin (normalised score margin). horizon=N: rollouts stop N steps "
+        "after the tree and the game's evaluate values the position (0: to the end); "
+        "round_cut=true: they also stop at the end of a round. prior=STRATEGY, prior_weight=W: "
+        "that strategy's choice at the root gets a progressive bias W/(visits+1). depth=D: at "
+        "most D of this seat's own actions per iteration in the tree (0: no cap).")
 
     def __init__(self, iterations: int | None = None, time_ms: float | None = None,
-                 c: float = math.sqrt(2), rollout: str = "random", reward: str = "win",
-                 max_rollout_steps: int | None = None):
+                 c: float | None = None, rollout: str | None = None, reward: str | None = None,
+                 max_rollout_steps: int | None = None, horizon: int | None = None,
+                 round_cut: bool | None = None, prior: str | None = None,
+                 prior_weight: float | None = None, depth: int | None = None):
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations={iterations} is not allowed: 1 or more")
         if time_ms is not None and not time_ms > 0:
             raise ValueError(f"time_ms={time_ms} is not allowed: above 0")
-        if not c >= 0:
+        if c is not None and not c >= 0:
             raise ValueError(f"c={c} is not allowed: 0 or more")
-        check_rollout_params(reward, max_rollout_steps)
-        self.iterations = DEFAULT_ITERATIONS if iterations is None and time_ms is None else iterations
+        if prior_weight is not None and not prior_weight >= 0:
+            raise ValueError(f"prior_weight={prior_weight} is not allowed: 0 or more")
+        for key, value in (("horizon", horizon), ("depth", depth)):
+            if value is not None and value < 0:
+                raise ValueError(f"{key}={value} is not allowed: 0 (none) or more")
+        check_rollout_params(reward or GENERIC.reward, max_rollout_steps)
+        self.given = dict(iterations=iterations, c=c, rollout=rollout, reward=reward, horizon=horizon,
+                          round_cut=round_cut, prior=prior, prior_weight=prior_weight, depth=depth)
         self.time_ms = time_ms
-        self.c = c
-        self.rollout = rollout
-        self.reward = reward
         self.max_rollout_steps = max_rollout_steps
+        self._resolve(GENERIC)
+
+    def _resolve(self, defaults: SearchDefaults) -> None:
+        """Each parameter: as given, else the game's default."""
+        given = dict(self.given)
+        if given["iterations"] is None and self.time_ms is not None:
+            given["iterations"] = -1                      # a time budget alone: no iteration cap
+        p = defaults.merged(**given)
+        self.params = p
+        self.iterations = None if p.iterations == -1 else p.iterations
+        self.c = p.c
+        self.rollout = p.rollout
+        self.reward = p.reward
+        self.horizon = p.horizon or None
+        self.round_cut = p.round_cut
+        self.depth = p.depth or None
+        self.prior_weight = p.prior_weight
+        self.prior = p.prior if p.prior_weight > 0 else None
+
+    def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
+        self._resolve(defaults_for(info.game))
+        super().setup(info, seat, rng)
+        self._prior: Strategy | None = None
+        if self.prior is not None:
+            self._prior = parse_strategy(self.prior, info.game).build()
+            self._prior.setup(info, seat, np.random.Generator(np.random.PCG64(int(rng.integers(1 << 63)))))
+
+    def simulator(self, rng: np.random.Generator) -> Simulator:
+        return Simulator(self.game, self.info, self.rollout_spec, rng, self.reward,
+                         self.max_rollout_steps, self.horizon, self.round_cut)
 
     def act(self, decision: Decision) -> Action:
         budget = self.budget()
         actions = self.root_actions(decision)
+        prior = self._prior.act(decision) if self._prior is not None else None
         if len(actions) == 1:
             return actions[0]
         root = Node()
+        if prior is not None and prior in actions:
+            root.set_bias(prior, self.prior_weight)
         sim = self.simulator(decision.rng)
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         done = 0
@@ -73,10 +118,12 @@ class ISMCTS(SearchStrategy):
         At the root the seat's actions are `root_actions` (what it can do in the real game: they
         depend only on what it sees, so every determinization offers the same ones); they are
         not asked again per iteration, which saves a `candidate_actions` call where the game
-        cannot list its moves (Rummikub's solver)."""
+        cannot list its moves (Rummikub's solver). With a depth cap, the tree stops after that
+        many of the seat's own actions and the rollout plays on from there."""
         state = decision.sample_state()
         sim.start()
         me, game, rng, c = decision.seat, self.game, decision.rng, self.c
+        depth = self.depth
         node: Node = root
         path: list[Edge] = []
         steps = 0
@@ -92,10 +139,11 @@ class ISMCTS(SearchStrategy):
             sim.step(state, me, edge.action)
             steps += 1
             path.append(edge)
-            if expanding:
+            if expanding or (depth is not None and len(path) >= depth):
                 break
             node = node.descend(edge)
-        reward = sim.finish(state, me, steps)
+        reward = sim.rollout(state, me, steps)
         for edge in path:
             edge.visits += 1
             edge.total += reward
+

@@ -1,17 +1,25 @@
-"""The forward model of one search decision: rollout bots for every seat, their generators, rewards.
+"""The forward model of one search decision: rollout bots for every seat, their generators, and
+`rollout`, the one function that plays a determinized state on and values the result.
 
-Rollouts go through `simkit.engine.play.play_out`, the one game loop, so a search plays games by
-exactly the rules and conventions a run does.
+`Simulator.rollout(state, seat, steps_done)` is the single rollout path of both search
+strategies: it plays the rollout policy for every seat until the game ends, the step cap, the
+rollout horizon or (optionally) the end of the round, and returns the seat's reward; a compiled
+game kernel can take its place there. It keeps the conventions of `simkit.engine.play.play_out`
+that matter inside a search (one `act` per acting seat in seat order, a strategy's `act_many`
+when every seat acts with the same class, a numpy value accepted as the equal plain action).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
 import numpy as np
 
+from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Action, Game, State
-from simkit.engine.play import play_out
-from simkit.engine.strategy import Decision, GameInfo, StrategySpec
-from simkit.search.rewards import neutral_reward, reward_function
+from simkit.engine.strategy import Decision, GameInfo, Strategy, StrategySpec
+from simkit.search.rewards import cut_value, neutral_reward, reward_function
 
 
 class Simulator:
@@ -21,23 +29,45 @@ class Simulator:
     reproducible from the game's seed. (Not `Generator.spawn`: it derives children from the
     generator's original seed sequence, not from its current state, and the runner re-seeds
     pooled generators by setting their state.)
+
+    `horizon`: rollout steps after the tree before the position is valued by `Game.evaluate`
+    (None: to the end). `round_cut`: also stop where the game's `round_of` changes (a 6 nimmt!
+    round's end). `evaluate`: value cut rollouts with the game's `evaluate` (else neutral).
     """
 
     def __init__(self, game: Game, info: GameInfo, rollout: StrategySpec, rng: np.random.Generator,
-                 reward: str, max_steps: int | None):
+                 reward: str, max_steps: int | None, horizon: int | None = None,
+                 round_cut: bool = False, evaluate: bool = True):
         n = info.n_players
         self.info = info
-        self.bots = [rollout.build() for _ in range(n)]
+        self.n = n
+        self.reward = reward
+        self.bots: list[Strategy] = [rollout.build() for _ in range(n)]
         self.rngs = [np.random.Generator(np.random.PCG64(int(seed)))
                      for seed in rng.integers(1 << 63, size=n)]
-        self._reward = reward_function(reward)
+        self._reward = reward_function(reward, game.higher_is_better)
         self.neutral = neutral_reward(reward, n)
         self.max_steps = game.max_steps(info.config, n) if max_steps is None else max_steps
+        self.horizon = horizon
+        self.round_of = game.round_of if round_cut else None
+        self.evaluate = game.evaluate if evaluate else None
+        kind = type(self.bots[0])
+        many = getattr(kind.act_many, "__func__", None)
+        self._together: Callable | None = (kind.act_many if many is not _BASE_ACT_MANY else None)
+        self._everyone = tuple(range(n))
 
     def start(self) -> None:
         """Set the bots up afresh for a new determinization (they forget the previous one)."""
         for seat, bot in enumerate(self.bots):
             bot.setup(self.info, seat, self.rngs[seat])
+
+    def generator_states(self) -> list[Mapping[str, Any]]:
+        """The bots' generator states, to replay the same rollout draws (`restore`)."""
+        return [r.bit_generator.state for r in self.rngs]
+
+    def restore(self, states: Sequence[Mapping[str, Any]]) -> None:
+        for r, s in zip(self.rngs, states):
+            r.bit_generator.state = s
 
     def choose(self, state: State, seat: int) -> Action:
         """`seat`'s rollout action, decided from its own view of `state`."""
@@ -48,8 +78,46 @@ class Simulator:
         joint = [action if s == seat else self.choose(state, s) for s in state.to_act()]
         state.apply(joint)
 
-    def finish(self, state: State, seat: int, steps_done: int) -> float:
-        """Play `state` on with the rollout bots; `seat`'s reward (neutral if the cap cut it)."""
-        left = max(0, self.max_steps - steps_done)
-        play_out(state, self.bots, self.info, self.rngs, forfeit_on_error=False, max_steps=left)
-        return self._reward(state.outcome(), seat) if state.is_over() else self.neutral
+    def rollout(self, state: State, seat: int, steps_done: int) -> float:
+        """Play `state` on with the rollout bots (at most the cap less `steps_done` steps, and
+        `horizon` steps); `seat`'s reward, or the cut value if it stopped before the end."""
+        left = self.max_steps - steps_done
+        if self.horizon is not None and self.horizon < left:
+            left = self.horizon
+        if left > 0 and not state.is_over():
+            self._play(state, left)
+        if state.is_over():
+            return self._reward(state.outcome(), seat)
+        if self.evaluate is None:
+            return self.neutral
+        return cut_value(self.reward, self.evaluate(state, seat), self.n)
+
+    def _play(self, state: State, left: int) -> None:
+        bots = self.bots
+        decisions = Decision.for_seats(state, self.rngs)
+        acts = [bot.act for bot in bots]
+        together, everyone = self._together, self._everyone
+        round_of = self.round_of
+        start_round = round_of(state) if round_of is not None else None
+        to_act, apply, is_over = state.to_act, state.apply, state.is_over
+        while left > 0 and not is_over():
+            seats = to_act()
+            if len(seats) == 1:
+                joint = [acts[seats[0]](decisions[seats[0]])]
+            elif together is not None and seats == everyone:
+                joint = together(bots, decisions)
+            else:
+                joint = [acts[s](decisions[s]) for s in seats]
+            try:
+                apply(joint)
+            except IllegalAction:
+                plain = [a.item() if isinstance(a, np.generic) else a for a in joint]
+                if all(p is a for p, a in zip(plain, joint)):
+                    raise
+                apply(plain)
+            left -= 1
+            if round_of is not None and round_of(state) != start_round:
+                break
+
+
+_BASE_ACT_MANY = getattr(Strategy.act_many, "__func__", None)

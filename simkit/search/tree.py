@@ -2,7 +2,9 @@
 
 Each node keeps, per action, visits, total reward and availability (how often the action was
 legal in the determinizations that passed through the node); selection is UCB1 with the
-availability count in place of the parent's visits (Cowling, Powley & Whitehouse 2012).
+availability count in place of the parent's visits (Cowling, Powley & Whitehouse 2012). An edge
+may carry a progressive bias (Chaslot et al. 2008): `bias / (visits + 1)` added to its score, so
+a prior's choice is tried first and favoured while its statistics are thin.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from simkit.engine.game import Action
 class Edge:
     """One action at a node: its statistics and the node it leads to (made on its 2nd visit)."""
 
-    __slots__ = ("action", "visits", "total", "available", "child")
+    __slots__ = ("action", "visits", "total", "available", "child", "bias")
 
     def __init__(self, action: Action):
         self.action = action
@@ -26,17 +28,31 @@ class Edge:
         self.total = 0.0
         self.available = 0
         self.child: Node | None = None
+        self.bias = 0.0
 
     @property
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
 
 
+def _bias_of(edge: Edge) -> float:
+    return edge.bias
+
+
 class Node:
-    __slots__ = ("edges",)
+    __slots__ = ("edges", "biased")
 
     def __init__(self) -> None:
         self.edges: dict[Action, Edge] = {}
+        self.biased = False
+
+    def set_bias(self, action: Action, bias: float) -> None:
+        """Progressive bias of `action` here (a prior's choice)."""
+        edge = self.edges.get(action)
+        if edge is None:
+            edge = self.edges[action] = Edge(action)
+        edge.bias = bias
+        self.biased = bias != 0.0 or self.biased
 
     def select(self, actions: Sequence[Action], c: float, rng: np.random.Generator) -> Edge:
         """Count `actions` as available here; return an untried one at random (expansion), else
@@ -53,10 +69,17 @@ class Node:
             if edge.visits == 0:
                 untried.append(edge)
         if untried:
+            if self.biased:                     # a biased untried action is expanded first
+                top = max(untried, key=_bias_of)
+                if top.bias > 0:
+                    return top
             return untried[int(rng.integers(len(untried)))] if len(untried) > 1 else untried[0]
         best, best_score = offered[0], -math.inf
+        biased = self.biased
         for edge in offered:
             score = edge.total / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
+            if biased:
+                score += edge.bias / (edge.visits + 1)
             if score > best_score:
                 best, best_score = edge, score
         return best

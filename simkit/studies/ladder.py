@@ -27,7 +27,7 @@ from simkit.engine.runner import RunResult, load_run, run
 from simkit.engine.seeding import root_seed
 from simkit.engine.spec import RunSpec
 from simkit.engine.strategy import builtin_strategies, parse_strategy
-from simkit.search.ismcts import DEFAULT_ITERATIONS
+from simkit.search.defaults import defaults_for
 from simkit.stats.depth import PairResult, SkillDepth, skill_depth
 from simkit.stats.elo import elo_to_score
 from simkit.stats.match import lineup_sides, sides_from_slots
@@ -45,13 +45,14 @@ def default_agents(game: str) -> list[str]:
     return ["random", *others, *(f"ismcts:iterations={b}" for b in DEFAULT_BUDGETS)]
 
 
-def search_budget(agent: str) -> int | None:
-    """The iteration budget of an `ismcts` agent (None for any other agent)."""
+def search_budget(agent: str, game: str = "") -> int | None:
+    """The iteration budget of an `ismcts` agent in `game` (None for any other agent); without
+    `iterations=` it is the game's default (simkit/search/defaults.py)."""
     match = re.fullmatch(r"ismcts(?::(.*))?", agent.strip())
     if match is None:
         return None
     params = dict(item.partition("=")[::2] for item in (match.group(1) or "").split(",") if item)
-    return int(params.get("iterations", DEFAULT_ITERATIONS))
+    return int(params.get("iterations", defaults_for(game).iterations))
 
 
 def pairings(agents: list[str], fmt: str) -> list[tuple[str, str]]:
@@ -168,7 +169,7 @@ class LadderResult:
 
     def budgets(self) -> dict[str, int]:
         """Agents that are ISMCTS, with their iteration budgets."""
-        found = {a: search_budget(a) for a in self.plan["agents"]}
+        found = {a: search_budget(a, self.plan.get("game", "")) for a in self.plan["agents"]}
         return {a: b for a, b in found.items() if b is not None}
 
 

@@ -138,3 +138,30 @@ def test_every_game_declares_its_clone_and_shares_no_list(name, n, steps):
     assert [clone.observe(s) for s in range(n)] == [state.observe(s) for s in range(n)]
     # the chance generator goes on with the original's stream (6 nimmt! builds it at its first draw)
     assert clone.rng.random(3).tolist() == state.rng.random(3).tolist()
+
+
+@pytest.mark.parametrize("cls", [DictState, SlotState])
+def test_a_reseeded_clone_is_a_clone_whose_generators_are_the_given_one(cls):
+    state = cls()
+    rng = np.random.default_rng(99)
+    copy = state.reseeded_clone(rng)
+    plain = state.clone()
+    assert copy.rng is rng and plain.rng is not rng
+    for name in ("flat", "deep", "cache", "computed", "shared"):
+        assert getattr(copy, name) == getattr(plain, name)
+    assert copy.flat is not state.flat and copy.deep[0] is not state.deep[0]
+    copy.flat.append(9)
+    assert state.flat == [1, 2]
+
+
+@pytest.mark.parametrize("game_name", ["trains", "shipside"])
+def test_determinize_hands_the_sample_the_searchers_generator_and_leaves_the_truths_alone(game_name):
+    """As before reseeded_clone: the sample's later chance comes from `rng` itself, and the true
+    state's generator is neither shared nor advanced."""
+    game = get_game(game_name)
+    state = game.new_state(game.config_cls(), 2, np.random.default_rng(3))
+    truth = state.rng.bit_generator.state
+    rng = np.random.default_rng(8)
+    sample = state.determinize(0, rng)
+    assert sample.rng is rng and state.rng is not rng
+    assert state.rng.bit_generator.state == truth

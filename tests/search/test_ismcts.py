@@ -19,8 +19,8 @@ from tests.search.helpers import HIGHCARD_RANDOM, ISMCTS_PATH, decide, first_rea
 CASES = [
     ("highcard", 3, {}, f"rollout={HIGHCARD_RANDOM}", HIGHCARD_RANDOM),
     ("sixnimmt", 3, {"max_rounds": "1"}, "", "heuristic"),
-    ("trains", 2, {}, "rollout=greedy", "rival"),
-    ("shipside", 2, {"end.points_to_win": "2"}, "", "octopus"),
+    ("trains", 2, {}, "rollout=greedy,horizon=0", "rival"),
+    ("shipside", 2, {"end.points_to_win": "2"}, "horizon=0", "octopus"),
 ]
 
 

@@ -54,6 +54,10 @@ discard pile (bottom first): -
 TRAINS_WIN = ("use", 1, 4)
 
 
+#: ISMCTS parameters of the search before per-game defaults (greedy rollouts to the end)
+GENERIC = {"rollout": "greedy", "c": 2 ** 0.5, "horizon": 0, "prior_weight": 0.0}
+
+
 def _state(game_name, text, overrides=None):
     game = get_game(game_name)
     config = with_overrides(game.config_cls(), overrides or {})
@@ -318,7 +322,8 @@ def test_a_planted_sample_changes_the_choice_and_the_truth_does_not():
         return get_game("trains").parse_position(planted_text, config, rng)
 
     for seed in range(3):
-        honest = _choose(ISMCTS(iterations=200, rollout="greedy"), truth, "trains", config, 0, seed)
-        fooled = _choose(ISMCTS(iterations=200, rollout="greedy"), truth, "trains", config, 0, seed,
+        # the generic search (no evaluate, no prior), as when this test was written
+        honest = _choose(ISMCTS(iterations=200, **GENERIC), truth, "trains", config, 0, seed)
+        fooled = _choose(ISMCTS(iterations=200, **GENERIC), truth, "trains", config, 0, seed,
                          rigged)
         assert fooled == ("draw",) and honest != ("draw",), (seed, honest, fooled)

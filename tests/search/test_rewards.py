@@ -32,10 +32,13 @@ def test_a_rollout_cut_by_the_cap_scores_neutral(reward, n, neutral):
     config = game.config_cls(max_rounds=1)
     info = GameInfo("sixnimmt", config, n)
     rng = np.random.default_rng(0)
-    sim = Simulator(game, info, parse_strategy("random", "sixnimmt"), rng, reward, max_steps=3)
+    sim = Simulator(game, info, parse_strategy("random", "sixnimmt"), rng, reward, max_steps=3,
+                    evaluate=False)
     state = game.new_state(config, n, rng)
     assert neutral_reward(reward, n) == neutral
-    assert sim.finish(state, 0, 1) == neutral and not state.is_over()
+    sim.start()
+    assert sim.rollout(state, 0, 1) == neutral and not state.is_over()
     uncapped = Simulator(game, info, parse_strategy("random", "sixnimmt"), rng, reward, max_steps=None)
     reward_of = win_reward if reward == "win" else rank_reward
-    assert uncapped.finish(state, 0, 0) == reward_of(state.outcome(), 0) and state.is_over()
+    uncapped.start()
+    assert uncapped.rollout(state, 0, 0) == reward_of(state.outcome(), 0) and state.is_over()

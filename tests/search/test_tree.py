@@ -52,3 +52,17 @@ def test_the_most_visited_allowed_action_is_chosen():
             _visit(node, action, 1.0)
     assert node.most_visited(lambda a: True).action == "y"
     assert node.most_visited(lambda a: a != "y").action == "z"
+
+
+def test_a_biased_untried_action_is_expanded_first_and_keeps_a_fading_bonus():
+    node, rng = Node(), np.random.default_rng(0)
+    node.set_bias("c", 1.0)
+    first = node.select(["a", "b", "c"], c=0.0, rng=rng)
+    assert first.action == "c"
+    for action, reward in (("c", 0.4), ("a", 0.5), ("b", 0.1)):
+        _visit(node, action, reward)
+    # c: 0.4 + 1.0 / 2 beats a: 0.5 + 0 / 2 (progressive bias, Chaslot et al. 2008)
+    assert node.select(["a", "b", "c"], c=0.0, rng=rng).action == "c"
+    for _ in range(20):
+        _visit(node, "c", 0.4)
+    assert node.select(["a", "b", "c"], c=0.0, rng=rng).action == "a"     # the bonus faded

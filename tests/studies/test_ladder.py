@@ -5,6 +5,7 @@ import json
 import pytest
 
 from simkit.engine.errors import ConfigError, RunFolderError, UnknownNameError
+from simkit.search.defaults import defaults_for
 from simkit.studies.ladder import (
     analyse_ladder,
     default_agents,
@@ -27,6 +28,7 @@ def test_default_agents_are_random_the_heuristics_and_three_search_budgets():
     assert default_agents("sixnimmt") == ["random", "lowest", "highest", "heuristic", "ismcts:iterations=10",
                                           "ismcts:iterations=100", "ismcts:iterations=1000"]
     assert [search_budget(a) for a in ("ismcts:iterations=100", "ismcts", "random")] == [100, 200, None]
+    assert search_budget("ismcts", "sixnimmt") == defaults_for("sixnimmt").iterations != 200
 
 
 def test_round_robin_and_gauntlet_pairings():

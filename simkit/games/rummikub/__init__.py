@@ -2,7 +2,7 @@
 
 from simkit.engine.game import Action, Game
 from simkit.engine.text_forms import text_forms
-from simkit.games.rummikub import actions, position, render
+from simkit.games.rummikub import actions, evaluate, position, render
 from simkit.games.rummikub.actions import LATE
 from simkit.games.rummikub.candidates import candidate_actions
 from simkit.games.rummikub.config import RummikubConfig
@@ -30,4 +30,5 @@ GAME = Game(
     strongest_bot="greedy_tiles",
     description="tile rummy with table rearrangement and jokers; plays are whole new tables",
     max_steps=_max_steps,
+    evaluate=evaluate.evaluate,
 )

@@ -4,7 +4,7 @@ config field)."""
 
 from simkit.engine.game import Game
 from simkit.engine.text_forms import text_forms
-from simkit.games.shipside import actions, position, render
+from simkit.games.shipside import actions, evaluate, position, render
 from simkit.games.shipside.actions import (
     Direction,
     EndTurn,
@@ -34,6 +34,7 @@ GAME = Game(
                 "and crew, first to 4 points wins. Octopus and rum mug.",
     max_steps=_max_steps,
     strongest_bot="octopus",
+    evaluate=evaluate.evaluate,
 )
 
 __all__ = ["GAME", "ShipsideConfig", "ShipsideState", "new_state", "Observation", "ShipView", "Play",

@@ -16,6 +16,7 @@ import numpy as np
 from simkit.engine.cloning import Cloning
 from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Outcome, State
+from simkit.engine.public_log import PublicLog
 from simkit.games.shipside import moves, phases, rules, views
 from simkit.games.shipside.actions import DIRECTIONS, END_TURN, Mark, Pick
 from simkit.games.shipside.config import MARKS, ShipsideConfig
@@ -53,11 +54,11 @@ class ShipsideState(State):
                  "octo_on", "octo_at", "octo_spent", "hands", "piles", "pile_of", "out",
                  "captured", "crew_won", "crew_out", "ships_out", "score", "rum_left",
                  "rum_turn", "phase", "acting", "cur", "first", "pending", "turn", "passes", "reason",
-                 "events", "marks", "own", "n_octo", "n_rum", "_open", "_crew")
+                 "events", "marks", "own", "n_octo", "n_rum", "_open", "_crew", "public_log")
     cloning = Cloning(lists=("row", "octo_on", "octo_at", "octo_spent", "out", "crew_out", "ships_out",
                              "score", "rum_left", "events"),
                       nested=("tot", "mugs", "crew", "hands", "piles", "captured", "crew_won"),
-                      generators=("rng",), reset={"_crew": None},
+                      generators=("rng",), reset={"_crew": None, "public_log": None},
                       computed={"sides": _copy_sides, "pending": _copy_pending, "own": _copy_own,
                                 "_open": _no_open_places})
 
@@ -100,11 +101,13 @@ class ShipsideState(State):
     #: seat -> (open place ids, their getter) kept by moves.py, or None
     _open: list[tuple[tuple[int, ...], Callable[[tuple], tuple]] | None]
     _crew: moves.CrewMoves | None       # the crew's possible moves kept by moves.py
+    public_log: PublicLog | None        # views.determinize's cache: the log in public form
 
     def __init__(self, config: ShipsideConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
         T = rules.tables(config)
         self.config, self.T, self.rng = config, T, rng
+        self.public_log = None
         self._forget_board(crew=True)
         n_ships = len(T.defense)
         self.row = rules.ship_row(T.defense, config.setup.ship_order, rng)          # S10

@@ -8,6 +8,7 @@ from typing import NamedTuple, Protocol, Self, TypeVar
 
 import numpy as np
 
+from simkit.engine.public_log import Hiders, PublicLog
 from simkit.games.shipside import moves
 from simkit.games.shipside.rules import DIR, MARK, OVER, PICK
 
@@ -20,8 +21,10 @@ class HiddenCards(Protocol):
     piles: list[list[int]]
     own: list[list[int]] | None
     rng: np.random.Generator
+    events: list[tuple]
+    public_log: PublicLog | None
 
-    def clone(self) -> Self: ...
+    def reseeded_clone(self, rng: np.random.Generator) -> Self: ...
 
 
 StateT = TypeVar("StateT", bound=HiddenCards)
@@ -104,15 +107,29 @@ def ship_of_card(st, card: int) -> int:
     return -1
 
 
+#: the events naming cards a seat may not have seen, in the form both seats see (S12, S22, S57):
+#: the deal as hand sizes, a draw without its card, an opening-hand pick without its card
+_HIDE: Hiders = {
+    "deal": lambda ev: ("dealt", len(ev[1]), len(ev[2])),
+    "draw": lambda ev: ("draw", ev[1], None),
+    "pick": lambda ev: ("picked", ev[1]),
+}
+
+
 def determinize(st: StateT, seat: int, rng: np.random.Generator) -> StateT:
     """Resample what `seat` cannot see: the other hand and the order of every draw pile.
 
     Shared pile: the other hand and the pile are pooled and redealt. Personal piles (variant):
     the own pile is reshuffled, the other hand and the other pile are pooled and redealt. While
     opening hands are being chosen, the other player's picks so far are redrawn from their deck.
+    The copy's log is the public one (`_HIDE`), its later chance drawn from `rng`.
     """
-    new = st.clone()
-    new.rng = rng          # later chance (S58's shuffle after the picks) must not be the real game's
+    # later chance (S58's shuffle after the picks) must not be the real game's
+    new = st.reseeded_clone(rng)
+    log = getattr(st, "public_log", None)      # a state parsed from a position starts without
+    if log is None:
+        log = st.public_log = PublicLog()
+    new.events = log.of(st.events, _HIDE)
     o = 1 - seat
     if st.phase == PICK or st.phase == MARK:
         if new.own is not None:

@@ -2,7 +2,7 @@
 
 from simkit.engine.game import Game
 from simkit.engine.text_forms import text_forms
-from simkit.games.sixnimmt import actions, position, render
+from simkit.games.sixnimmt import actions, evaluate, position, render
 from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import max_decision_steps
@@ -19,6 +19,7 @@ GAME = Game(
     max_steps=max_decision_steps,
     batch_engine="simkit.games.sixnimmt.batch",
     kernel_engine="simkit.games.sixnimmt.kernel",
+    evaluate=evaluate.evaluate, round_of=evaluate.round_of,
 )
 
 __all__ = ["GAME", "SixNimmtConfig", "SixNimmtState", "TakeRow"]

@@ -12,6 +12,7 @@ import numpy as np
 from simkit.engine.cloning import Cloning
 from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Outcome, State
+from simkit.engine.public_log import PublicLog
 from simkit.engine.seeding import generator_from_state, generator_state
 from simkit.games.sixnimmt import rules, views
 from simkit.games.sixnimmt.actions import TAKE_ROW, TakeRow
@@ -32,11 +33,12 @@ class SixNimmtState(State):
     __slots__ = ("config", "n", "_rng", "_rng_source", "rows", "low_ends", "low_rows", "hands",
                  "penalty", "points", "totals", "last_round", "round_log", "phase", "round", "turn",
                  "pending", "pending_at", "aside", "pool", "drafters", "draft_i", "round_one_drafter",
-                 "seen", "events", "acting", "all_seats", "_outcome", "public_view")
+                 "seen", "events", "acting", "all_seats", "_outcome", "public_view", "public_log")
     cloning = Cloning(lists=("low_ends", "low_rows", "points", "totals", "last_round", "round_log",
                              "aside", "pool", "seen", "events"),
                       nested=("rows", "hands", "penalty"),
-                      reset={"_rng": None}, computed={"_rng_source": _deferred_generator})
+                      reset={"_rng": None, "public_log": None},
+                      computed={"_rng_source": _deferred_generator})
 
     config: SixNimmtConfig
     n: int
@@ -68,6 +70,7 @@ class SixNimmtState(State):
     all_seats: tuple[int, ...]
     _outcome: Outcome | None
     public_view: tuple[int, PublicParts] | None   # views.observe's cache: (events logged, parts)
+    public_log: PublicLog | None        # views.determinize's cache: the log in public form
 
     def __init__(self, config: SixNimmtConfig, n_players: int, rng: np.random.Generator):
         config.check_players(n_players)
@@ -87,6 +90,7 @@ class SixNimmtState(State):
         self.events = []
         self._outcome = None
         self.public_view = None
+        self.public_log = None
         self.all_seats = tuple(range(n_players))
 
     @classmethod

@@ -11,6 +11,7 @@ from typing import NamedTuple, Protocol, Self, TypeVar
 
 import numpy as np
 
+from simkit.engine.public_log import PublicLog
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import BH, BH_BYTES, PLAY, ROW_PICK
 
@@ -45,6 +46,7 @@ class SixNimmtFields(Protocol):
     events: list[tuple]
     acting: tuple[int, ...]
     public_view: tuple[int, PublicParts] | None
+    public_log: PublicLog | None
 
     def clone(self) -> Self: ...
 
@@ -110,9 +112,31 @@ def _seeded_generator(seed: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seed))
 
 
+def _public_deal(n_players: int, event: tuple) -> tuple:
+    """A deal as every seat sees it: the row starts only, as the advanced game's `rows` event."""
+    _, round_no, hand_size, dealt = event
+    return ("rows", round_no, tuple(dealt[n_players * hand_size:]))
+
+
+class _Hiders(dict):
+    """Players -> {"deal": the public deal for that many players} (built on first use)."""
+
+    def __missing__(self, n_players: int) -> dict:
+        hide = self[n_players] = {"deal": partial(_public_deal, n_players)}
+        return hide
+
+
+_HIDE = _Hiders()
+
+
 def determinize(state: StateT, seat: int, rng: np.random.Generator) -> StateT:
-    """Other hands and the set-aside cards reshuffled; future deals drawn from `rng`."""
+    """Other hands and the set-aside cards reshuffled; future deals drawn from `rng`; the log
+    the public one (a deal shows the row starts, not the hands)."""
     other = state.clone()
+    log = state.public_log
+    if log is None:
+        log = state.public_log = PublicLog()
+    other.events = log.of(state.events, _HIDE[state.n])
     other.defer_rng(partial(_seeded_generator, int(rng.integers(1 << 63))))
     if state.config.advanced:
         return other

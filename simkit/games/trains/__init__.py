@@ -2,7 +2,7 @@
 
 from simkit.engine.game import Game
 from simkit.engine.text_forms import text_forms
-from simkit.games.trains import actions, position, render
+from simkit.games.trains import actions, evaluate, position, render
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.state import TrainsState, new_state
 
@@ -13,6 +13,7 @@ GAME = Game(
     description="Sort your 7 wagons into ascending order first; 8 card effects, locks, a display.",
     max_steps=lambda config, n: 2 * n + 2 * config.max_turns + 10,
     strongest_bot="rival",
+    evaluate=evaluate.evaluate,
 )
 
 __all__ = ["GAME", "TrainsConfig", "TrainsState", "new_state"]

@@ -72,8 +72,7 @@ def determinize(state, seat: int, rng: np.random.Generator):
     other players' setup discards still in the discard pile, their undecided setup draws
     and kept cards, and another player's drawn card before it is placed. The copy's
     future chance events use `rng`, and its event log is the public one."""
-    det = state.clone()
-    det.rng = rng
+    det = state.reseeded_clone(rng)
     det.events = state.public_log()[:]
     det._log = det.events[:]
     pool = unknown_to(state, seat)

@@ -1,0 +1,47 @@
+"""Per-game defaults of the search strategies: what `-s ismcts` plays when a parameter is not given.
+
+Chosen by measurement (docs/search.md, scripts/search_strength.py) so that `-s ismcts` alone is
+a strong player at about 50 ms CPU per decision. A game without an entry gets GENERIC (the
+behaviour before issue 20: random rollouts to the end, win reward, c = sqrt 2, 200 iterations).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+
+@dataclass(frozen=True)
+class SearchDefaults:
+    iterations: int = 200
+    c: float = math.sqrt(2)
+    rollout: str = "random"
+    reward: str = "win"
+    horizon: int | None = None      # rollout steps after the tree, then Game.evaluate
+    round_cut: bool = False         # stop rollouts at the end of the round (Game.round_of)
+    prior: str | None = None        # strategy whose choice gets the root's progressive bias
+    prior_weight: float = 0.0       # bias / (visits + 1) added to that action's score
+    depth: int | None = None        # cap on the seat's own actions per iteration in the tree
+
+    def merged(self, **given) -> SearchDefaults:
+        """These defaults with every parameter given (not None) in its place."""
+        return replace(self, **{k: v for k, v in given.items() if v is not None})
+
+
+GENERIC = SearchDefaults()
+
+#: game -> defaults of `ismcts` there (see docs/search.md for the measurements behind each)
+PER_GAME: dict[str, SearchDefaults] = {
+    "sixnimmt": SearchDefaults(iterations=100, c=0.4, rollout="heuristic", reward="rank",
+                               round_cut=True, prior="heuristic", prior_weight=0.2),
+    "trains": SearchDefaults(iterations=60, c=0.7, rollout="greedy", reward="win", horizon=12,
+                             prior="rival", prior_weight=2.0),
+    "shipside": SearchDefaults(iterations=55, c=0.5, rollout="greedy", reward="margin", horizon=2,
+                               prior="octopus", prior_weight=1.0),
+}
+
+NAMES = tuple(f.name for f in fields(SearchDefaults))
+
+
+def defaults_for(game: str) -> SearchDefaults:
+    return PER_GAME.get(game, GENERIC)
