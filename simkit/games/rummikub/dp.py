@@ -524,7 +524,7 @@ class TableDP:
     def solve(self, alpha: int = 0, beta: int = POS) -> int:
         """The optimum if it lies in (alpha, beta); otherwise a bound (<= alpha or >= beta)."""
         if self.kernel is None and USE_KERNEL and not self.memo:
-            from simkit.games.rummikub import dp_kernel     # numba: imported on the first solve only
+            from simkit.games.rummikub import dp_kernel  # numba: imported on the first solve only
 
             if dp_kernel.supported(self):
                 self.kernel = dp_kernel.Kernel(self)

@@ -5,9 +5,12 @@ the equivalence tests and the benchmark's before/after ratio). The kernel is a l
 of `TableDP.best` and `TableDP._close_number` (with `_skip`, `_alive`, `_terminal`, `_settled`
 inlined): the same options in the same order, the same bounds, the same memo entries (so the
 same state count, which the solver's `STATE_CAP` rule reads) and the same choices, which
-`TableDP.plan` replays through `MemoView`. What it does not port it asks Python for, once per
-distinct input in the process: a colour's run options (`TableDP.colour_options`) and a number's
-group outcomes (`dp.group_outcomes`), both pure functions of the inputs in their cache keys.
+`_plan` replays as `TableDP.plan` does. `TableDP.colour_options` is ported too
+(`_colour_options`: the same options in the same order). A number's group outcomes
+(`dp.group_outcomes`) are asked of Python, once per distinct input in the process: the DP runs
+on an explicit stack, stops when an outcome is missing (`_run` returns MISS_OUTCOMES) and goes on
+exactly where it was once Python has filled it in. Both are pure functions of their cache keys,
+so their caches are shared by every DP of the process.
 
 States are packed in integers: a colour's open runs are its sorted (length, mark) pairs, 6 bits
 each (`length << 4 | mark`, marks of at most two joker patterns); the group tiles of a number 2
@@ -30,11 +33,15 @@ UPPER, EXACT, LOWER = _dp.UPPER, _dp.EXACT, _dp.LOWER
 #: the global option caches are emptied past this many entries (pure caches: results unchanged)
 CACHE_LIMIT = 200_000
 
+#: what `memo.get` gives for a state not stored (kind -1)
+_NO_ENTRY = (0, 0, -1)
 _KEY = types.UniTuple(types.int64, 2)
 _VAL = types.UniTuple(types.int64, 3)
 _ARR = types.int64[:, :]
 
-# Python-side twins of the kernel's option caches, for the callbacks and for `MemoView`
+# the option caches shared by every DP of the process (pure functions of their keys): a colour's
+# run options by (runs, number, jokers left, tiles of the face and the next two, flags, pattern
+# signature); a number's group outcomes by (group tiles, jokers, pattern signature)
 _SIGS: dict[tuple, int] = {(): 0}
 _OPTIONS = Dict.empty(types.int64, _ARR)
 _OUTCOMES = Dict.empty(types.int64, _ARR)
@@ -46,34 +53,6 @@ def _sig(key: tuple) -> int:
     if got is None:
         got = _SIGS[key] = len(_SIGS)
     return got
-
-
-def pack_runs(runs: tuple) -> int:
-    code = 0
-    for i, (length, mark) in enumerate(runs):
-        code |= (length << 4 | mark) << (6 * i)
-    return code
-
-
-def unpack_runs(code: int) -> tuple:
-    out = []
-    while code:
-        r = code & 63
-        out.append((r >> 4, r & 15))
-        code >>= 6
-    return tuple(out)
-
-
-def pack_g(g: tuple) -> int:
-    code = 0
-    for i, x in enumerate(g):
-        code |= x << (2 * i)
-    return code
-
-
-def option_key(runs_code: int, n: int, jleft: int, avail: int, av1: int, av2: int, flags: int, sig: int) -> int:
-    return (runs_code | n << 24 | jleft << 28 | avail << 31 | av1 << 34 | av2 << 37 | flags << 40
-            | sig << 42)
 
 
 _GROUP_SIGS: dict[int, tuple] = {0: ((), ())}
@@ -481,12 +460,11 @@ def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
                 key1 = runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58 | room << 60
                 key2 = runs[2] | runs[3] << 24 | g << 48
                 key = (key1, key2)
-                if key in memo:
-                    hv, _, hk = memo[key]
-                    if hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta)):
-                        ret = hv
-                        mode = RETURN
-                        continue
+                hv, _, hk = memo.get(key, _NO_ENTRY)
+                if hk >= 0 and (hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta))):
+                    ret = hv
+                    mode = RETURN
+                    continue
                 if cap >= 0 and len(memo) >= cap:
                     ctl[SP] = 0
                     return CAPPED_STATUS
@@ -539,12 +517,11 @@ def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
             key1 = runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60
             key2 = runs[2] | runs[3] << 24 | g << 48
             key = (key1, key2)
-            if key in memo:
-                hv, _, hk = memo[key]
-                if hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta)):
-                    ret = hv
-                    mode = RETURN
-                    continue
+            hv, _, hk = memo.get(key, _NO_ENTRY)
+            if hk >= 0 and (hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta))):
+                ret = hv
+                mode = RETURN
+                continue
             if cap >= 0 and len(memo) >= cap:
                 ctl[SP] = 0
                 return CAPPED_STATUS
@@ -870,9 +847,9 @@ def supported(table_dp: _dp.TableDP) -> bool:
             and all(F[c][n] + O[c][n] <= 7 for c in range(4) for n in range(1, 14)))
 
 
-_NO_PATTERNS = (np.zeros((4, 16), dtype=np.int64), np.ones(16, dtype=np.bool_), np.zeros((0, 3), dtype=np.int64),
-                np.zeros((4, 16), dtype=np.int64), np.zeros((16, 4), dtype=np.int64),
-                np.zeros((4, 5, 4), dtype=np.int64))
+_NO_PATTERNS = (np.zeros((4, 16), dtype=np.int64), np.ones(16, dtype=np.bool_),
+                np.zeros((0, 3), dtype=np.int64), np.zeros((4, 16), dtype=np.int64),
+                np.zeros((16, 4), dtype=np.int64), np.zeros((4, 5, 4), dtype=np.int64))
 _PATTERN_ARRAYS: dict[tuple, tuple] = {}
 
 
@@ -896,6 +873,8 @@ def _pattern_arrays(key: tuple, t: _dp.TableDP) -> tuple:
     csig = np.zeros((4, 16), dtype=np.int64)
     gsig = np.zeros((16, 4), dtype=np.int64)
     for c in range(4):
+        if not t.run_pats[c] and not any(cc == c for cc, _ in t.keep):
+            continue                      # signature 0: colour_options reads no pattern here
         for n in range(1, 14):
             # what colour_options reads of the patterns at (c, n): where n stands to each run
             # pattern of colour c, and the jokers with an old role here or at n + 1
@@ -934,7 +913,8 @@ class Kernel:
             keepm, sortg, pats, csig, gsig, rp = _NO_PATTERNS
         self.csig = csig
         self.ints = np.array([t.fj, t.jtot, t.jw, t.last, -1], dtype=np.int64)
-        self.arrays = (F, O, W, np.array(t.suffix, dtype=np.int64), keepm, sortg, pats, csig, gsig, self.ints, rp)
+        suffix = np.array(t.suffix, dtype=np.int64)
+        self.arrays = (F, O, W, suffix, keepm, sortg, pats, csig, gsig, self.ints, rp)
         self.memo = _new_memo()
         self.ctl = np.zeros(ARGS + 12, dtype=np.int64)
         self.stack = np.zeros((DEPTH, NF), dtype=np.int64)
