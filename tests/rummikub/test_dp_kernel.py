@@ -67,6 +67,7 @@ def _positions(seed: int, count: int):
         yield i, table, rack
 
 
+@pytest.mark.slow
 def test_kernel_matches_the_reference_dp_state_for_state(dp_inputs):
     """300 random positions (both objectives, strict and free R15): every table DP the solver
     builds, forward and mirrored, gives the same value, plan and memo size compiled as in Python."""
