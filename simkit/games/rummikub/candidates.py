@@ -14,13 +14,28 @@ from simkit.games.rummikub.solver import solve_observation
 from simkit.games.rummikub.state import RummikubState
 
 MAX_SIMPLE = 8
+#: the solver's plays per (table, rack, opened, config): a search meets the same own position in
+#: many determinizations (issue 20); emptied past SOLVED_LIMIT entries. The answers are a function
+#: of the key alone, so the cache changes no candidate list.
+_SOLVED: dict[tuple, tuple] = {}
+SOLVED_LIMIT = 20_000
+
+
+def _solver_plays(obs, config) -> tuple:
+    key = (obs.table, obs.rack, obs.opened[obs.seat], config)
+    got = _SOLVED.get(key)
+    if got is None:
+        if len(_SOLVED) >= SOLVED_LIMIT:
+            _SOLVED.clear()
+        got = _SOLVED[key] = tuple(solve_observation(obs, config, objective)
+                                   for objective in ("tiles", "points"))
+    return got
 
 
 def candidate_actions(state: RummikubState, seat: int) -> list:
     obs = state.observe(seat)
     found: list = [DRAW if obs.pool_size else PASS]
-    for objective in ("tiles", "points"):
-        solution = solve_observation(obs, state.config, objective)
+    for solution in _solver_plays(obs, state.config):
         if solution is not None and solution.action not in found:
             found.append(solution.action)
     if obs.opened[seat]:

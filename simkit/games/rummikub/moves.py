@@ -55,7 +55,9 @@ def _colour_runs(row: list[int | None], jk: list[int]) -> list[Meld]:
 def _number_groups(present: list[int], jk: list[int]) -> list[Meld]:
     """Groups of 3 and 4 of one number from its real tiles `present` (one per colour), jokers
     filling the rest; at least one real tile."""
-    out = []
+    out: list[Meld] = []
+    if not present or len(present) + len(jk) < 3:
+        return out
     for size in (3, 4):
         for k in range(max(1, size - len(jk)), min(size, len(present)) + 1):
             for reals in combinations(present, k):
@@ -64,9 +66,11 @@ def _number_groups(present: list[int], jk: list[int]) -> list[Meld]:
 
 
 def extension_plays(table: tuple[Meld, ...], rack: Sequence[int]) -> list[tuple[Meld, ...]]:
-    """Final tables that add one rack tile to one end of a run or to a group (no other change)."""
+    """Final tables that add one rack tile to one end of a run or to a group (no other change).
+    Each final table once: the table's melds differ (no tile is on it twice, R12.1), so two
+    finals are equal only when they extend the same meld to the same tiles."""
     out = []
-    seen = set()
+    seen: set[tuple[int, tuple[int, ...]]] = set()
     rack = sorted(set(rack))
     for i, m in enumerate(table):
         if m.kind == GROUP:
@@ -86,11 +90,9 @@ def extension_plays(table: tuple[Meld, ...], rack: Sequence[int]) -> list[tuple[
                 if t >= 104 or f == first - 1 and first % 13 != 0:
                     cands.append(Meld(RUN, (t,) + m.tiles))
         for new in cands:
-            if rules.meld_error(new) is None:
-                final = table[:i] + (new,) + table[i + 1:]
-                if final not in seen:
-                    seen.add(final)
-                    out.append(final)
+            if rules.meld_error(new) is None and (i, new.tiles) not in seen:
+                seen.add((i, new.tiles))
+                out.append(table[:i] + (new,) + table[i + 1:])
     return out
 
 

@@ -28,13 +28,29 @@ class Violation:
 
 # --------------------------------------------------------------------------- melds (R3-R7)
 
+#: analyse_meld's answers by meld (a pure function, asked again and again for the same table
+#: melds by the validator, the move generators and the solver); emptied past MELD_CACHE_LIMIT
+_MELD_CACHE: dict[Meld, tuple[str | None, int, dict[int, frozenset[int]]]] = {}
+MELD_CACHE_LIMIT = 200_000
+
+
 def analyse_meld(meld: Meld) -> tuple[str | None, int, dict[int, frozenset[int]]]:
     """(error, value, joker roles) of one meld (R3-R7).
 
     error is None for a valid meld, else "R<n>: reason". value is the sum of role numbers (R7).
     roles maps each joker id to its role-set of faces: a singleton in a run, the missing colours
-    of the group's number in a group (R7).
+    of the group's number in a group (R7). The answer is cached and shared: read it, never
+    change the roles dict.
     """
+    got = _MELD_CACHE.get(meld)
+    if got is None:
+        if len(_MELD_CACHE) >= MELD_CACHE_LIMIT:
+            _MELD_CACHE.clear()
+        got = _MELD_CACHE[meld] = _analyse_meld(meld)
+    return got
+
+
+def _analyse_meld(meld: Meld) -> tuple[str | None, int, dict[int, frozenset[int]]]:
     tiles = meld.tiles
     n = len(tiles)
     if n < 3:
@@ -154,7 +170,7 @@ def check_play(table0: Sequence[Meld], final: Sequence[Meld], rack: Iterable[int
         err = analyse_meld(m)[0]
         if err:
             return Violation("R12.2", i, f"{m} is not a valid meld: {err}")
-    if retrieval == "strict":
+    if retrieval == "strict" and (104 in before or 105 in before):
         return check_retrieval(table0, final)
     return None
 

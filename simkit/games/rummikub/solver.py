@@ -72,7 +72,7 @@ class Solution:
 class _Search:
     """One exact search over counts. F: forced (table) units per solver face, O: optional (rack)."""
 
-    def __init__(self, F, O, fj, oj, w, jw, patterns, min_value):
+    def __init__(self, F, O, fj, oj, w, jw, patterns, min_value, memo: dict | None = None):
         self.F = F
         self.O = O
         self.J = [fj, oj]
@@ -80,7 +80,7 @@ class _Search:
         self.jw = jw
         self.patterns = patterns          # list of (role faces set, mate faces set) per retrieved joker
         self.min_value = min_value
-        self.memo: dict = {}
+        self.memo: dict = {} if memo is None else memo
 
     # options at solver face k: (faces, n_jokers, layout)
     def _options(self, k: int):
@@ -231,6 +231,21 @@ class _Search:
         return melds
 
 
+#: rack-only searches (openings, an empty table) share their memo across calls with the same
+#: weights and threshold: a state's value depends only on its key (the counts from its face on,
+#: the jokers, the points reached), so the rack of the next turn, one tile more, finds the
+#: states above that tile already solved. Emptied past `SEARCH_MEMO_LIMIT` entries.
+_SEARCH_MEMOS: dict[tuple, dict] = {}
+SEARCH_MEMO_LIMIT = 400_000
+
+
+def _search_memo(objective: str, joker_points: int, min_value: int) -> dict:
+    memo = _SEARCH_MEMOS.setdefault((objective, joker_points, min_value), {})
+    if len(memo) > SEARCH_MEMO_LIMIT:
+        memo.clear()
+    return memo
+
+
 def _weights(objective: str, joker_points: int):
     if objective == "tiles":
         # primary: tiles; ties broken by points (scaled so they never outweigh one tile)
@@ -299,7 +314,8 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
             rack_ids.setdefault(k, []).append(t)
     if not opened:
         oj = len(rack_jokers) if jokers_in_initial else 0
-        s = _Search([0] * 56, O, 0, oj, w, jw, [], initial_points)
+        s = _Search([0] * 56, O, 0, oj, w, jw, [], initial_points,
+                    _search_memo(objective, joker_points, initial_points))
         if s.best(0, 0, 0) <= 0:
             return None
         plan = s.reconstruct(0, 0)
@@ -311,7 +327,7 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
         return _finish(InitialMeld(tuple(melds)), melds, set(), True)
 
     if not table:
-        s = _Search([0] * 56, O, 0, len(rack_jokers), w, jw, [], 0)
+        s = _Search([0] * 56, O, 0, len(rack_jokers), w, jw, [], 0, _search_memo(objective, joker_points, 0))
         if s.best(0, 0, 0) <= 0:
             return None
         plan = s.reconstruct(0, 0)

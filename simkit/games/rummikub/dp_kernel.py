@@ -1,0 +1,970 @@
+"""The table DP of `dp.TableDP`, compiled with numba: the same recursion, state for state.
+
+`TableDP.solve` runs here unless `dp.USE_KERNEL` is False (the pure-Python reference, kept for
+the equivalence tests and the benchmark's before/after ratio). The kernel is a line-by-line port
+of `TableDP.best` and `TableDP._close_number` (with `_skip`, `_alive`, `_terminal`, `_settled`
+inlined): the same options in the same order, the same bounds, the same memo entries (so the
+same state count, which the solver's `STATE_CAP` rule reads) and the same choices, which
+`_plan` replays as `TableDP.plan` does. `TableDP.colour_options` is ported too
+(`_colour_options`: the same options in the same order). A number's group outcomes
+(`dp.group_outcomes`) are asked of Python, once per distinct input in the process: the DP runs
+on an explicit stack, stops when an outcome is missing (`_run` returns MISS_OUTCOMES) and goes on
+exactly where it was once Python has filled it in. Both are pure functions of their cache keys,
+so their caches are shared by every DP of the process.
+
+States are packed in integers: a colour's open runs are its sorted (length, mark) pairs, 6 bits
+each (`length << 4 | mark`, marks of at most two joker patterns); the group tiles of a number 2
+bits per colour. numba is imported with this module, which `dp` imports on the first solve only
+(so `import simkit` and `simkit --help` never compile); functions are compiled on first call and
+cached on disk (`cache=True`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from simkit.games.rummikub import dp as _dp
+
+NEG = _dp.NEG
+POS = _dp.POS
+UPPER, EXACT, LOWER = _dp.UPPER, _dp.EXACT, _dp.LOWER
+#: the global option caches are emptied past this many entries (pure caches: results unchanged)
+CACHE_LIMIT = 200_000
+
+#: what `memo.get` gives for a state not stored (kind -1)
+_NO_ENTRY = (0, 0, -1)
+_KEY = types.UniTuple(types.int64, 2)
+_VAL = types.UniTuple(types.int64, 3)
+_ARR = types.int64[:, :]
+
+# the option caches shared by every DP of the process (pure functions of their keys): a colour's
+# run options by (runs, number, jokers left, tiles of the face and the next two, flags, pattern
+# signature); a number's group outcomes by (group tiles, jokers, pattern signature)
+_SIGS: dict[tuple, int] = {(): 0}
+_OPTIONS = Dict.empty(types.int64, _ARR)
+_OUTCOMES = Dict.empty(types.int64, _ARR)
+
+
+def _sig(key: tuple) -> int:
+    """A small id per distinct pattern signature (0: no pattern in play)."""
+    got = _SIGS.get(key)
+    if got is None:
+        got = _SIGS[key] = len(_SIGS)
+    return got
+
+
+_GROUP_SIGS: dict[int, tuple] = {0: ((), ())}
+
+
+def _outcomes(g_code: int, gj: int, sig: int) -> np.ndarray:
+    """`group_outcomes` as rows (cleared bits, room)."""
+    g = tuple((g_code >> (2 * i)) & 3 for i in range(4))
+    pats, keeps = _GROUP_SIGS[sig]
+    outs = _dp.group_outcomes(g, gj, pats, keeps)
+    arr = np.zeros((len(outs), 2), dtype=np.int64)
+    for i, (cleared, room, _) in enumerate(outs):
+        arr[i] = (cleared, room)
+    return arr
+
+
+@njit(cache=True)
+def _put(runs, c, x):
+    if c == 0:
+        return (x, runs[1], runs[2], runs[3])
+    if c == 1:
+        return (runs[0], x, runs[2], runs[3])
+    if c == 2:
+        return (runs[0], runs[1], x, runs[3])
+    return (runs[0], runs[1], runs[2], x)
+
+
+@njit(cache=True)
+def _short(code):
+    """Open runs of length 1 or 2 in a colour's runs code."""
+    k = 0
+    while code:
+        if (code & 63) >> 4 < 3:
+            k += 1
+        code >>= 6
+    return k
+
+
+@njit(cache=True)
+def _count(code):
+    k = 0
+    while code:
+        k += 1
+        code >>= 6
+    return k
+
+
+@njit(cache=True)
+def _any_short(runs):
+    for c in range(4):
+        if _short(runs[c]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _gput(g, c, gr, sort):
+    """g (c entries) + (gr,), sorted when `sort`."""
+    g = g | gr << (2 * c)
+    if not sort or c == 0:
+        return g
+    vals = np.empty(c + 1, dtype=np.int64)
+    for i in range(c + 1):
+        vals[i] = (g >> (2 * i)) & 3
+    vals.sort()
+    out = 0
+    for i in range(c + 1):
+        out |= vals[i] << (2 * i)
+    return out
+
+
+@njit(cache=True)
+def _alive(n, c, runs, ju, flags, jtot, F, O, pats):
+    spare = ju < jtot
+    for i in range(pats.shape[0]):
+        bit = 1 << i
+        if not flags & bit:
+            continue
+        v = pats[i, 2]
+        if pats[i, 0] == 0:
+            pc = pats[i, 1]
+            if n < v or (n == v and c <= pc):
+                if spare or F[pc, v] + O[pc, v]:
+                    continue
+                return False
+            if n == v and spare:
+                continue
+            code = runs[pc]
+            found = False
+            while code:
+                if (((code & 15) >> (2 * i)) & 3) == 2:
+                    found = True
+                    break
+                code >>= 6
+            if found:
+                continue
+            return False
+        if n <= v:
+            if spare:
+                continue
+            ok = False
+            for rc in range(4):
+                if (pats[i, 1] >> rc) & 1 and F[rc, v] + O[rc, v]:
+                    ok = True
+            if ok:
+                continue
+        return False
+    return True
+
+
+MAX_RUNS = _dp.MAX_RUNS
+#: option row columns: new runs, reals in runs, jokers in runs, cleared bits, runs closed, then the
+#: detail `plan` replays: each run's action (2 bits a run: 0 close, 1 real, 2 joker), new runs
+#: of real tiles, of jokers, the old-role bits picked, the order
+OPT_COLS = 10
+ACTS = ("close", "real", "joker")
+
+
+@njit(cache=True)
+def _mark(rp, c, n, mark, real, flags, order):
+    """`TableDP._mark`: rp[c, j] = (bit, v, mates mask over numbers, top), rp[c, 4, 0] = count."""
+    cleared = 0
+    used = False
+    cnt = rp[c, 4, 0]
+    for jj in range(cnt):
+        j = cnt - 1 - jj if order else jj
+        bit = rp[c, j, 0]
+        if not flags & bit:
+            continue
+        v = rp[c, j, 1]
+        top = rp[c, j, 3]
+        shift = 0 if bit == 1 else 1
+        d = (mark >> (2 * shift)) & 3
+        nd = d
+        if real:
+            if n == v:
+                if not used:
+                    used = True
+                    if d == 1:
+                        cleared |= bit
+                        nd = 0
+                    else:
+                        nd = 2
+            elif (rp[c, j, 2] >> n) & 1:
+                if n < v:
+                    nd = 1
+                elif d == 2:
+                    cleared |= bit
+                    nd = 0
+        if n >= v and nd == 1:
+            nd = 0
+        if n >= top and nd == 2:
+            nd = 0
+        mark = (mark & ~(3 << (2 * shift))) | (nd << (2 * shift))
+    return mark, cleared
+
+
+@njit(cache=True)
+def _colour_options(c, n, rcode, jleft, flags, F, O, keepm, rp):  # noqa: C901
+    """`TableDP.colour_options` for face (c, n): the same options in the same order, as rows."""
+    # the runs, in descriptor (sorted) order
+    nr = 0
+    Ls = np.zeros(4, dtype=np.int64)
+    Ms = np.zeros(4, dtype=np.int64)
+    code = rcode
+    while code:
+        Ls[nr] = (code & 63) >> 4
+        Ms[nr] = code & 15
+        nr += 1
+        code >>= 6
+    avail = F[c, n] + O[c, n]
+    av1 = F[c, n + 1] + O[c, n + 1] if n < 13 else 0
+    av2 = F[c, n + 2] + O[c, n + 2] if n < 12 else 0
+    nxt1 = av1 > 0
+    nxt2 = av2 > 0
+    pend = keepm[c, n] & flags if flags else 0
+    kept_here = pend != 0
+    same_role = 0
+    if flags:
+        for j in range(rp[c, 4, 0]):
+            if rp[c, j, 1] == n and flags & rp[c, j, 0]:
+                same_role += 1
+    n_orders = 2 if same_role > 1 else 1
+    kept_next = jleft >= 2 and n < 13 and flags != 0 and (flags & keepm[c, n + 1]) != 0
+    bridge = nxt1 or (jleft >= 2 and nxt2) or kept_here or kept_next
+    track = rp[c, 4, 0] > 0 and flags != 0
+    # per run: its actions (_run_actions), as codes in order
+    acts = np.zeros((4, 3), dtype=np.int64)
+    nacts = np.zeros(4, dtype=np.int64)
+    for r in range(nr):
+        L = Ls[r]
+        k = 0
+        if L == 3:
+            acts[r, k] = 0
+            k += 1
+        if n + (2 - L) <= 13 and avail:
+            acts[r, k] = 1
+            k += 1
+        if n + (2 - L) <= 13 and jleft and (L == 2 or bridge):
+            acts[r, k] = 2
+            k += 1
+        if k == 0:
+            return np.zeros((0, OPT_COLS), dtype=np.int64)
+        nacts[r] = k
+    total = 1
+    for r in range(nr):
+        total *= nacts[r]
+    pendb = np.zeros(2, dtype=np.int64)
+    npend = 0
+    for b in (1, 2):
+        if pend & b:
+            pendb[npend] = b
+            npend += 1
+    out = np.zeros((64, OPT_COLS), dtype=np.int64)
+    nout = 0
+    idx = np.zeros(4, dtype=np.int64)
+    chosen = np.zeros(4, dtype=np.int64)
+    newL = np.zeros(8, dtype=np.int64)
+    newM = np.zeros(8, dtype=np.int64)
+    picks = np.zeros(3, dtype=np.int64)
+    for t in range(total):
+        # itertools.product order: the last run varies fastest
+        rem = t
+        for r in range(nr - 1, -1, -1):
+            idx[r] = rem % nacts[r]
+            rem //= nacts[r]
+        rr = 0
+        jr = 0
+        closes = 0
+        twos = 0
+        acode = 0
+        for r in range(nr):
+            a = acts[r, idx[r]]
+            chosen[r] = a
+            acode |= a << (2 * r)
+            if a == 1:
+                rr += 1
+            elif a == 2:
+                jr += 1
+            else:
+                closes += 1
+            if Ls[r] == 1 and a != 0:
+                twos += 1
+        if rr > avail or jr > jleft:
+            continue
+        can_start = n <= 11 and closes == 0
+        base = nr - closes
+        max_sr = avail - rr if can_start else 0
+        max_sj = jleft - jr if can_start and (n == 11 or kept_here or kept_next) and (
+            nxt1 or (jleft - jr >= 2 and nxt2)) else 0
+        for sr in range(0, max_sr + 1):
+            for sj in range(0, max_sj + 1):
+                if base + sr + sj > MAX_RUNS:
+                    break
+                ones = sr + sj
+                short = ones + twos
+                if (max(0, short - av1) + max(0, ones - av2)) > jleft - jr - sj:
+                    continue
+                units = jr + sj
+                npick = 1
+                picks[0] = 0
+                if units and npend:
+                    size = min(units, npend)
+                    if size == 2:
+                        picks[0] = pendb[0] | pendb[1]
+                    else:
+                        npick = npend
+                        for q in range(npend):
+                            picks[q] = pendb[q]
+                for pq in range(npick):
+                    pick = picks[pq]
+                    for order in range(n_orders):
+                        # advance()
+                        nn = 0
+                        cleared = 0
+                        for r in range(nr):
+                            a = chosen[r]
+                            if a == 0:
+                                continue
+                            mark = Ms[r]
+                            if track:
+                                mark, cl = _mark(rp, c, n, mark, a == 1, flags & ~cleared, order)
+                                cleared |= cl
+                            newL[nn] = min(3, Ls[r] + 1)
+                            newM[nn] = mark
+                            nn += 1
+                        for _ in range(sr):
+                            mark = 0
+                            if track:
+                                mark, cl = _mark(rp, c, n, 0, True, flags & ~cleared, order)
+                                cleared |= cl
+                            newL[nn] = 1
+                            newM[nn] = mark
+                            nn += 1
+                        cleared |= pick
+                        for _ in range(sj):
+                            newL[nn] = 1
+                            newM[nn] = 0
+                            nn += 1
+                        vals = np.empty(nn, dtype=np.int64)
+                        for q in range(nn):
+                            vals[q] = newL[q] << 4 | newM[q]
+                        vals.sort()
+                        ncode = 0
+                        for q in range(nn):
+                            ncode |= vals[q] << (6 * q)
+                        dup = False
+                        for q in range(nout):
+                            if (out[q, 0] == ncode and out[q, 1] == rr + sr and out[q, 2] == jr + sj
+                                    and out[q, 3] == cleared):
+                                dup = True
+                                break
+                        if dup:
+                            continue
+                        if nout == out.shape[0]:
+                            bigger = np.zeros((2 * nout, OPT_COLS), dtype=np.int64)
+                            bigger[:nout] = out
+                            out = bigger
+                        out[nout, 0] = ncode
+                        out[nout, 1] = rr + sr
+                        out[nout, 2] = jr + sj
+                        out[nout, 3] = cleared
+                        out[nout, 4] = closes
+                        out[nout, 5] = acode
+                        out[nout, 6] = sr
+                        out[nout, 7] = sj
+                        out[nout, 8] = pick
+                        out[nout, 9] = order
+                        nout += 1
+    return out[:nout].copy()
+
+
+# the driver's control vector: stack depth, mode, returned value, then the pending call's arguments
+SP, MODE, RET, ARGS = 0, 1, 2, 3
+ENTER, RETURN, NEXT = 0, 1, 2
+DONE, MISS_OUTCOMES, CAPPED_STATUS = 0, 2, 3
+# frame fields
+(K_KIND, K_N, K_C, K_R0, K_G, K_JU, K_FLAGS, K_ROOM, K_ALPHA, K_BETA, K_KEY1, K_KEY2, K_RES, K_CHOICE,
+ K_I, K_GR, K_OKEY, K_GAIN, K_STOP) = (0, 1, 2, 3, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21)
+NF = 22
+DEPTH = 160
+
+
+@njit(cache=True)
+def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
+    """`TableDP.best` as a loop over an explicit stack, so that it can stop when an option set
+    is missing from the caches (`miss` names it; Python fills it and calls again: the pending
+    call is entered again from the start, which reads only) and go on exactly where it was."""
+    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp = A
+    fj = ints[0]
+    jtot = ints[1]
+    jw = ints[2]
+    last = ints[3]
+    cap = ints[4]
+    sp = ctl[SP]
+    mode = ctl[MODE]
+    ret = ctl[RET]
+    n = ctl[ARGS]
+    c = ctl[ARGS + 1]
+    runs = (ctl[ARGS + 2], ctl[ARGS + 3], ctl[ARGS + 4], ctl[ARGS + 5])
+    g = ctl[ARGS + 6]
+    ju = ctl[ARGS + 7]
+    flags = ctl[ARGS + 8]
+    room = ctl[ARGS + 9]
+    alpha = ctl[ARGS + 10]
+    beta = ctl[ARGS + 11]
+    while True:
+        if mode == ENTER:
+            # ---------------------------------------------------------------- a call of best()
+            if c == 0 and (n == 14 or (n > last and not flags and (ju == jtot or not _any_short(runs)))):
+                # _terminal
+                mode = RETURN
+                if flags or _any_short(runs):
+                    ret = NEG
+                    continue
+                if runs[0] or runs[1] or runs[2] or runs[3]:
+                    room = min(2, room + (1 if n - 1 == 12 else 2))
+                rf = fj - ju if fj > ju else 0
+                ro = jtot - ju - rf
+                ret = NEG if rf > room else jw * min(ro, room - rf)
+                continue
+            # the call as entered, kept for a miss (entering again reads only)
+            ctl[ARGS] = n
+            ctl[ARGS + 1] = c
+            ctl[ARGS + 6] = g
+            ctl[ARGS + 9] = room
+            ctl[ARGS + 2] = runs[0]
+            ctl[ARGS + 3] = runs[1]
+            ctl[ARGS + 4] = runs[2]
+            ctl[ARGS + 5] = runs[3]
+            ctl[ARGS + 7] = ju
+            ctl[ARGS + 8] = flags
+            ctl[ARGS + 10] = alpha
+            ctl[ARGS + 11] = beta
+            if c < 4 and runs[c] == 0 and F[c, n] + O[c, n] == 0:
+                # _skip
+                while c < 4 and runs[c] == 0 and F[c, n] + O[c, n] == 0 and (
+                        ju == jtot or (n != 11 and not (flags & keepm[c, n]))):
+                    g = _gput(g, c, 0, sortg[n])
+                    c += 1
+            if c == 4:
+                # _close_number
+                if room > jtot - ju:
+                    room = jtot - ju
+                key1 = runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58 | room << 60
+                key2 = runs[2] | runs[3] << 24 | g << 48
+                key = (key1, key2)
+                hv, _, hk = memo.get(key, _NO_ENTRY)
+                if hk >= 0 and (hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta))):
+                    ret = hv
+                    mode = RETURN
+                    continue
+                if cap >= 0 and len(memo) >= cap:
+                    ctl[SP] = 0
+                    return CAPPED_STATUS
+                ub = suffix[n * 4] + jw * (jtot - (ju if ju > fj else fj))
+                if ub <= alpha:
+                    ret = ub
+                    mode = RETURN
+                    continue
+                sig = gsig[n, flags]
+                missing = -1
+                for gj in range(0, jtot - ju + 1):
+                    if (g | gj << 8 | sig << 12) not in gouts:
+                        missing = gj
+                        break
+                if missing >= 0:
+                    ctl[SP] = sp
+                    ctl[MODE] = ENTER
+                    miss[0] = g
+                    miss[1] = missing
+                    miss[2] = sig
+                    return MISS_OUTCOMES
+                f = stack[sp]
+                sp += 1
+                f[K_KIND] = 1
+                f[K_N] = n
+                f[K_C] = 4
+                f[K_R0] = runs[0]
+                f[K_R0 + 1] = runs[1]
+                f[K_R0 + 2] = runs[2]
+                f[K_R0 + 3] = runs[3]
+                f[K_G] = g
+                f[K_JU] = ju
+                f[K_FLAGS] = flags
+                f[K_ROOM] = room
+                f[K_ALPHA] = alpha
+                f[K_BETA] = beta
+                f[K_KEY1] = key1
+                f[K_KEY2] = key2
+                f[K_RES] = NEG
+                f[K_CHOICE] = -1
+                f[K_I] = -1
+                f[K_GR] = 0
+                f[K_OKEY] = sig
+                f[K_STOP] = 0
+                mode = NEXT
+                continue
+            jleft = jtot - ju
+            if room > jleft:
+                room = jleft
+            key1 = runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60
+            key2 = runs[2] | runs[3] << 24 | g << 48
+            key = (key1, key2)
+            hv, _, hk = memo.get(key, _NO_ENTRY)
+            if hk >= 0 and (hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta))):
+                ret = hv
+                mode = RETURN
+                continue
+            if cap >= 0 and len(memo) >= cap:
+                ctl[SP] = 0
+                return CAPPED_STATUS
+            ub = suffix[(n - 1) * 4 + c] + jw * (jtot - (ju if ju > fj else fj))
+            if ub <= alpha:
+                ret = ub
+                mode = RETURN
+                continue
+            if flags and not _alive(n, c, runs, ju, flags, jtot, F, O, pats):
+                memo[key] = (NEG, -1, EXACT)
+                ret = NEG
+                mode = RETURN
+                continue
+            if c > 0:
+                mx = 0
+                tot = 0
+                for i in range(c):
+                    x = (g >> (2 * i)) & 3
+                    tot += x
+                    if x > mx:
+                        mx = x
+                if mx:
+                    rest = 0
+                    for cc in range(c, 4):
+                        free = F[cc, n] + O[cc, n]
+                        if free:
+                            free -= _short(runs[cc])
+                            if free > 0:
+                                rest += mx if free > mx else free
+                    if tot + rest + (jtot - ju) < 3 * mx:
+                        memo[key] = (NEG, -1, EXACT)
+                        ret = NEG
+                        mode = RETURN
+                        continue
+            av1 = F[c, n + 1] + O[c, n + 1] if n < 13 else 0
+            av2 = F[c, n + 2] + O[c, n + 2] if n < 12 else 0
+            okey = (runs[c] | n << 24 | jleft << 28 | (F[c, n] + O[c, n]) << 31 | av1 << 34 | av2 << 37
+                    | flags << 40 | (csig[c, n] if flags else 0) << 42)
+            if okey not in copts:
+                copts[okey] = _colour_options(c, n, runs[c], jleft, flags, F, O, keepm, rp)
+            f = stack[sp]
+            sp += 1
+            f[K_KIND] = 0
+            f[K_N] = n
+            f[K_C] = c
+            f[K_R0] = runs[0]
+            f[K_R0 + 1] = runs[1]
+            f[K_R0 + 2] = runs[2]
+            f[K_R0 + 3] = runs[3]
+            f[K_G] = g
+            f[K_JU] = ju
+            f[K_FLAGS] = flags
+            f[K_ROOM] = room
+            f[K_ALPHA] = alpha
+            f[K_BETA] = beta
+            f[K_KEY1] = key1
+            f[K_KEY2] = key2
+            f[K_RES] = NEG
+            f[K_CHOICE] = -1
+            f[K_I] = -1
+            f[K_GR] = 0
+            f[K_OKEY] = okey
+            f[K_STOP] = 0
+            mode = NEXT
+            continue
+        if mode == RETURN:
+            # ---------------------------------------------------------------- a child returned ret
+            if sp == 0:
+                ctl[SP] = 0
+                ctl[RET] = ret
+                return DONE
+            f = stack[sp - 1]
+            if ret > NEG // 2:
+                val = ret + f[K_GAIN]
+                if val > f[K_RES]:
+                    f[K_RES] = val
+                    if f[K_KIND] == 0:
+                        f[K_CHOICE] = f[K_I] * 8 + f[K_GR]
+                    else:
+                        outs = gouts[f[K_G] | f[K_GR] << 8 | f[K_OKEY] << 12]
+                        f[K_CHOICE] = f[K_GR] | outs[f[K_I], 0] << 4 | outs[f[K_I], 1] << 8
+                    if val >= f[K_BETA]:
+                        f[K_STOP] = 1
+            mode = NEXT
+            continue
+        # -------------------------------------------------------------------- the top frame's next child
+        f = stack[sp - 1]
+        fn = f[K_N]
+        fc = f[K_C]
+        fju = f[K_JU]
+        res = f[K_RES]
+        falpha = f[K_ALPHA]
+        child = False
+        if not f[K_STOP]:
+            if f[K_KIND] == 0:
+                opts = copts[f[K_OKEY]]
+                nopts = opts.shape[0]
+                Fc = F[fc, fn]
+                Oc = O[fc, fn]
+                i = f[K_I]
+                gr = f[K_GR] - 1
+                while True:
+                    if i >= 0:
+                        lo = Fc - opts[i, 1]
+                        if gr >= (lo if lo > 0 else 0):
+                            child = True
+                            break
+                    i += 1
+                    if i >= nopts:
+                        break
+                    hi = Fc + Oc - opts[i, 1]
+                    gr = hi if hi < 3 else 3
+                if child:
+                    f[K_I] = i
+                    f[K_GR] = gr
+                    rr = opts[i, 1]
+                    jr = opts[i, 2]
+                    froom = f[K_ROOM]
+                    nju = fju + jr
+                    jgain = (nju - fj - (fju - fj if fju > fj else 0)) * jw if jr and nju > fj else 0
+                    closes = opts[i, 4] if froom < 2 else 0
+                    gain = (rr + gr - Fc) * W[fc, fn] + jgain
+                    f[K_GAIN] = gain
+                    n = fn
+                    c = fc + 1
+                    runs = _put((f[K_R0], f[K_R0 + 1], f[K_R0 + 2], f[K_R0 + 3]), fc, opts[i, 0])
+                    g = _gput(f[K_G], fc, gr, sortg[fn])
+                    ju = nju
+                    flags = f[K_FLAGS] & ~opts[i, 3]
+                    room = froom if not closes else min(2, froom + closes * (1 if fn - 1 == 12 else 2))
+                    alpha = (res if res > falpha else falpha) - gain
+                    beta = f[K_BETA] - gain
+            else:
+                gj = f[K_GR]
+                i = f[K_I] + 1
+                while gj <= jtot - fju:
+                    outs = gouts[f[K_G] | gj << 8 | f[K_OKEY] << 12]
+                    if i < outs.shape[0]:
+                        child = True
+                        break
+                    gj += 1
+                    i = 0
+                if child:
+                    f[K_I] = i
+                    f[K_GR] = gj
+                    outs = gouts[f[K_G] | gj << 8 | f[K_OKEY] << 12]
+                    nju = fju + gj
+                    jgain = ((nju - fj if nju > fj else 0) - (fju - fj if fju > fj else 0)) * jw
+                    f[K_GAIN] = jgain
+                    n = fn + 1
+                    c = 0
+                    runs = (f[K_R0], f[K_R0 + 1], f[K_R0 + 2], f[K_R0 + 3])
+                    g = 0
+                    ju = nju
+                    flags = f[K_FLAGS] & ~outs[i, 0]
+                    room = min(2, f[K_ROOM] + outs[i, 1])
+                    alpha = (res if res > falpha else falpha) - jgain
+                    beta = f[K_BETA] - jgain
+        if child:
+            mode = ENTER
+            continue
+        # the frame is done: store it, return its value
+        memo[(f[K_KEY1], f[K_KEY2])] = (res, f[K_CHOICE],
+                                        LOWER if res >= f[K_BETA] else EXACT if res > falpha else UPPER)
+        ret = res
+        sp -= 1
+        mode = RETURN
+
+
+@njit(cache=True)
+def _plan(A, memo, copts, all_flags, runs_out, groups_out, counts):  # noqa: C901
+    """`TableDP.plan` from the memo: the optimal choices replayed from the root. Runs go to
+    `runs_out` as (colour, first number, length, joker positions mask) in `plan`'s order (as they
+    close, then the open ones colour by colour); each number's groups to `groups_out` as (number,
+    real tiles per colour, jokers, cleared bits, room, flags before), for `group_outcomes`."""
+    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp = A
+    jtot = ints[1]
+    last = ints[3]
+    runs = (0, 0, 0, 0)
+    g = 0
+    real_g = 0
+    ju = 0
+    flags = all_flags
+    room = 0
+    n = 1
+    c = 0
+    # live runs per colour: descriptor (length class << 4 | mark), first number, length, joker mask
+    ld = np.zeros((4, 8), dtype=np.int64)
+    ls = np.zeros((4, 8), dtype=np.int64)
+    ll = np.zeros((4, 8), dtype=np.int64)
+    lj = np.zeros((4, 8), dtype=np.int64)
+    ln = np.zeros(4, dtype=np.int64)
+    nd = np.zeros(8, dtype=np.int64)
+    ns = np.zeros(8, dtype=np.int64)
+    nl = np.zeros(8, dtype=np.int64)
+    nj = np.zeros(8, dtype=np.int64)
+    nruns = 0
+    ngroups = 0
+    while True:
+        if room > jtot - ju:
+            room = jtot - ju
+        settled = not flags and (ju == jtot or not _any_short(runs))
+        if c < 4 and n <= 13 and not (c == 0 and n > last and settled):
+            while c < 4 and runs[c] == 0 and F[c, n] + O[c, n] == 0 and (
+                    ju == jtot or (n != 11 and not (flags & keepm[c, n]))):
+                g = _gput(g, c, 0, sortg[n])
+                c += 1
+        if c == 4:
+            ch = memo[(runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58 | room << 60,
+                       runs[2] | runs[3] << 24 | g << 48)][1]
+            groups_out[ngroups, 0] = n
+            groups_out[ngroups, 1] = real_g
+            groups_out[ngroups, 2] = ch & 15
+            groups_out[ngroups, 3] = (ch >> 4) & 15
+            groups_out[ngroups, 4] = ch >> 8
+            groups_out[ngroups, 5] = flags
+            ngroups += 1
+            room = min(2, room + (ch >> 8))
+            ju += ch & 15
+            flags &= ~((ch >> 4) & 15)
+            n += 1
+            c = 0
+            g = 0
+            real_g = 0
+            continue
+        if c == 0 and (n == 14 or (n > last and settled)):
+            break
+        ch = memo[(runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60,
+                   runs[2] | runs[3] << 24 | g << 48)][1]
+        av1 = F[c, n + 1] + O[c, n + 1] if n < 13 else 0
+        av2 = F[c, n + 2] + O[c, n + 2] if n < 12 else 0
+        jleft = jtot - ju
+        okey = (runs[c] | n << 24 | jleft << 28 | (F[c, n] + O[c, n]) << 31 | av1 << 34 | av2 << 37
+                | flags << 40 | (csig[c, n] if flags else 0) << 42)
+        if okey not in copts:           # the caches were emptied since the solve
+            copts[okey] = _colour_options(c, n, runs[c], jleft, flags, F, O, keepm, rp)
+        opt = copts[okey][ch >> 3]
+        gr = ch & 7
+        closes = opt[4]
+        if closes:
+            room = min(2, room + closes * (1 if n - 1 == 12 else 2))
+        # advance() with payloads: the live runs in descriptor order (a stable sort)
+        cnt = ln[c]
+        for i in range(1, cnt):
+            j = i
+            while j > 0 and ld[c, j - 1] > ld[c, j]:
+                for arr in (ld, ls, ll, lj):
+                    tmp = arr[c, j - 1]
+                    arr[c, j - 1] = arr[c, j]
+                    arr[c, j] = tmp
+                j -= 1
+        track = rp[c, 4, 0] > 0 and flags != 0
+        order = opt[9]
+        cleared = 0
+        m = 0
+        for r in range(cnt):
+            a = (opt[5] >> (2 * r)) & 3
+            if a == 0:
+                runs_out[nruns, 0] = c
+                runs_out[nruns, 1] = ls[c, r]
+                runs_out[nruns, 2] = ll[c, r]
+                runs_out[nruns, 3] = lj[c, r]
+                nruns += 1
+                continue
+            mark = ld[c, r] & 15
+            if track:
+                mark, cl = _mark(rp, c, n, mark, a == 1, flags & ~cleared, order)
+                cleared |= cl
+            nd[m] = min(3, (ld[c, r] >> 4) + 1) << 4 | mark
+            ns[m] = ls[c, r]
+            nl[m] = ll[c, r] + 1
+            nj[m] = lj[c, r] | ((1 << ll[c, r]) if a == 2 else 0)
+            m += 1
+        for _ in range(opt[6]):
+            mark = 0
+            if track:
+                mark, cl = _mark(rp, c, n, 0, True, flags & ~cleared, order)
+                cleared |= cl
+            nd[m] = 1 << 4 | mark
+            ns[m] = n
+            nl[m] = 1
+            nj[m] = 0
+            m += 1
+        for _ in range(opt[7]):
+            nd[m] = 1 << 4
+            ns[m] = n
+            nl[m] = 1
+            nj[m] = 1
+            m += 1
+        for i in range(m):
+            ld[c, i] = nd[i]
+            ls[c, i] = ns[i]
+            ll[c, i] = nl[i]
+            lj[c, i] = nj[i]
+        ln[c] = m
+        runs = _put(runs, c, opt[0])
+        g = _gput(g, c, gr, sortg[n])
+        real_g |= gr << (2 * c)
+        ju += opt[2]
+        flags &= ~opt[3]
+        c += 1
+    for c in range(4):
+        for r in range(ln[c]):
+            runs_out[nruns, 0] = c
+            runs_out[nruns, 1] = ls[c, r]
+            runs_out[nruns, 2] = ll[c, r]
+            runs_out[nruns, 3] = lj[c, r]
+            nruns += 1
+    counts[0] = nruns
+    counts[1] = ngroups
+
+
+@njit(cache=True)
+def _new_memo():
+    return Dict.empty(_KEY, _VAL)
+
+
+def supported(table_dp: _dp.TableDP) -> bool:
+    """Whether the packed state can hold this DP (always, for positions of the real tile set:
+    at most two jokers, two copies of a face)."""
+    F, O = table_dp.F, table_dp.O
+    return (len(table_dp.patterns) <= 2 and table_dp.jtot <= 7
+            and all(F[c][n] + O[c][n] <= 7 for c in range(4) for n in range(1, 14)))
+
+
+_NO_PATTERNS = (np.zeros((4, 16), dtype=np.int64), np.ones(16, dtype=np.bool_),
+                np.zeros((0, 3), dtype=np.int64), np.zeros((4, 16), dtype=np.int64),
+                np.zeros((16, 4), dtype=np.int64), np.zeros((4, 5, 4), dtype=np.int64))
+_PATTERN_ARRAYS: dict[tuple, tuple] = {}
+
+
+def _pattern_arrays(key: tuple, t: _dp.TableDP) -> tuple:
+    """The kernel's arrays for the joker patterns of `t` (the same for every DP with these
+    patterns: kept, as table jokers stay from turn to turn)."""
+    got = _PATTERN_ARRAYS.get(key)
+    if got is not None:
+        return got
+    keepm = np.zeros((4, 16), dtype=np.int64)
+    for (c, n), bits in t.keep.items():
+        for b in bits:
+            keepm[c, n] |= b
+    sortg = np.array([n not in t.group_pats and n not in t.keeps_at for n in range(16)], dtype=np.bool_)
+    pats = np.zeros((len(t.patterns), 3), dtype=np.int64)
+    for i, p in enumerate(t.patterns):
+        if p[0] == "run":
+            pats[i] = (0, p[1], p[2])
+        else:
+            pats[i] = (1, sum(1 << rc for rc in p[2]), p[1])
+    csig = np.zeros((4, 16), dtype=np.int64)
+    gsig = np.zeros((16, 4), dtype=np.int64)
+    for c in range(4):
+        if not t.run_pats[c] and not any(cc == c for cc, _ in t.keep):
+            continue                      # signature 0: colour_options reads no pattern here
+        for n in range(1, 14):
+            # what colour_options reads of the patterns at (c, n): where n stands to each run
+            # pattern of colour c, and the jokers with an old role here or at n + 1
+            runp = tuple((b, n == v, n in m, n < v, n >= top) for b, v, m, top in t.run_pats[c])
+            csig[c, n] = _sig((runp, tuple(t.keep.get((c, n), ())), tuple(t.keep.get((c, n + 1), ()))))
+    for n in range(1, 14):
+        for flags in range(4):
+            pk = (tuple((bit, roles, mates) for bit, roles, mates in t.group_pats.get(n, ()) if flags & bit),
+                  tuple((bit, cols) for bit, cols in t.keeps_at.get(n, ()) if flags & bit))
+            if pk != ((), ()):
+                s = _sig(("group", pk))
+                _GROUP_SIGS[s] = pk
+                gsig[n, flags] = s
+    rp = np.zeros((4, 5, 4), dtype=np.int64)
+    for c in range(4):
+        rp[c, 4, 0] = len(t.run_pats[c])
+        for j, (b, v, mates, top) in enumerate(t.run_pats[c]):
+            rp[c, j] = (b, v, sum(1 << m for m in mates), top)
+    if len(_PATTERN_ARRAYS) > 10_000:
+        _PATTERN_ARRAYS.clear()
+    got = _PATTERN_ARRAYS[key] = (keepm, sortg, pats, csig, gsig, rp)
+    return got
+
+
+class Kernel:
+    """The compiled DP of one `TableDP`: its arrays, its memo (a numba dict) and a `MemoView`."""
+
+    def __init__(self, t: _dp.TableDP):
+        self.t = t
+        F = np.array(t.F, dtype=np.int64)
+        O = np.array(t.O, dtype=np.int64)
+        W = np.array(t.w, dtype=np.int64)
+        if t.patterns:
+            keepm, sortg, pats, csig, gsig, rp = _pattern_arrays(tuple(t.patterns), t)
+        else:
+            keepm, sortg, pats, csig, gsig, rp = _NO_PATTERNS
+        self.csig = csig
+        self.ints = np.array([t.fj, t.jtot, t.jw, t.last, -1], dtype=np.int64)
+        suffix = np.array(t.suffix, dtype=np.int64)
+        self.arrays = (F, O, W, suffix, keepm, sortg, pats, csig, gsig, self.ints, rp)
+        self.memo = _new_memo()
+        self.ctl = np.zeros(ARGS + 12, dtype=np.int64)
+        self.stack = np.zeros((DEPTH, NF), dtype=np.int64)
+        self.miss = np.zeros(6, dtype=np.int64)
+
+    def solve(self, alpha: int, beta: int, cap: int | None) -> int:
+        if len(_OPTIONS) > CACHE_LIMIT or len(_OUTCOMES) > CACHE_LIMIT:
+            _OPTIONS.clear()
+            _OUTCOMES.clear()
+        self.ints[4] = -1 if cap is None else cap
+        ctl = self.ctl
+        ctl[:] = 0
+        ctl[MODE] = ENTER
+        ctl[ARGS:ARGS + 12] = (1, 0, 0, 0, 0, 0, 0, 0, self.t.all_flags, 0, alpha, beta)
+        miss = self.miss
+        while True:
+            status = _run(ctl, self.stack, self.arrays, self.memo, _OPTIONS, _OUTCOMES, miss)
+            if status == DONE:
+                return int(ctl[RET])
+            if status == CAPPED_STATUS:
+                raise _dp.StateCap
+            g_code, gj, sig = (int(x) for x in miss[:3])
+            _OUTCOMES[g_code | gj << 8 | sig << 12] = _outcomes(g_code, gj, sig)
+
+    def plan(self) -> tuple[list, list]:
+        """`TableDP.plan`: (runs, groups) in its form and order."""
+        runs_out = np.zeros((64, 4), dtype=np.int64)
+        groups_out = np.zeros((16, 6), dtype=np.int64)
+        counts = np.zeros(2, dtype=np.int64)
+        _plan(self.arrays, self.memo, _OPTIONS, self.t.all_flags, runs_out, groups_out, counts)
+        runs = [(c, [("joker" if mask >> j & 1 else "real", start + j) for j in range(length)])
+                for c, start, length, mask in runs_out[:counts[0]].tolist()]
+        t = self.t
+        groups = []
+        for n, real_g, gj, cleared, groom, flags in groups_out[:counts[1]].tolist():
+            pats = tuple(p for p in t.group_pats.get(n, ()) if flags & p[0])
+            keeps = tuple((b, cols) for b, cols in t.keeps_at.get(n, ()) if flags & b)
+            g = tuple((real_g >> (2 * i)) & 3 for i in range(4))
+            for m, r, gs in _dp.group_outcomes(g, gj, pats, keeps):
+                if (m, r) == (cleared, groom):
+                    groups += [(n, colours, jk) for colours, jk in gs]
+                    break
+        return runs, groups
+
+
+class MemoView:
+    """`TableDP.memo` when the kernel runs: its size (the state count the solver's cap reads)."""
+
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+
+    def __len__(self) -> int:
+        return len(self.kernel.memo)

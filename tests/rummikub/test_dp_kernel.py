@@ -1,0 +1,140 @@
+"""The compiled table DP (`dp_kernel`, issue 21 item 5) against the pure-Python reference
+(`dp.USE_KERNEL = False`): the same value, the same plan and the same number of memo states
+(which the solver's STATE_CAP rule reads) on hundreds of random positions, through the cap and
+its resumption too; so every solver answer, and every game, is the reference's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from simkit.games.rummikub import dp, solver
+from simkit.games.rummikub.random_positions import position_with_jokers, random_position, random_table
+
+
+@pytest.fixture
+def dp_inputs(monkeypatch):
+    """A list filled with the (args, kwargs) of every TableDP the solver builds."""
+    made: list = []
+    init = dp.TableDP.__init__
+
+    def recorded(self, *args, **kw):
+        init(self, *args, **kw)
+        made.append((args, kw))
+
+    monkeypatch.setattr(dp.TableDP, "__init__", recorded)
+    return made
+
+
+def _run(args, kw, kernel: bool, cap: int | None = None):
+    """One DP, compiled or not, solved (under `cap`, raised fourfold after each StateCap, as
+    the solver does): its value, plan, memo size and the caps it stopped at."""
+    dp.USE_KERNEL = kernel
+    try:
+        table_dp = dp.TableDP(*args, **kw)
+        stops = []
+        while True:
+            table_dp.cap = cap
+            try:
+                value = table_dp.solve()
+                break
+            except dp.StateCap:
+                stops.append(len(table_dp.memo))
+                cap = 4 * cap
+        table_dp.cap = None
+        assert (table_dp.kernel is not None) == kernel
+        return value, table_dp.plan() if value > 0 else None, len(table_dp.memo), stops
+    finally:
+        dp.USE_KERNEL = True
+
+
+def _positions(seed: int, count: int):
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        kind = i % 3
+        if kind == 0:          # mid-game sizes, jokers as in play
+            table, rack = random_position(rng, int(rng.integers(15, 50)), int(rng.integers(3, 14)),
+                                          jokers=True, joker_prob=0.3)
+        elif kind == 1:        # small tables, both jokers on the table (every R15 pattern path)
+            table, left = random_table(rng, int(rng.integers(3, 8)), jokers=True, joker_prob=1.0)
+            rack = [t for t in left if t < 104][:int(rng.integers(2, 7))]
+        else:                  # jokers on both sides
+            table, rack = position_with_jokers(rng, int(rng.integers(20, 40)), int(rng.integers(4, 10)),
+                                               int(rng.integers(0, 2)), int(rng.integers(0, 2)))
+        yield i, table, rack
+
+
+@pytest.mark.slow
+def test_kernel_matches_the_reference_dp_state_for_state(dp_inputs):
+    """300 random positions (both objectives, strict and free R15): every table DP the solver
+    builds, forward and mirrored, gives the same value, plan and memo size compiled as in Python."""
+    checked = 0
+    for i, table, rack in _positions(21, 300):
+        dp_inputs.clear()
+        dp.USE_KERNEL = False
+        try:
+            solver.solve(table, rack, objective="tiles" if i % 2 else "points",
+                         retrieval="free" if i % 5 == 0 else "strict", state_cap=None)
+            solver.FORCE_MIRROR = True
+            solver.solve(table, rack, objective="points" if i % 2 else "tiles")
+        finally:
+            solver.FORCE_MIRROR = False
+            dp.USE_KERNEL = True
+        for args, kw in list(dp_inputs):
+            ref = _run(args, kw, kernel=False)
+            assert _run(args, kw, kernel=True) == ref, f"position {i}: table {table} rack {rack}"
+            checked += 1
+    assert checked >= 300
+
+
+def test_kernel_stops_at_the_same_caps_and_resumes_the_same(dp_inputs):
+    """Under a small cap the compiled DP stops at the same memo sizes as the Python one and,
+    resumed from its memo, ends with the same value, plan and state count."""
+    stopped = 0
+    rng = np.random.default_rng(8)
+    for _ in range(12):
+        table, rack = random_position(rng, 40, int(rng.integers(6, 13)), jokers=True, joker_prob=0.3)
+        dp_inputs.clear()
+        dp.USE_KERNEL = False
+        try:
+            solver.solve(table, rack, state_cap=None)
+        finally:
+            dp.USE_KERNEL = True
+        for args, kw in list(dp_inputs):
+            ref = _run(args, kw, kernel=False, cap=60)
+            assert _run(args, kw, kernel=True, cap=60) == ref
+            stopped += bool(ref[3])
+    assert stopped >= 5
+
+
+def test_solver_answers_the_same_compiled_and_in_python():
+    """`solve` itself (default state cap, so the forward/mirrored alternation too) on 60 game-sized
+    positions and 40 opening racks: the same Solution either way."""
+    rng = np.random.default_rng(33)
+    for i in range(100):
+        if i < 60:
+            table, rack = random_position(rng, 40, int(rng.integers(8, 20)), jokers=True, joker_prob=0.2)
+            opened = True
+        else:
+            table, rack, opened = (), rng.permutation(106)[:14].tolist(), False
+        kw = dict(opened=opened, objective="tiles" if i % 2 else "points", state_cap=300 if i % 4 == 0 else
+                  solver.STATE_CAP)
+        fast = solver.solve(table, rack, **kw)
+        dp.USE_KERNEL = False
+        solver._SEARCH_MEMOS.clear()
+        try:
+            ref = solver.solve(table, rack, **kw)
+        finally:
+            dp.USE_KERNEL = True
+        assert fast == ref
+
+
+def test_importing_the_solver_does_not_import_numba():
+    """numba loads on the first table solve only: `import simkit` and the CLI stay quick."""
+    code = ("import sys, simkit, simkit.cli, simkit.games.rummikub.solver, simkit.games.rummikub.dp; "
+            "assert 'numba' not in sys.modules, 'numba imported'")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
