@@ -11,6 +11,7 @@ GAME = Game(
     config_cls=TrainsConfig, new_state=new_state, **text_forms(actions, position, render),
     description="Sort your 7 wagons into ascending order first; 8 card effects, locks, a display.",
     max_steps=lambda config, n: 2 * n + 2 * config.max_turns + 10,
+    kernel_engine="simkit.games.trains.kernel",
 )
 
 __all__ = ["GAME", "TrainsConfig", "TrainsState", "new_state"]
