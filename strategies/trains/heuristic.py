@@ -279,7 +279,7 @@ class RivalStrategy(GreedyStrategy):
     name = "rival"
     description = ("greedy, and also plays against the leading opponents: effects 5-7 that cut their "
                    "chance to win, denial of effects they could win with, locks against a shown removal")
-    kernel_form = ""    # not greedy's: rival has no kernel form yet
+    kernel_form = "strategies.trains.kernels:RIVAL"
 
     def __init__(self, attack: float = 150.0, lock_risk: float = 0.15, memory: bool = True) -> None:
         super().__init__(memory)

@@ -20,5 +20,13 @@ def _greedy_params(config: TrainsConfig, n_players: int, memory: bool = True) ->
     return np.array([1.0 if memory else 0.0, 1.0 if config.move_semantics == "insert" else 0.0])
 
 
+def _rival_params(config: TrainsConfig, n_players: int, attack: float = 150.0, lock_risk: float = 0.15,
+                  memory: bool = True) -> np.ndarray:
+    if attack < 0 or lock_risk < 0:
+        raise ValueError("attack and lock_risk must be >= 0")
+    return np.concatenate([_greedy_params(config, n_players, memory), [float(attack), float(lock_risk)]])
+
+
 RANDOM = KernelForm(f"{_BOTS}:random_bot", _no_params)
 GREEDY = KernelForm(f"{_BOTS}:greedy_bot", _greedy_params)
+RIVAL = KernelForm(f"{_BOTS}:rival_bot", _rival_params)

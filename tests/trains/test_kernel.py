@@ -1,5 +1,5 @@
 """The Game of Trains kernel (simkit/games/trains/kernel.py) against the scalar engine: the same
-games, game by game, every column of both tables, for `random` and `greedy` (the kernel draws the
+games, game by game, every column of both tables, for `random`, `greedy` and `rival` (the kernel draws the
 scalar engine's numbers in its order: the deal T2, the start player T4, every T13 reshuffle and
 every draw of `random`), with 2, 3 and 4 players and every config field (T4-T24's choices).
 
@@ -39,6 +39,13 @@ CASES = [
     (2, ["random"], {"double_lock": "true", "max_turns": "60", "unseen_cards": "true"}, {"seating": "fixed"},
      200),
     (3, ["greedy"], {}, {}, 60),
+    # rival with every parameter, against greedy and random
+    (4, ["rival", "greedy", "rival", "random"], {}, {}, 120),
+    (2, ["rival:attack=40", "rival:lock_risk=0.5"], {"move_semantics": "swap", "setup_order": "simultaneous",
+                                                    "used_card": "before"}, {}, 100),
+    (3, ["rival", "rival:memory=false", "greedy"],
+     {"used_card_stays": "true", "pair_keep": "first", "lock_voiding": "chosen", "double_lock": "true",
+      "allow_all_locked_removal": "false", "reshuffle": "eager", "effect_table": "periodic"}, {}, 100),
 ]
 
 
@@ -66,7 +73,7 @@ def test_replayed_kernel_games_use_every_effect_and_the_rules_around_them():
     off (T11) and reshuffle (T13)."""
     from simkit.engine.kernels import replay_answers
 
-    spec = RunSpec.create("trains", 4, ["random", "greedy"] * 2, 12, seed=3)
+    spec = RunSpec.create("trains", 4, ["random", "greedy", "random", "rival"], 12, seed=3)
     kinds: Counter = Counter()
     for index in range(12):
         played, state = play_game(spec, index)
@@ -76,7 +83,8 @@ def test_replayed_kernel_games_use_every_effect_and_the_rules_around_them():
         assert start.events == state.events and start.outcome() == state.outcome()
         for event in state.events:
             kinds[event[0] if event[0] != "use" else f"use {event[2]}"] += 1
-    assert {f"use {e}" for e in range(1, 9)} | {"void", "protected", "pairs", "reshuffle", "win"} <= set(kinds)
+    rules = {"void", "protected", "pairs", "reshuffle", "win"}
+    assert {f"use {e}" for e in range(1, 9)} | rules <= set(kinds)
 
 
 def test_a_game_at_the_step_cap_has_no_result_as_in_the_scalar_engine(monkeypatch):
@@ -110,21 +118,20 @@ def test_auto_takes_the_kernel_and_says_why_it_falls_back():
     def create(strategies, engine="auto", **kw):
         return RunSpec.create("trains", 4, strategies, 10, seed=1, engine=engine, **kw)
 
-    assert create(["greedy", "random"] * 2).engine == "kernel"
-    fallback = create(["rival", "random", "random", "random"])
+    assert create(["greedy", "random", "rival", "random"]).engine == "kernel"
+    fallback = create(["ismcts", "random", "random", "random"])
     assert fallback.engine == "scalar"
-    assert "has no kernel form" in fallback.engine_note and "rival" in fallback.engine_note
+    assert "has no kernel form" in fallback.engine_note and "ismcts" in fallback.engine_note
     paranoid = create(["random"], paranoid=True)
     assert paranoid.engine == "scalar" and "--paranoid" in paranoid.engine_note
-    with pytest.raises(ConfigError, match="--engine kernel cannot play this run: .*rival"):
-        create(["rival", "random", "random", "random"], engine="kernel")
+    with pytest.raises(ConfigError, match="--engine kernel cannot play this run: .*ismcts"):
+        create(["ismcts", "random", "random", "random"], engine="kernel")
     assert kernel_supported(RunSpec.create("sixnimmt", 4, ["random"], 1, seed=1)) is not None
 
 
-@pytest.mark.parametrize("case", [c for c in GOLDEN_CASES["trains"] if "rival" not in c.strategies],
-                         ids=lambda case: case.name)
+@pytest.mark.parametrize("case", GOLDEN_CASES["trains"], ids=lambda case: case.name)
 def test_the_golden_transcripts_play_through_the_kernel(case):
-    """The kernel's answers in each golden game (of bots with a kernel form), replayed through
+    """The kernel's answers in each golden game, replayed through
     the scalar engine, give the golden log and result; the kernel's own row has that result."""
     from simkit.engine.kernels import replay_answers
     from simkit.engine.registry import get_game

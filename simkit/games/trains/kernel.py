@@ -59,7 +59,8 @@ def max_steps(config: TrainsConfig, n: int) -> int:
     return int(get_game("trains").max_steps(config, n))
 
 
-def config_array(config: TrainsConfig, n: int, *, seating: str = "fixed", duplicate: bool = False) -> np.ndarray:
+def config_array(config: TrainsConfig, n: int, *, seating: str = "fixed",
+                 duplicate: bool = False) -> np.ndarray:
     """The run's settings as the kernel's `cfg` (kernel_layout.C_*)."""
     cfg = np.zeros(L.CFG_SIZE, dtype=np.int64)
     cfg[L.C_N], cfg[L.C_MAX_TURNS], cfg[L.C_START_SEAT] = n, config.max_turns, config.start_seat
@@ -87,7 +88,8 @@ def _effects(config: TrainsConfig) -> np.ndarray:
 class _Lineup:
     """The compiled bots and parameters of a run's lineup slots (padded to MAX_SLOTS)."""
 
-    def __init__(self, strategies: tuple[StrategySpec, ...] | list[StrategySpec], config: TrainsConfig, n: int):
+    def __init__(self, strategies: tuple[StrategySpec, ...] | list[StrategySpec], config: TrainsConfig,
+                 n: int):
         from simkit.games.trains.kernel_play import MAX_SLOTS
         fns = [load_function(kernel_form(s)) for s in strategies]
         params = [kernel_params(s, config, n) for s in strategies]
@@ -180,9 +182,10 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
 
     n = spec.n_players
     trace = np.zeros(1 + int(cfg[L.C_STEP_CAP]) * n, dtype=np.int64)
-    one = np.zeros(1, dtype=np.int64)
+    ints = [np.zeros(1, dtype=np.int64) for _ in range(5)]
+    flags = [np.zeros(1, dtype=bool) for _ in range(2)]
     with quiet_numba():
         play_games(g, gens, cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
-                   lineup.params, np.zeros((1, n), dtype=np.int64), one.copy(), one.copy(), one.copy(),
-                   one.copy(), one.copy(), np.zeros(1, dtype=bool), one.copy(), np.zeros(1, dtype=bool), trace)
+                   lineup.params, np.zeros((1, n), dtype=np.int64), *ints, flags[0],
+                   np.zeros(1, dtype=np.int64), flags[1], trace)
     return trace[1:1 + trace[0]].tolist()

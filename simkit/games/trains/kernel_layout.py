@@ -7,11 +7,13 @@ Plain Python constants (numba reads them as compile-time constants); no numba im
 | index | holds |
 |---|---|
 | N, CUR, START, PHASE | players, the seat whose turn it is (T8), the start player (T4), the phase |
-| TURNS, WINNER, CAPPED, RESHUFFLES | actions so far (T15), the winner or -1 (T25), the T15 cap hit, T13 count |
+| TURNS, WINNER | actions so far (T15), the winner or -1 (T25) |
+| CAPPED, RESHUFFLES | 1 when the T15 cap ended the game; T13 reshuffles so far |
 | DRAW_LEN, DISCARD_LEN, DRAWN | pile sizes; the drawn card waiting to be placed (T9) |
 | PENDING | the discard memory's pending used card (strategies/trains/heuristic.py, `DiscardMemory`) |
 | N_ACTING, ACTING.. | the seats to act, in `to_act` order |
 | ALLOW_ALL, DOUBLE_LOCK | the config fields the legal listing reads (T21-T24) |
+| LIST_LEN | during a turn: how many actions LIST holds (the engine lists them before asking) |
 
 Arrays (seat p, slot k = 0..6): TRAINS + 7p + k (the card, 0 only for a slot a win left empty);
 LOCKS + 7p + k (the lock card or 0); DISPLAY + e (the card of effect e or 0, T11); DRAW (top =
@@ -29,6 +31,7 @@ N, CUR, START, PHASE, TURNS, WINNER, CAPPED, RESHUFFLES = range(8)
 DRAW_LEN, DISCARD_LEN, DRAWN, PENDING, N_ACTING = range(8, 13)
 ACTING = 13             # 4 seats
 ALLOW_ALL, DOUBLE_LOCK = 20, 21     # the config's allow_all_locked_removal and double_lock
+LIST_LEN = 22           # the turn's legal actions: how many (LIST holds them)
 MAX_N = 4
 CARDS = 85              # card numbers index KNOWN and EFF (0 unused)
 HEADER = 24
@@ -44,9 +47,10 @@ HANDS = HAND_LEN + MAX_N
 KEPT = HANDS + 4 * MAX_N
 KNOWN = KEPT + MAX_N
 EFF = KNOWN + CARDS
-ANSWERS = EFF + CARDS   # a step's answers (the engine's: bots leave them alone)
+LIST = EFF + CARDS      # the turn's legal actions, 16 * effect + param (Draw: 0), as listed
+ANSWERS = LIST + 32     # a step's answers (the engine's: bots leave them alone)
 SCRATCH = ANSWERS + MAX_N
-SCRATCH_SIZE = 256
+SCRATCH_SIZE = 320
 SIZE = SCRATCH + SCRATCH_SIZE
 
 #: phases (rules.PHASES order); a bot is asked with the phase: KEEP a card of its setup draw

@@ -58,62 +58,51 @@ def lock_free(g, seat, k):
     return g[L.DOUBLE_LOCK] != 0 or g[L.LOCKS + 7 * seat + k] == 0
 
 
-@compiled()
-def turn_count(g):
-    """T8/T14: how many actions the turn lists (Draw, then Use(e, p) for the effects shown)."""
-    count = 1
+@compiled(inline=True)
+def list_turn(g):
+    """T8/T14: the turn's legal actions into LIST, in `legal_actions` order: Draw, then
+    Use(e, p) for effects 1-4 by parameter, 5-7 (unless every slot they hit is locked and the
+    config forbids that), 8 by free lock slot (T24)."""
     d = L.DISPLAY
+    g[L.LIST] = 0
+    count = 1
     for e in range(1, 5):
         if g[d + e]:
-            count += N_PARAMS[e]
+            for j in range(N_PARAMS[e]):
+                g[L.LIST + count] = 16 * e + FIRST_PARAM[e] + j
+                count += 1
     for e in range(5, 8):
         if g[d + e] and (g[L.ALLOW_ALL] or removal_hits(g, e) > 0):
+            g[L.LIST + count] = 16 * e
             count += 1
     if g[d + 8]:
         seat = g[L.CUR]
         for k in (0, 3, 6):
-            count += lock_free(g, seat, k)
-    return count
+            if lock_free(g, seat, k):
+                g[L.LIST + count] = 16 * 8 + k + 1
+                count += 1
+    g[L.LIST_LEN] = count
 
 
-@compiled()
+@compiled(inline=True)
 def turn_action(g, pos):
-    """The turn's action at position `pos` of its list: (0, 0) for Draw, else (effect, param)
-    with the parameter as §5 numbers it (1-based slots; 0 for effects 5-7)."""
-    if pos == 0:
-        return 0, 0
-    at = 1
-    d = L.DISPLAY
-    for e in range(1, 5):
-        if g[d + e]:
-            if pos < at + N_PARAMS[e]:
-                return e, FIRST_PARAM[e] + pos - at
-            at += N_PARAMS[e]
-    for e in range(5, 8):
-        if g[d + e] and (g[L.ALLOW_ALL] or removal_hits(g, e) > 0):
-            if pos == at:
-                return e, 0
-            at += 1
-    seat = g[L.CUR]
-    for k in (0, 3, 6):
-        if lock_free(g, seat, k):
-            if pos == at:
-                return 8, k + 1
-            at += 1
-    return -1, 0
+    """The turn's action at position `pos` of its list (`list_turn`): (0, 0) for Draw, else
+    (effect, param) with the parameter as §5 numbers it (1-based slots; 0 for effects 5-7)."""
+    code = g[L.LIST + pos]
+    return code >> 4, code & 15
 
 
-@compiled()
+@compiled(inline=True)
 def legal_count(ask, seat, g):
     """How many actions the scalar engine's `legal_actions` lists for this ask."""
     if ask == L.KEEP:
         return g[L.HAND_LEN + seat]
     if ask == L.TURN:
-        return turn_count(g)
+        return g[L.LIST_LEN]
     return 7
 
 
-@compiled()
+@compiled(inline=True)
 def is_ascending(g, p):
     """T25: slot 1 < slot 2 < ... < slot 7."""
     t = L.TRAINS + 7 * p
@@ -124,7 +113,7 @@ def is_ascending(g, p):
 
 
 # ---- zones --------------------------------------------------------------------------------------
-@compiled()
+@compiled(inline=True)
 def _discard(g, card):
     g[L.DISCARD + g[L.DISCARD_LEN]] = card
     g[L.DISCARD_LEN] += 1
@@ -148,7 +137,7 @@ def _reshuffle(g, chance):
         g[L.KNOWN + g[L.PENDING]] = 1
 
 
-@compiled()
+@compiled(inline=True)
 def _draw_card(g, cfg, chance):
     """T9/T13: the top card; a lazy reshuffle first if the pile is empty (eager: after)."""
     if g[L.DRAW_LEN] == 0:
@@ -170,7 +159,7 @@ def _pair_off(g, first, second):
     g[L.KNOWN + second] = 1
 
 
-@compiled()
+@compiled(inline=True)
 def _arrive(g, card):
     """T11 for one arriving card."""
     e = g[L.EFF + card]
@@ -343,7 +332,7 @@ def _start_turns(g):
 
 
 # ---- turns (T8-T25) -----------------------------------------------------------------------------
-@compiled()
+@compiled(inline=True)
 def _place_drawn(g, k):
     """T9: the drawn card replaces slot k (voiding a lock there, T24); the replaced card enters
     the display (T11); then T25."""
@@ -459,7 +448,7 @@ def _use(g, cfg, chance, e, param):
             g[at] = card
 
 
-@compiled()
+@compiled(inline=True)
 def _end_action(g, cfg):
     """T8/T15/T25: one action done; the game ends on a win or at the turn cap (a draw)."""
     g[L.TURNS] += 1
@@ -487,7 +476,7 @@ def _record(trace, answer):
             trace[0] = at
 
 
-@compiled()
+@compiled(inline=True)
 def step(g, cfg, gens, slot_of, fns, params, trace):
     """One decision step (the scalar engine's `apply` with its decisions): every acting seat
     answers first (on the same state), then the answers are applied in `to_act` order.
@@ -497,6 +486,8 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
     chance = gens[0]
     acting = g[L.N_ACTING]
     answers = g[L.ANSWERS:L.ANSWERS + L.MAX_N]
+    if phase == L.TURN:
+        list_turn(g)
     for i in range(acting):
         seat = g[L.ACTING + i]
         k = slot_of[seat]
