@@ -3,8 +3,10 @@ engines timed in turns, best of several): single rounds, 4 players, all `random`
 `heuristic` + 3 `random`, rounds per second and the ratios beside their targets (>= 100x and
 >= 30x, issue 21); then the kernel's first start with an empty numba cache (the compile, as
 after an install) and a later start with the cache filled, each in a fresh interpreter.
+Then Game of Trains, 4 players, whole games: `random`, `greedy` and `rival` lineups, games per
+second and the ratios (targets: random >= 50x, rival >= 20x).
 
-    python scripts/bench_kernel.py [seconds]
+    python scripts/bench_kernel.py [seconds] [sixnimmt|trains]
     python scripts/bench.py --game kernel        # the same rows in the project's table
 """
 
@@ -50,8 +52,34 @@ def _start(cache: str) -> tuple[float, float]:
     return float(done.stdout.split()[-1]), cpu
 
 
-def bench(seconds: float = 3.0):
-    """(label, value, unit) rows, about `seconds` per figure."""
+def bench_trains(seconds: float = 3.0):
+    """Game of Trains rows: 4 players, whole games, each lineup's scalar and kernel rates (the
+    engines timed in turns, best of REPS) and their ratio."""
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
+    from simkit.games.trains.kernel import play_range_kernel
+
+    for name in ("random", "greedy", "rival"):
+        spec = RunSpec.create("trains", 4, [name], 10**9, seed=1)
+        play_range(spec, 0, 5)
+        play_range_kernel(spec, 0, 5)
+        scalar_games = max(20, int(_rate(play_range, spec, 30) * seconds / REPS))
+        kernel_games = max(500, int(_rate(play_range_kernel, spec, 1000) * seconds / REPS))
+        scalar = kernel = 0.0
+        for _ in range(REPS):
+            scalar = max(scalar, _rate(play_range, spec, scalar_games))
+            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
+        yield f"trains 4p {name}, scalar engine, 1 core ({scalar_games} games)", scalar, "games/s"
+        yield f"trains 4p {name}, kernel, 1 core ({kernel_games} games)", kernel, "games/s"
+        yield f"trains kernel / scalar, 4p {name}, same sitting", kernel / scalar, "x"
+
+
+def bench(seconds: float = 3.0, game: str = ""):
+    """(label, value, unit) rows, about `seconds` per figure (one game's rows with `game`)."""
+    if game != "sixnimmt":
+        yield from bench_trains(seconds)
+    if game == "trains":
+        return
     from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
     from simkit.games.sixnimmt.kernel import play_range_kernel
@@ -77,5 +105,6 @@ def bench(seconds: float = 3.0):
 
 
 if __name__ == "__main__":
-    for label, value, unit in bench(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0):
+    for label, value, unit in bench(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0,
+                                    sys.argv[2] if len(sys.argv) > 2 else ""):
         print(f"{label:<80} {value:12.4g} {unit}", flush=True)

@@ -1,5 +1,6 @@
 """Kernel forms of the Game of Trains bots: compiled functions of the kernel's bot signature
-(`simkit.games.trains.kernel_play.BOT_SIG`), each answering what its scalar strategy answers,
+(`simkit.games.trains.kernel_play.BOT_SIG`), each answering what its scalar strategy answers
+(`random`'s is the game kernel's own `uniform_bot`),
 decision by decision (tests/trains/test_kernel.py). Declared in kernels.py; imported (and
 compiled, or loaded from numba's cache) only when a kernel plays.
 
@@ -12,12 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.engine.kernel_rng import SCRATCH as ROW_SCRATCH
-from simkit.engine.kernel_rng import compiled, next64
+from simkit.engine.kernel_rng import compiled
 from simkit.games.trains import kernel_layout as L
 from simkit.games.trains.kernel_play import BOT_SIG, OFFSET, legal_count, removal_slot, turn_action
 
-_DOUBLE = 1.0 / 9007199254740992.0
 #: strategies/trains/heuristic.py's WIN
 WIN = 10_000
 #: greedy / rival params: discard memory (1.0) or not, effects 3/4 by insertion (1.0) or swap;
@@ -35,27 +34,6 @@ _PEN = _SORTED + 8
 _UNSEEN = _PEN + 16
 _MARK = _UNSEEN + L.CARDS
 assert _MARK + L.CARDS <= L.SCRATCH + L.SCRATCH_SIZE, "the bots' scratch outgrew kernel_layout.SCRATCH_SIZE"
-
-
-@compiled()
-def buffered_double64(row):
-    """A double from a buffer of 64 refilled by `Generator.random(64)` and popped from its end
-    (the scalar `random`: `buf += rng.random(64).tolist(); buf.pop()`); the buffer lives in the
-    row's words after kernel_rng's (the kernel's rows are GEN_WORDS long)."""
-    left = row[ROW_SCRATCH]
-    if left == 0:
-        for i in range(64):
-            row[ROW_SCRATCH + 1 + i] = next64(row)
-        left = np.uint64(64)
-    left -= np.uint64(1)
-    row[ROW_SCRATCH] = left
-    return np.float64(row[ROW_SCRATCH + 1 + np.int64(left)] >> np.uint64(11)) * _DOUBLE
-
-
-@compiled(BOT_SIG)
-def random_bot(ask, seat, g, params, gen):
-    """`random`: uniform over the legal list, `legal[int(buf.pop() * len(legal))]`."""
-    return np.int64(buffered_double64(gen) * legal_count(ask, seat, g))
 
 
 # ---- scoring trains (strategies/trains/heuristic.py) --------------------------------------------
@@ -338,9 +316,28 @@ def _draw_win_prob(g, at, total):
     _ranks(g, at, _RANK2)
     wins = 0
     for gap in range(8):
-        if g[_COUNTS2 + gap] and _best_place(g, _RANK2, gap)[0] >= WIN:
+        if g[_COUNTS2 + gap] and _completes(g, _RANK2, gap):
             wins += g[_COUNTS2 + gap]
     return wins / total
+
+
+@compiled()
+def _completes(g, rank, gap):
+    """`place_table`'s best[gap] is WIN: some slot takes a card with `gap` train cards below it
+    and the train is then ascending (the same test, without scoring every slot)."""
+    card = 2 * gap
+    for k in range(7):
+        prev = -1
+        ok = True
+        for j in range(7):
+            x = card if j == k else g[rank + j]
+            if x <= prev:
+                ok = False
+                break
+            prev = x
+        if ok:
+            return True
+    return False
 
 
 @compiled()

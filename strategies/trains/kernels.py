@@ -27,6 +27,7 @@ def _rival_params(config: TrainsConfig, n_players: int, attack: float = 150.0, l
     return np.concatenate([_greedy_params(config, n_players, memory), [float(attack), float(lock_risk)]])
 
 
-RANDOM = KernelForm(f"{_BOTS}:random_bot", _no_params)
+#: the game kernel's uniform bot, which its step calls directly (simkit/games/trains/kernel_play.py)
+RANDOM = KernelForm("simkit.games.trains.kernel_play:uniform_bot", _no_params)
 GREEDY = KernelForm(f"{_BOTS}:greedy_bot", _greedy_params)
 RIVAL = KernelForm(f"{_BOTS}:rival_bot", _rival_params)

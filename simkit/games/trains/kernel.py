@@ -90,11 +90,14 @@ class _Lineup:
 
     def __init__(self, strategies: tuple[StrategySpec, ...] | list[StrategySpec], config: TrainsConfig,
                  n: int):
-        from simkit.games.trains.kernel_play import MAX_SLOTS
-        fns = [load_function(kernel_form(s)) for s in strategies]
+        from simkit.games.trains.kernel_play import MAX_SLOTS, UNIFORM
+        forms = [kernel_form(s) for s in strategies]
+        fns = [load_function(form) for form in forms]
         params = [kernel_params(s, config, n) for s in strategies]
         self.fns = tuple(fns + [fns[0]] * (MAX_SLOTS - len(fns)))
         self.params = tuple(params + [params[0]] * (MAX_SLOTS - len(params)))
+        self.direct = np.zeros(MAX_SLOTS, dtype=np.int64)        # slots the step calls directly
+        self.direct[:len(forms)] = [form.function == UNIFORM for form in forms]
 
 
 def _incs(streams: int) -> np.ndarray:
@@ -154,9 +157,9 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
         while at < size:
             part = slice(at, min(size, at + BLOCK))
             done, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs, lineup.fns,
-                                   lineup.params, slots[part], rotation[part], winner[part], turns[part],
-                                   first[part], reshuffles[part], capped[part], steps[part], failed[part],
-                                   _NO_TRACE)
+                                   lineup.params, lineup.direct, slots[part], rotation[part], winner[part],
+                                   turns[part], first[part], reshuffles[part], capped[part], steps[part],
+                                   failed[part], _NO_TRACE)
             if bad >= 0:
                 game = at + done
                 strategy = spec.strategies[slots[game, bad]]
@@ -186,6 +189,6 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     flags = [np.zeros(1, dtype=bool) for _ in range(2)]
     with quiet_numba():
         play_games(g, gens, cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
-                   lineup.params, np.zeros((1, n), dtype=np.int64), *ints, flags[0],
+                   lineup.params, lineup.direct, np.zeros((1, n), dtype=np.int64), *ints, flags[0],
                    np.zeros(1, dtype=np.int64), flags[1], trace)
     return trace[1:1 + trace[0]].tolist()

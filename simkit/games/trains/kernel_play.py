@@ -33,6 +33,7 @@ OFFSET = np.array([0, 1, 2, 2, -2], dtype=np.int64)
 #: §5: each effect's first parameter and how many there are (1-4)
 FIRST_PARAM = np.array([0, 1, 1, 1, 3], dtype=np.int64)
 N_PARAMS = np.array([0, 6, 5, 5, 5], dtype=np.int64)
+_DOUBLE = 1.0 / 9007199254740992.0
 
 
 # ---- reading the state (bots use these too) ----------------------------------------------------
@@ -110,6 +111,39 @@ def is_ascending(g, p):
         if g[t + k] >= g[t + k + 1]:
             return False
     return True
+
+
+# ---- the uniform bot (`random`'s kernel form, called directly: no first-class call) ------------
+@compiled(inline=True)
+def buffered_double64(row):
+    """A double from a buffer of 64 refilled by `Generator.random(64)` and popped from its end
+    (the scalar `random`: `buf += rng.random(64).tolist(); buf.pop()`); the buffer lives in the
+    row's words after kernel_rng's (GEN_WORDS long)."""
+    left = row[kr.SCRATCH]
+    if left == 0:
+        for i in range(64):
+            row[kr.SCRATCH + 1 + i] = kr.next64(row)
+        left = np.uint64(64)
+    left -= np.uint64(1)
+    row[kr.SCRATCH] = left
+    return np.float64(row[kr.SCRATCH + 1 + np.int64(left)] >> np.uint64(11)) * _DOUBLE
+
+
+@compiled(inline=True)
+def uniform_choice(ask, seat, g, gen):
+    """Uniform over the legal list: `legal[int(buf.pop() * len(legal))]`."""
+    return np.int64(buffered_double64(gen) * legal_count(ask, seat, g))
+
+
+@compiled(BOT_SIG)
+def uniform_bot(ask, seat, g, params, gen):
+    """`random`'s kernel form (strategies/trains/kernels.py); `step` calls `uniform_choice`
+    itself for the slots that name it (`direct`)."""
+    return uniform_choice(ask, seat, g, gen)
+
+
+#: the uniform bot's "module:name" (kernel.py marks the slots that name it as `direct`)
+UNIFORM = "simkit.games.trains.kernel_play:uniform_bot"
 
 
 # ---- zones --------------------------------------------------------------------------------------
@@ -460,7 +494,9 @@ def _end_action(g, cfg):
         g[L.CAPPED] = 1
         g[L.N_ACTING] = 0
     else:
-        cur = (g[L.CUR] + 1) % g[L.N]
+        cur = g[L.CUR] + 1
+        if cur == g[L.N]:
+            cur = 0
         g[L.CUR] = cur
         g[L.PHASE] = L.TURN
         g[L.ACTING] = cur
@@ -477,11 +513,12 @@ def _record(trace, answer):
 
 
 @compiled(inline=True)
-def step(g, cfg, gens, slot_of, fns, params, trace):
+def step(g, cfg, gens, slot_of, fns, params, direct, trace):
     """One decision step (the scalar engine's `apply` with its decisions): every acting seat
     answers first (on the same state), then the answers are applied in `to_act` order.
     `gens`: the chance row, then a row per seat. Returns -1, or the seat whose bot answered
-    outside its legal list."""
+    outside its legal list. `direct[slot]`: 1 when the slot's bot is the uniform one (called
+    directly)."""
     phase = g[L.PHASE]
     chance = gens[0]
     acting = g[L.N_ACTING]
@@ -491,7 +528,10 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
     for i in range(acting):
         seat = g[L.ACTING + i]
         k = slot_of[seat]
-        answer = fns[k](phase, seat, g, params[k], gens[1 + seat])
+        if direct[k]:
+            answer = uniform_choice(phase, seat, g, gens[1 + seat])
+        else:
+            answer = fns[k](phase, seat, g, params[k], gens[1 + seat])
         _record(trace, answer)
         if answer < 0 or answer >= legal_count(phase, seat, g):
             return seat
@@ -531,12 +571,12 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
 
 # ---- whole games --------------------------------------------------------------------------------
 @compiled()
-def play_on(g, cfg, gens, slot_of, fns, params, max_steps, trace):
+def play_on(g, cfg, gens, slot_of, fns, params, direct, max_steps, trace):
     """Steps until the game is over or `max_steps` steps (-1: no limit); returns (steps, bad
     seat or -1)."""
     steps = 0
     while g[L.PHASE] != L.OVER and steps != max_steps:
-        bad = step(g, cfg, gens, slot_of, fns, params, trace)
+        bad = step(g, cfg, gens, slot_of, fns, params, direct, trace)
         if bad >= 0:
             return steps, bad
         steps += 1
@@ -560,7 +600,7 @@ def _seating(cfg, index, seating_gen, slots):
 
 
 @compiled()
-def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slots, rotation,
+def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, direct, slots, rotation,
                winner, turns, start, reshuffles, capped, steps, failed, trace):
     """Games `index` of a run, one after another. `words` (G, 2(n+2)): each game's stream words
     (seats 1..n, seating n+1); `chance_words` (G, 2): its deal's chance stream; `incs` (n+2, 2):
@@ -579,7 +619,7 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
             row[kr.I_LO] = incs[stream, 1]
         rotation[k] = _seating(cfg, index[k], gens[n + 1], slots[k])
         new_game(g, cfg, gens[0])
-        done, bad = play_on(g, cfg, gens, slots[k], fns, params, cfg[L.C_STEP_CAP], trace)
+        done, bad = play_on(g, cfg, gens, slots[k], fns, params, direct, cfg[L.C_STEP_CAP], trace)
         if bad != -1:
             return k, bad
         steps[k] = done
