@@ -173,3 +173,15 @@ def test_a_kernel_run_is_recorded_and_replays_as_the_scalar_engines_log(tmp_path
     logs = [cli.invoke(main, ["replay", str(tmp_path / e), "--game", "5"]) for e in ("kernel", "scalar")]
     texts = [log.output.replace(str(tmp_path / e), "RUN") for log, e in zip(logs, ("kernel", "scalar"))]
     assert logs[0].exit_code == 0 and "win" in texts[0].lower() and texts[0] == texts[1]
+
+
+def test_a_plug_in_strategys_kernel_form_plays_its_games_and_a_wrong_answer_is_named():
+    plugin = "tests.trains.kernel_plugin:LastListed"
+    spec = RunSpec.create("trains", 3, [plugin, "random", "greedy"], 30, seed=4,
+                          overrides={"max_turns": "150"}, engine="auto")
+    assert spec.engine == "kernel"
+    assert_same_tables(play_range(spec, 0, 30), play_range_kernel(spec, 0, 30))
+    broken = RunSpec.create("trains", 2, ["random", "tests.trains.kernel_plugin:OutOfRange"], 5, seed=4)
+    with pytest.raises(ValueError, match="kernel form of 'tests.trains.kernel_plugin:OutOfRange' "
+                                         r"\(seat \d, game 0\) answered outside its legal list"):
+        play_range_kernel(broken, 0, 5)

@@ -184,7 +184,7 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     from simkit.games.trains.kernel_play import play_games
 
     n = spec.n_players
-    trace = np.zeros(1 + int(cfg[L.C_STEP_CAP]) * n, dtype=np.int64)
+    trace = np.zeros(1 + min(int(cfg[L.C_STEP_CAP]), 1 << 22) * n, dtype=np.int64)
     ints = [np.zeros(1, dtype=np.int64) for _ in range(5)]
     flags = [np.zeros(1, dtype=bool) for _ in range(2)]
     with quiet_numba():
