@@ -35,17 +35,29 @@ print(time.perf_counter() - t0)
 """
 
 
+# the same for Game of Trains, every built-in kernel form
+_TRAINS_START = """
+import time
+t0 = time.perf_counter()
+from simkit.engine.spec import RunSpec
+from simkit.games.trains.kernel import play_range_kernel
+spec = RunSpec.create("trains", 3, ["random", "greedy", "rival"], 10, seed=1)
+play_range_kernel(spec, 0, 1)
+print(time.perf_counter() - t0)
+"""
+
+
 def _rate(play, spec, games: int) -> float:
     start = time.process_time()
     play(spec, 0, games)
     return games / (time.process_time() - start)
 
 
-def _start(cache: str) -> tuple[float, float]:
+def _start(cache: str, code: str = _START) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) of one fresh start with this numba cache."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, "-c", _START], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -72,6 +84,11 @@ def bench_trains(seconds: float = 3.0):
         yield f"trains 4p {name}, scalar engine, 1 core ({scalar_games} games)", scalar, "games/s"
         yield f"trains 4p {name}, kernel, 1 core ({kernel_games} games)", kernel, "games/s"
         yield f"trains kernel / scalar, 4p {name}, same sitting", kernel / scalar, "x"
+    with tempfile.TemporaryDirectory() as cache:
+        wall, cpu = _start(cache, _TRAINS_START)
+        yield "trains kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
+        wall, cpu = _start(cache, _TRAINS_START)
+        yield "trains kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
 
 
 def bench(seconds: float = 3.0, game: str = ""):
