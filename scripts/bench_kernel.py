@@ -5,8 +5,10 @@ engines timed in turns, best of several): single rounds, 4 players, all `random`
 compiler is found) in the same turns, for how close the kernel is to the limit; then the
 kernel's first start with an empty numba cache (the compile, as after an install) and a later
 start with the cache filled, each in a fresh interpreter.
+Then Game of Trains, 4 players, whole games: `random`, `greedy` and `rival` lineups, games per
+second and the ratios (targets: random >= 50x, rival >= 20x).
 
-    python scripts/bench_kernel.py [seconds]
+    python scripts/bench_kernel.py [seconds] [sixnimmt|trains]
     python scripts/bench.py --game kernel        # the same rows in the project's table
 """
 
@@ -36,17 +38,29 @@ print(time.perf_counter() - t0)
 """
 
 
+# the same for Game of Trains, every built-in kernel form
+_TRAINS_START = """
+import time
+t0 = time.perf_counter()
+from simkit.engine.spec import RunSpec
+from simkit.games.trains.kernel import play_range_kernel
+spec = RunSpec.create("trains", 3, ["random", "greedy", "rival"], 10, seed=1)
+play_range_kernel(spec, 0, 1)
+print(time.perf_counter() - t0)
+"""
+
+
 def _rate(play, spec, games: int) -> float:
     start = time.process_time()
     play(spec, 0, games)
     return games / (time.process_time() - start)
 
 
-def _start(cache: str) -> tuple[float, float]:
+def _start(cache: str, code: str = _START) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) of one fresh start with this numba cache."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, "-c", _START], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -69,8 +83,39 @@ def _c_rate(program: str, rounds: int) -> float:
     return float(done.stdout.split()[0])
 
 
-def bench(seconds: float = 3.0):
-    """(label, value, unit) rows, about `seconds` per figure."""
+def bench_trains(seconds: float = 3.0):
+    """Game of Trains rows: 4 players, whole games, each lineup's scalar and kernel rates (the
+    engines timed in turns, best of REPS) and their ratio."""
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
+    from simkit.games.trains.kernel import play_range_kernel
+
+    for name in ("random", "greedy", "rival"):
+        spec = RunSpec.create("trains", 4, [name], 10**9, seed=1)
+        play_range(spec, 0, 5)
+        play_range_kernel(spec, 0, 5)
+        scalar_games = max(20, int(_rate(play_range, spec, 30) * seconds / REPS))
+        kernel_games = max(500, int(_rate(play_range_kernel, spec, 1000) * seconds / REPS))
+        scalar = kernel = 0.0
+        for _ in range(REPS):
+            scalar = max(scalar, _rate(play_range, spec, scalar_games))
+            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
+        yield f"trains 4p {name}, scalar engine, 1 core ({scalar_games} games)", scalar, "games/s"
+        yield f"trains 4p {name}, kernel, 1 core ({kernel_games} games)", kernel, "games/s"
+        yield f"trains kernel / scalar, 4p {name}, same sitting", kernel / scalar, "x"
+    with tempfile.TemporaryDirectory() as cache:
+        wall, cpu = _start(cache, _TRAINS_START)
+        yield "trains kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
+        wall, cpu = _start(cache, _TRAINS_START)
+        yield "trains kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
+
+
+def bench(seconds: float = 3.0, game: str = ""):
+    """(label, value, unit) rows, about `seconds` per figure (one game's rows with `game`)."""
+    if game != "sixnimmt":
+        yield from bench_trains(seconds)
+    if game == "trains":
+        return
     from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
     from simkit.games.sixnimmt.kernel import play_range_kernel
@@ -105,5 +150,6 @@ def bench(seconds: float = 3.0):
 
 
 if __name__ == "__main__":
-    for label, value, unit in bench(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0):
+    for label, value, unit in bench(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0,
+                                    sys.argv[2] if len(sys.argv) > 2 else ""):
         print(f"{label:<80} {value:12.4g} {unit}", flush=True)

@@ -10,6 +10,7 @@ class RandomStrategy(Strategy[TrainsConfig]):
     name = "random"
     description = "uniform over all legal actions, parameters included (keep, slot, draw, use e(p))"
     reusable = True     # setup() empties the draw buffer
+    kernel_form = "strategies.trains.kernels:RANDOM"
 
     def __init__(self) -> None:
         self._buf: list[float] = []

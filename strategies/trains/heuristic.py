@@ -205,6 +205,7 @@ def expected_refill(train, slot: int, counts) -> float:
 class GreedyStrategy(Strategy[TrainsConfig]):
     name = "greedy"
     description = "one ply: the action (and slot) that makes its own train most sorted (LIS, then inversions)"
+    kernel_form = "strategies.trains.kernels:GREEDY"
 
     def __init__(self, memory: bool = True) -> None:
         self.memory = memory
@@ -278,6 +279,7 @@ class RivalStrategy(GreedyStrategy):
     name = "rival"
     description = ("greedy, and also plays against the leading opponents: effects 5-7 that cut their "
                    "chance to win, denial of effects they could win with, locks against a shown removal")
+    kernel_form = "strategies.trains.kernels:RIVAL"
 
     def __init__(self, attack: float = 150.0, lock_risk: float = 0.15, memory: bool = True) -> None:
         super().__init__(memory)

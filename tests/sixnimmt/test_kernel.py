@@ -9,32 +9,14 @@ that (or loads it from the cache) and the rest reuse it.
 
 from __future__ import annotations
 
-import pyarrow as pa
 import pytest
 
 from simkit.engine.errors import ConfigError
 from simkit.engine.play import play_game, play_range
-from simkit.engine.records import _table
 from simkit.engine.spec import RunSpec
 from simkit.games.sixnimmt.kernel import kernel_supported, play_range_kernel
 from tests.golden import CASES as GOLDEN_CASES
-
-
-def _same(a, b) -> bool:
-    return a == b or (a != a and b != b)        # NaN (a game without a result) equals NaN
-
-
-def _assert_same_tables(scalar, kernel) -> None:
-    """Both chunks as the Parquet tables `write_chunk` writes: same schema, same values."""
-    for name in ("games", "seats"):
-        a: pa.Table = _table(getattr(scalar, name))
-        b: pa.Table = _table(getattr(kernel, name))
-        assert a.schema == b.schema, f"{name}: {a.schema} vs {b.schema}"
-        for col in a.column_names:
-            x, y = a.column(col).to_pylist(), b.column(col).to_pylist()
-            bad = [i for i, (p, q) in enumerate(zip(x, y)) if not _same(p, q)]
-            assert len(x) == len(y) and not bad, f"{name}.{col} differs at rows {bad[:5]}"
-
+from tests.kernel_tables import assert_same_tables
 
 CASES = [
     # single rounds (N1-N14), the issue's benchmark lineups
@@ -66,13 +48,13 @@ CASES = [
 @pytest.mark.parametrize("n,strategies,overrides,options,games", CASES)
 def test_the_kernel_plays_the_scalar_engines_games(n, strategies, overrides, options, games):
     spec = RunSpec.create("sixnimmt", n, strategies, games + 7, seed=11, overrides=overrides, **options)
-    _assert_same_tables(play_range(spec, 7, 7 + games), play_range_kernel(spec, 7, 7 + games))
+    assert_same_tables(play_range(spec, 7, 7 + games), play_range_kernel(spec, 7, 7 + games))
 
 
 def test_listed_deals_and_a_chunk_anywhere_in_the_run_give_the_same_games():
     spec = RunSpec.create("sixnimmt", 4, ["random", "lowest"] * 2, 40, seed=5, duplicate=True,
                           deal_numbers=[(900, 905), (70_000, 70_010)], overrides={"max_rounds": "2"})
-    _assert_same_tables(play_range(spec, 13, 37), play_range_kernel(spec, 13, 37))
+    assert_same_tables(play_range(spec, 13, 37), play_range_kernel(spec, 13, 37))
     whole = play_range_kernel(spec, 0, 40)
     part = play_range_kernel(spec, 13, 37)
     assert whole.seats["score"][13 * 4:37 * 4].tolist() == part.seats["score"].tolist()
@@ -94,7 +76,7 @@ def test_a_game_at_the_step_cap_has_no_result_as_in_the_scalar_engine(monkeypatc
     scalar, kernel = play_range(spec, 0, 40), play_range_kernel(spec, 0, 40)
     failed = [e for e in kernel.games["error"].tolist() if e]
     assert 0 < len(failed) < 40 and "did not end within 88 steps" in failed[0]
-    _assert_same_tables(scalar, kernel)
+    assert_same_tables(scalar, kernel)
 
 
 def test_auto_takes_the_kernel_and_says_why_it_falls_back():
@@ -227,7 +209,7 @@ def test_a_plug_in_strategys_kernel_form_plays_its_games_and_a_wrong_answer_is_n
     spec = RunSpec.create("sixnimmt", 3, [plugin, "random", "heuristic"], 30, seed=4,
                           overrides={"end_threshold": "30"}, engine="auto")
     assert spec.engine == "kernel"
-    _assert_same_tables(play_range(spec, 0, 30), play_range_kernel(spec, 0, 30))
+    assert_same_tables(play_range(spec, 0, 30), play_range_kernel(spec, 0, 30))
     broken = RunSpec.create("sixnimmt", 2, ["random", "tests.sixnimmt.kernel_plugin:OutOfRange"], 5, seed=4)
     with pytest.raises(ValueError, match="kernel form of 'tests.sixnimmt.kernel_plugin:OutOfRange' "
                                          r"\(seat \d, game 0\) answered outside its legal list"):

@@ -14,6 +14,7 @@ GAME = Game(
     max_steps=lambda config, n: 2 * n + 2 * config.max_turns + 10,
     strongest_bot="rival",
     evaluate=evaluate.evaluate,
+    kernel_engine="simkit.games.trains.kernel",
 )
 
 __all__ = ["GAME", "TrainsConfig", "TrainsState", "new_state"]

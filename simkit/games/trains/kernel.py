@@ -1,0 +1,194 @@
+"""The Game of Trains kernel engine: whole games as numba-compiled code (kernel_play.py), every
+rule (T1-T25) and config field of the scalar engine.
+
+`play_range_kernel(spec, start, stop)` returns the same `Chunk` as `simkit.engine.play.play_range`
+when every seat has a kernel form (simkit/engine/kernels.py); `kernel_supported(spec)` says why a
+run cannot use it, without importing numba.
+
+**The same games as the scalar engine.** Every chance draw (the deal T2, the start player T4,
+each T13 reshuffle, the random seating) and every draw of the `random` bot comes from the game's
+own PCG64 streams in the scalar engine's order (simkit/engine/kernel_rng.py), so a run played by
+the kernel has the same rows as one played by the scalar engine, game by game, for every built-in
+bot with a kernel form (tests/trains/test_kernel.py). `simkit replay` therefore replays a kernel
+game through the scalar engine and shows its log; `traced_game` gives a game's answers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.engine.kernel_records import ArrayResults, array_chunk
+from simkit.engine.kernels import (
+    kernel_form,
+    kernel_params,
+    kernel_reason,
+    load_function,
+    numba_missing,
+    quiet_numba,
+)
+from simkit.engine.play import Chunk, chunk_deals
+from simkit.engine.seeding import _stream_inc, batch_stream_array
+from simkit.engine.spec import RunSpec
+from simkit.engine.strategy import StrategySpec
+from simkit.games.trains import kernel_layout as L
+from simkit.games.trains.config import TrainsConfig
+from simkit.games.trains.rules import effect_table
+
+#: games per kernel call (a call costs ~20 µs to enter; the outputs stay small)
+BLOCK = 65536
+_NO_TRACE = np.zeros(0, dtype=np.int64)
+
+
+def kernel_supported(spec: RunSpec) -> str | None:
+    """None if the kernel can play `spec`, else the reason it cannot (one sentence)."""
+    if spec.game != "trains":
+        return f"the Game of Trains kernel plays trains only, not {spec.game}"
+    if not isinstance(spec.config, TrainsConfig):
+        return "the config is not a Game of Trains config"
+    if spec.paranoid:
+        return "--paranoid audits the state after every step, which only the scalar engine does"
+    missing = numba_missing()
+    if missing:
+        return missing
+    return kernel_reason(spec.strategies, spec.config, spec.n_players)
+
+
+def max_steps(config: TrainsConfig, n: int) -> int:
+    """The scalar engine's hard step cap (`Game.max_steps`)."""
+    from simkit.engine.registry import get_game
+    return int(get_game("trains").max_steps(config, n))
+
+
+def config_array(config: TrainsConfig, n: int, *, seating: str = "fixed",
+                 duplicate: bool = False) -> np.ndarray:
+    """The run's settings as the kernel's `cfg` (kernel_layout.C_*)."""
+    cfg = np.zeros(L.CFG_SIZE, dtype=np.int64)
+    cfg[L.C_N], cfg[L.C_MAX_TURNS], cfg[L.C_START_SEAT] = n, config.max_turns, config.start_seat
+    cfg[L.C_SIMULTANEOUS] = config.setup_order == "simultaneous"
+    cfg[L.C_BEFORE] = config.used_card == "before"
+    cfg[L.C_STAYS] = config.used_card_stays
+    cfg[L.C_FIRST] = config.pair_keep == "first"
+    cfg[L.C_EAGER] = config.reshuffle == "eager"
+    cfg[L.C_SWAP] = config.move_semantics == "swap"
+    cfg[L.C_COMPLETE] = config.refill_stop == "complete"
+    cfg[L.C_ALLOW_ALL] = config.allow_all_locked_removal
+    cfg[L.C_CHOSEN] = config.lock_voiding == "chosen"
+    cfg[L.C_DOUBLE] = config.double_lock
+    cfg[L.C_STEP_CAP] = max_steps(config, n)
+    cfg[L.C_SEATING] = L.SEATINGS.index(seating)
+    cfg[L.C_DUPLICATE] = duplicate
+    return cfg
+
+
+def _effects(config: TrainsConfig) -> np.ndarray:
+    table = effect_table(config.effect_table)
+    return np.array([0] + list(table[1:]), dtype=np.int64)
+
+
+class _Lineup:
+    """The compiled bots and parameters of a run's lineup slots (padded to MAX_SLOTS)."""
+
+    def __init__(self, strategies: tuple[StrategySpec, ...] | list[StrategySpec], config: TrainsConfig,
+                 n: int):
+        from simkit.games.trains.kernel_play import MAX_SLOTS, UNIFORM
+        forms = [kernel_form(s) for s in strategies]
+        fns = [load_function(form) for form in forms]
+        params = [kernel_params(s, config, n) for s in strategies]
+        self.fns = tuple(fns + [fns[0]] * (MAX_SLOTS - len(fns)))
+        self.params = tuple(params + [params[0]] * (MAX_SLOTS - len(params)))
+        self.direct = np.zeros(MAX_SLOTS, dtype=np.int64)        # slots the step calls directly
+        self.direct[:len(forms)] = [form.function == UNIFORM for form in forms]
+
+
+def _incs(streams: int) -> np.ndarray:
+    incs = np.zeros((streams, 2), dtype=np.uint64)
+    for stream in range(streams):
+        inc = _stream_inc(stream)
+        incs[stream] = (inc >> 64, inc & 0xFFFFFFFFFFFFFFFF)
+    return incs
+
+
+def _setup(spec: RunSpec, start: int, stop: int):
+    """(lineup, cfg, g, gens, words, chance words, deal numbers) of games start..stop-1."""
+    from simkit.games.trains.kernel_play import GEN_WORDS, new_layout
+
+    reason = kernel_supported(spec)
+    if reason is not None:
+        raise ValueError(f"the kernel cannot play this run: {reason}")
+    config: TrainsConfig = spec.config      # type: ignore[assignment]
+    n = spec.n_players
+    lineup = _Lineup(spec.strategies, config, n)
+    cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
+    g = new_layout(cfg, _effects(config))
+    gens = np.zeros((n + 2, GEN_WORDS), dtype=np.uint64)
+    words = batch_stream_array(spec.seed, start, stop, n + 2)
+    deals = chunk_deals(spec, start, stop)
+    if deals is None:
+        chance, deal = np.ascontiguousarray(words[:, :2]), np.arange(start, stop, dtype=np.int64)
+    else:
+        chance = np.array(deals[0], dtype=np.uint64).reshape(stop - start, 2)
+        deal = np.array(deals[1], dtype=np.int64)
+    return lineup, cfg, g, gens, words, chance, deal
+
+
+def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
+    """Play games start..stop-1 of `spec` in the kernel; the same columns as `play_range`.
+
+    Raises ValueError with `kernel_supported`'s reason for a run it cannot play.
+    """
+    lineup, cfg, g, gens, words, chance, deal = _setup(spec, start, stop)
+    from simkit.games.trains.kernel_play import play_games
+
+    n = spec.n_players
+    size = stop - start
+    index = np.arange(start, stop, dtype=np.int64)
+    incs = _incs(n + 2)
+    slots = np.zeros((size, n), dtype=np.int64)
+    rotation = np.zeros(size, dtype=np.int64)
+    winner = np.full(size, -1, dtype=np.int64)
+    turns = np.zeros(size, dtype=np.int64)
+    first = np.zeros(size, dtype=np.int64)
+    reshuffles = np.zeros(size, dtype=np.int64)
+    capped = np.zeros(size, dtype=bool)
+    steps = np.zeros(size, dtype=np.int64)
+    failed = np.zeros(size, dtype=bool)
+    at = 0
+    with quiet_numba():
+        while at < size:
+            part = slice(at, min(size, at + BLOCK))
+            done, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs, lineup.fns,
+                                   lineup.params, lineup.direct, slots[part], rotation[part], winner[part],
+                                   turns[part], first[part], reshuffles[part], capped[part], steps[part],
+                                   failed[part], _NO_TRACE)
+            if bad >= 0:
+                game = at + done
+                strategy = spec.strategies[slots[game, bad]]
+                raise ValueError(f"the kernel form of {strategy.text!r} (seat {bad}, game {start + game}) "
+                                 f"answered outside its legal list")
+            at += done
+    won = winner[:, None] == np.arange(n)[None, :]
+    scores = won.astype(np.float64)
+    ranks = np.where(won | (winner[:, None] < 0), 1, 2).astype(np.int64)
+    results = ArrayResults(index, deal, rotation, slots, steps, scores, ranks, scores.copy(), failed,
+                           f"the game did not end within {cfg[L.C_STEP_CAP]} steps (its hard step cap, "
+                           "Game.max_steps)",
+                           {"turns": turns, "capped": capped, "start_seat": first, "reshuffles": reshuffles})
+    return array_chunk(start, stop, [s.text for s in spec.strategies], results)
+
+
+def traced_game(spec: RunSpec, index: int) -> list[int]:
+    """Every answer of the bots of game `index` of `spec` played in the kernel, in order:
+    positions in the scalar engine's legal lists (`simkit.engine.kernels.replay_answers` plays
+    them through the scalar engine)."""
+    lineup, cfg, g, gens, words, chance, _ = _setup(spec, index, index + 1)
+    from simkit.games.trains.kernel_play import play_games
+
+    n = spec.n_players
+    trace = np.zeros(1 + min(int(cfg[L.C_STEP_CAP]), 1 << 22) * n, dtype=np.int64)
+    ints = [np.zeros(1, dtype=np.int64) for _ in range(5)]
+    flags = [np.zeros(1, dtype=bool) for _ in range(2)]
+    with quiet_numba():
+        play_games(g, gens, cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
+                   lineup.params, lineup.direct, np.zeros((1, n), dtype=np.int64), *ints, flags[0],
+                   np.zeros(1, dtype=np.int64), flags[1], trace)
+    return trace[1:1 + trace[0]].tolist()
