@@ -33,6 +33,7 @@ GAME = Game(
     description="Play cards beside 5 ships (either side) to reach their defense; capture ships "
                 "and crew, first to 4 points wins. Octopus and rum mug.",
     max_steps=_max_steps,
+    kernel_engine="simkit.games.shipside.kernel",
 )
 
 __all__ = ["GAME", "ShipsideConfig", "ShipsideState", "new_state", "Observation", "ShipView", "Play",
