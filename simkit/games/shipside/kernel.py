@@ -146,18 +146,23 @@ def _incs() -> np.ndarray:
     return incs
 
 
+def step_cap(config: ShipsideConfig) -> int:
+    """The scalar engine's hard step cap (Game.max_steps): a game still running there has no result."""
+    from simkit.games.shipside import GAME
+    return GAME.max_steps(config, 2)
+
+
 class _Run:
     """A run's arrays for the kernel: its state, settings, bots and the games' streams."""
 
     def __init__(self, spec: RunSpec, start: int, stop: int):
-        from simkit.engine.registry import get_game
         from simkit.games.shipside.kernel_play import ROW_WORDS, new_layout
 
         reason = kernel_supported(spec)
         if reason is not None:
             raise ValueError(f"the kernel cannot play this run: {reason}")
         config: ShipsideConfig = spec.config      # type: ignore[assignment]
-        self.cap = get_game("shipside").max_steps(config, 2)
+        self.cap = step_cap(config)
         self.lineup = _Lineup(spec.strategies, config)
         self.cfg = config_array(config, seating=spec.seating, duplicate=spec.duplicate, step_cap=self.cap)
         self.g = new_layout(settings(config), tables(config))
