@@ -21,38 +21,42 @@ from tests.sixnimmt.test_kernel import _assert_same_tables
 CASES = [
     # the defaults (S1-S55), the benchmark lineup
     (["random"], {}, {}, 300),
+    (["greedy", "random"], {}, {}, 150),
+    (["octopus", "greedy"], {}, {"seating": "random"}, 100),
+    (["random", "octopus:octopus_cost=5,rum_min=5,threat=1.2,chance=0.1"], {}, {}, 80),
     # S25 owner chooses (a separate direction step), S11 another empty ship, S30 after the check
-    (["random"], {"movement.chooser": "owner", "setup.crew_start": "28-empty",
+    (["octopus", "random"], {"movement.chooser": "owner", "setup.crew_start": "28-empty",
                   "movement.before_scoring": "false"}, {}, 120),
     # §10 the variant: S56 random marks, S57 picks, S58 own piles; the chooser and a shared pile
     (["random"], {"variant.enabled": "true"}, {}, 80),
-    (["random"], {"variant.enabled": "true", "variant.mark_assignment": "chooser",
+    (["greedy", "octopus"], {"variant.enabled": "true", "variant.mark_assignment": "chooser",
                   "variant.personal_decks": "false"}, {"seating": "random"}, 80),
     # S41, S44 octopus readings, S17 rum only before
     (["random"], {"octopus.reuse": "free", "octopus.draw": "true", "rum.timing": "before"}, {}, 100),
-    (["random"], {"octopus.reuse": "once", "octopus.as_placement": "false", "octopus.check_origin": "false"},
+    (["octopus", "greedy"], {"octopus.reuse": "free", "octopus.draw": "true", "rum.timing": "before"}, {}, 60),
+    (["random", "octopus"], {"octopus.reuse": "once", "octopus.as_placement": "false", "octopus.check_origin": "false"},
      {}, 100),
     # S26-S29 movement readings
-    (["random"], {"movement.wrap_around": "false", "movement.skip_occupied": "false",
+    (["greedy", "octopus"], {"movement.wrap_around": "false", "movement.skip_occupied": "false",
                   "movement.freeze_when_full": "false"}, {}, 100),
     # S32, S34, S53-S55 scoring and end readings
-    (["random"], {"scoring.threshold_inclusive": "false", "scoring.full_tie": "stay", "scoring.ship_points": "2",
+    (["octopus", "random"], {"scoring.threshold_inclusive": "false", "scoring.full_tie": "stay", "scoring.ship_points": "2",
                   "end.points_to_win": "0", "end.tie_result": "tiebreak"}, {}, 100),
     # S38, S47, S48, S52 rum readings
-    (["random"], {"rum.defense_bonus": "10", "rum.uses_per_player": "3", "rum.max_per_ship": "2",
-                  "rum.on_scored": "returned"}, {"duplicate": True}, 100),
+    (["greedy", "random"], {"rum.defense_bonus": "10", "rum.uses_per_player": "3", "rum.max_per_ship": "2",
+                  "rum.on_scored": "returned"}, {"duplicate": True}, 60),
     # S10, S12, S14, S18, S19, S20
-    (["random"], {"rules.max_cards_per_side": "3", "rules.play_on_any_side": "false",
+    (["random", "octopus"], {"rules.max_cards_per_side": "3", "rules.play_on_any_side": "false",
                   "rules.pass_when_stuck": "false", "setup.hand_size": "6", "setup.first_player": "1",
                   "setup.ship_order": "ascending"}, {}, 100),
     # S1, S11 general forms, S26 two tokens a ship
     (["random"], {"setup.crew_start": "empty:#3", "crew.max_per_ship": "2",
                   "ships.defenses": "[20,25,30,35,40,45,50]"}, {"seating": "random"}, 100),
-    (["random"], {"setup.crew_start": "#1:captain+#1:mate+#2:sailor+#5:sailor", "crew.max_per_ship": "2",
+    (["octopus", "greedy"], {"setup.crew_start": "#1:captain+#1:mate+#2:sailor+#5:sailor", "crew.max_per_ship": "2",
                   "movement.chooser": "owner"}, {"seating": "fixed"}, 100),
     # S3, S5, S6 another deck and symbol cards, S54 crew points, the turn cap
-    (["random"], {"deck.values": "{\"-3\": 3, \"2\": 10, \"5\": 9, \"9\": 5}", "deck.move_symbol": "[2, 9]",
-                  "end.max_turns": "20", "crew.points": "{\"captain\": 3, \"mate\": 2, \"sailor\": 0}"}, {}, 100),
+    (["greedy", "random"], {"deck.values": "{\"-3\": 3, \"2\": 10, \"5\": 9, \"9\": 5}", "deck.move_symbol": "[2, 9]",
+                  "end.max_turns": "20", "crew.points": "{\"captain\": 3, \"mate\": 2, \"sailor\": 0}"}, {}, 50),
 ]
 
 
@@ -99,7 +103,17 @@ def test_auto_takes_the_kernel_and_says_why_it_falls_back():
     assert fallback.engine == "scalar" and "has no kernel form" in fallback.engine_note
     paranoid = create(["random"], paranoid=True)
     assert paranoid.engine == "scalar" and "--paranoid" in paranoid.engine_note
+    assert create(["greedy", "octopus"]).engine == "kernel"
     assert kernel_supported(RunSpec.create("sixnimmt", 2, ["random"], 1, seed=1)) is not None
+
+
+def test_a_strategy_parameter_its_kernel_form_cannot_take_is_a_reason():
+    spec = RunSpec.create("shipside", 2, ["greedy"], 10, seed=1)
+    entry = spec.strategies[0]
+    bad = RunSpec(**{**spec.__dict__, "strategies": (entry.__class__(
+        "greedy:depth=3", entry.target, (("depth", 3),)),) * 2})
+    reason = kernel_supported(bad)
+    assert reason is not None and "greedy:depth=3" in reason and "kernel form cannot play" in reason
 
 
 def test_replaying_a_kernel_games_answers_through_the_scalar_engine_gives_its_game():
@@ -107,8 +121,9 @@ def test_replaying_a_kernel_games_answers_through_the_scalar_engine_gives_its_ga
     from simkit.engine.kernels import replay_answers
     from simkit.games.shipside.kernel import traced_game
 
-    for overrides in ({}, {"variant.enabled": "true", "movement.chooser": "owner"}):
-        spec = RunSpec.create("shipside", 2, ["random"], 6, seed=9, overrides=overrides)
+    for overrides, lineup in (({}, ["random"]), ({"variant.enabled": "true", "movement.chooser": "owner"},
+                                                 ["octopus", "random"])):
+        spec = RunSpec.create("shipside", 2, lineup, 6, seed=9, overrides=overrides)
         for index in range(6):
             played, state = play_game(spec, index)
             _, start = play_game(spec, index, max_steps=0)
