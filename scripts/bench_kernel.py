@@ -1,7 +1,7 @@
 """6 nimmt! kernel against the scalar engine, in one sitting, on one core (CPU time, the two
 engines timed in turns, best of several): single rounds, 4 players, all `random`, and
 `heuristic` + 3 `random`, rounds per second and the ratios beside their targets (>= 100x and
->= 30x, issue 21); then the kernel's first start with an empty numba cache (the compile, as
+>= 30x, issue 21); Shipside games, `random` and `octopus` in both seats (>= 50x and >= 20x); then the kernel's first start with an empty numba cache (the compile, as
 after an install) and a later start with the cache filled, each in a fresh interpreter.
 
     python scripts/bench_kernel.py [seconds]
@@ -69,11 +69,38 @@ def bench(seconds: float = 3.0):
         yield f"sixnimmt 4p single round, {name} lineup, scalar engine, 1 core", scalar, "rounds/s"
         yield f"sixnimmt 4p single round, {name} lineup, kernel, 1 core", kernel, "rounds/s"
         yield ROUNDS[name], kernel / scalar, "x"
+    yield from bench_shipside(seconds)
     with tempfile.TemporaryDirectory() as cache:
         wall, cpu = _start(cache)
         yield "sixnimmt kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
         wall, cpu = _start(cache)
         yield "sixnimmt kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
+
+
+SHIPSIDE = {"random": "shipside kernel / scalar, random vs random, same sitting",
+            "octopus": "shipside kernel / scalar, octopus vs octopus, same sitting"}
+
+
+def bench_shipside(seconds: float = 3.0):
+    """Shipside games per second, default rules, scalar engine and kernel, and their ratio
+    (targets >= 50x for random, >= 20x for octopus, issue 21)."""
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
+    from simkit.games.shipside.kernel import play_range_kernel
+
+    for name in ("random", "octopus"):
+        spec = RunSpec.create("shipside", 2, [name], 10**9, seed=1)
+        play_range(spec, 0, 5)
+        play_range_kernel(spec, 0, 5)
+        scalar_games = max(50, int(_rate(play_range, spec, 50) * seconds / REPS))
+        kernel_games = max(500, int(_rate(play_range_kernel, spec, 2000) * seconds / REPS))
+        scalar = kernel = 0.0
+        for _ in range(REPS):
+            scalar = max(scalar, _rate(play_range, spec, scalar_games))
+            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
+        yield f"shipside {name} vs {name}, scalar engine, 1 core", scalar, "games/s"
+        yield f"shipside {name} vs {name}, kernel, 1 core", kernel, "games/s"
+        yield SHIPSIDE[name], kernel / scalar, "x"
 
 
 if __name__ == "__main__":
