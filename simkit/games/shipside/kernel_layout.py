@@ -33,12 +33,13 @@ MAX_MUGS = 2
 # ---- header: the game ----------------------------------------------------------------------
 (PHASE, CUR, FIRST, TURN, PASSES, REASON, N_OCTO, N_RUM, RUM_TURN, ROW_LEN, STARSEAT, SHIPS_OUT,
  PEND_CHOOSER, PEND_DIRS, PEND_P, PEND_S, PEND_SIDE, PEND_CARD, PEND_ORIGIN, PEND_PLAY, PEND_D,
- PEND_STAGE, NPILES) = range(32, 55)
+ PEND_STAGE, NPILES, DS_VALID) = range(32, 56)
 SCORE, RUM_LEFT, OCTO_AT, OCTO_SPENT, CAPTURED, HAND_LEN, PILE_LEN, OWN_LEN = range(56, 72, 2)
 # the listing of the decision asked (kernel_play.prepare): count, plain places, places with
 # directions, distinct hand kinds (first card of each), octopus sources (source, card), rum ships
 NLEGAL, NP, NM, NHK, NOK, NRS, FROZEN, NMOVES = range(72, 80)
-HEADER = 80
+PLACES_OF = 80      # the seat (+1) whose places the listing holds (0: list them again)
+HEADER = 88
 
 O_ROW = HEADER
 O_SIDE_LEN = O_ROW + MAX_SHIPS                      # ship * 2 + side
@@ -63,7 +64,10 @@ O_M = O_P + 2 * MAX_SHIPS                           # places * 4 + direction (0 
 O_HK = O_M + 4 * MAX_SHIPS                          # first hand card of each distinct kind
 O_OK = O_HK + MAX_CARDS                             # octopus: source * MAX_CARDS... (source, card)
 O_RS = O_OK + 2 * 2 * MAX_SHIPS * MAX_SIDE          # rum ships
-O_SCRATCH = O_RS + MAX_SHIPS
+O_PCOUNT = O_RS + MAX_SHIPS                         # listing: plain places at each place (0/1)
+O_MCOUNT = O_PCOUNT + 2 * MAX_SHIPS                 # listing: places-with-direction at each place
+O_DSC = O_MCOUNT + 2 * MAX_SHIPS                    # each ship's crew directions (valid: DS_VALID)
+O_SCRATCH = O_DSC + MAX_SHIPS
 SCRATCH = 256
 SIZE = O_SCRATCH + SCRATCH
 

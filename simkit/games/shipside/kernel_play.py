@@ -167,38 +167,58 @@ def octopus_ready(g, p):
 
 # ---- listing (moves.main_actions and the other phases' lists) ---------------------------------
 @compiled()
+def _crew_dirs(g):
+    """Each crewed ship's directions without the freeze (free_dirs) and the freeze (S29), kept
+    in g until a token moves or a ship leaves the row (as moves.py keeps them on the state)."""
+    if g[L.DS_VALID]:
+        return
+    for r in range(g[L.ROW_LEN]):
+        s = g[L.O_ROW + r]
+        g[L.O_DSC + s] = free_dirs(g, s)
+    g[L.FROZEN] = is_frozen(g)
+    g[L.DS_VALID] = 1
+
+
+@compiled()
 def _list_places(g, p):
-    """Open places (S19, S20) and the same with the crew's directions (S23-S25)."""
+    """Open places (S19, S20) and the same with the crew's directions (S23-S25), and how many
+    of each lie at each place (for the octopus's blocks, S46). Kept in g until a side fills or
+    loses a card, a ship is scored or a token moves (as moves.py keeps them on the state)."""
+    key = p + 1 if g[L.CHOOSER_OWNER] or not g[L.ANY_SIDE] else 3     # 3: the same for both seats
+    if g[L.PLACES_OF] == key:
+        return
+    g[L.PLACES_OF] = key
+    for i in range(4 * L.MAX_SHIPS):
+        g[L.O_PCOUNT + i] = 0
+    _crew_dirs(g)
+    frozen = g[L.FROZEN]
+    owner = g[L.CHOOSER_OWNER]
     np_ = 0
+    nm = 0
     for r in range(g[L.ROW_LEN]):
         s = g[L.O_ROW + r]
         for a in range(2):
             if (g[L.ANY_SIDE] or a == p) and g[L.O_SIDE_LEN + 2 * s + a] < g[L.MAXC]:
-                g[L.O_P + np_] = 2 * s + a
+                place = 2 * s + a
+                g[L.O_P + np_] = place
                 np_ += 1
+                g[L.O_PCOUNT + place] = 1
+                ds = 0
+                if not frozen and (not owner or a == p):
+                    ds = g[L.O_DSC + s]
+                if ds == 0:
+                    g[L.O_M + nm] = place * 4
+                    nm += 1
+                    g[L.O_MCOUNT + place] = 1
+                else:
+                    if ds & 1:
+                        g[L.O_M + nm] = place * 4 + 1
+                        nm += 1
+                    if ds & 2:
+                        g[L.O_M + nm] = place * 4 + 2
+                        nm += 1
+                    g[L.O_MCOUNT + place] = (ds & 1) + (ds >> 1)
     g[L.NP] = np_
-    frozen = is_frozen(g)
-    g[L.FROZEN] = frozen
-    nm = 0
-    last, last_ds = -1, 0
-    for i in range(np_):
-        place = g[L.O_P + i]
-        s = place >> 1
-        ds = 0
-        if not frozen and (not g[L.CHOOSER_OWNER] or (place & 1) == p):
-            if s != last:
-                last, last_ds = s, free_dirs(g, s)
-            ds = last_ds
-        if ds == 0:
-            g[L.O_M + nm] = place * 4
-            nm += 1
-        else:
-            if ds & 1:
-                g[L.O_M + nm] = place * 4 + 1
-                nm += 1
-            if ds & 2:
-                g[L.O_M + nm] = place * 4 + 2
-                nm += 1
     g[L.NM] = nm
 
 
@@ -317,20 +337,12 @@ def _octo_sym(g, c):
     return g[L.O_SYM + c] != 0 and g[L.AS_PLACEMENT] != 0
 
 
-@compiled()
+@compiled(inline=True)
 def _octo_block(g, source, c):
     """How many places an octopus move of card c from `source` lists (S46: not its own side)."""
     if _octo_sym(g, c):
-        n = 0
-        for i in range(g[L.NM]):
-            if g[L.O_M + i] >> 2 != source:
-                n += 1
-        return n
-    n = 0
-    for i in range(g[L.NP]):
-        if g[L.O_P + i] != source:
-            n += 1
-    return n
+        return g[L.NM] - g[L.O_MCOUNT + source]
+    return g[L.NP] - g[L.O_PCOUNT + source]
 
 
 @compiled()
@@ -367,6 +379,10 @@ def _main_at(g, p, i):
             i -= np_
     for j in range(g[L.NOK]):
         source, c = g[L.O_OK + 2 * j], g[L.O_OK + 2 * j + 1]
+        size = _octo_block(g, source, c)
+        if i >= size:                           # not in this block: skip it whole
+            i -= size
+            continue
         if _octo_sym(g, c):
             for k in range(nm):
                 m = g[L.O_M + k]
@@ -569,6 +585,8 @@ def _put(g, c, s, a):
     g[L.O_SIDES + at * L.MAX_SIDE + g[L.O_SIDE_LEN + at]] = c
     g[L.O_SIDE_LEN + at] += 1
     g[L.O_TOT + at] += g[L.O_VALUE + c]
+    if g[L.O_SIDE_LEN + at] >= g[L.MAXC]:           # S20: now full
+        g[L.PLACES_OF] = 0
 
 
 @compiled()
@@ -609,6 +627,7 @@ def _check_ship(g, s, actor):
     winner = _ship_result(g, s, actor)
     if winner == -2:
         return
+    g[L.PLACES_OF] = 0
     for a in range(2):                          # S36, S37
         at = 2 * s + a
         for i in range(g[L.O_SIDE_LEN + at]):
@@ -626,6 +645,7 @@ def _check_ship(g, s, actor):
             g[L.RUM_LEFT + g[L.O_MUGS + s * L.MAX_MUGS + i]] += 1
     g[L.O_MUG_LEN + s] = 0
     g[L.ROW_LEN] = _remove_at(g, L.O_ROW, g[L.ROW_LEN], s)
+    g[L.DS_VALID] = 0
     if winner < 0:
         g[L.SHIPS_OUT] += 1
     else:                                       # S35, S54
@@ -653,6 +673,8 @@ def _move_crew(g, s, d):
     g[L.O_CREW_LEN + s] -= 1
     g[L.O_CREW + target * L.MAX_CREW + g[L.O_CREW_LEN + target]] = token
     g[L.O_CREW_LEN + target] += 1
+    g[L.DS_VALID] = 0
+    g[L.PLACES_OF] = 0
 
 
 @compiled()
@@ -735,6 +757,7 @@ def apply(g, chance, p, act):
         s1, a1 = a_src_ship(act), a_src_side(act)
         at = 2 * s1 + a1
         g[L.O_SIDE_LEN + at] = _remove_at(g, L.O_SIDES + at * L.MAX_SIDE, g[L.O_SIDE_LEN + at], c)
+        g[L.PLACES_OF] = 0
         g[L.O_TOT + at] -= g[L.O_VALUE + c]
         s, a = a_ship(act), a_side(act)
         _put(g, c, s, a)
