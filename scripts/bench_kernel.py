@@ -1,8 +1,9 @@
 """6 nimmt! kernel against the scalar engine, in one sitting, on one core (CPU time, the two
 engines timed in turns, best of several): single rounds, 4 players, all `random`, and
 `heuristic` + 3 `random`, rounds per second and the ratios beside their targets (>= 100x and
->= 30x, issue 21); Shipside games, `random` and `octopus` in both seats (>= 50x and >= 20x); then the kernel's first start with an empty numba cache (the compile, as
-after an install) and a later start with the cache filled, each in a fresh interpreter.
+>= 30x, issue 21); Shipside games, `random` and `octopus` in both seats (>= 50x and
+>= 20x); then the kernel's first start with an empty numba cache (the compile, as after an
+install) and a later start with the cache filled, each in a fresh interpreter.
 
     python scripts/bench_kernel.py [seconds]
     python scripts/bench.py --game kernel        # the same rows in the project's table

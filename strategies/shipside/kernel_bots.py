@@ -133,7 +133,8 @@ def _total(g, params, seat, hand_max, base):
     total = base
     for r in range(g[L.ROW_LEN]):
         if g[_T + r]:
-            total += _value_at(g, params, seat, r, hand_max, True) - _value_at(g, params, seat, r, hand_max, False)
+            new = _value_at(g, params, seat, r, hand_max, True)
+            total += new - _value_at(g, params, seat, r, hand_max, False)
     return total
 
 
@@ -258,57 +259,40 @@ def _pick(seat, g, count):
     return best
 
 
-@compiled(BOT_SIG)
-def greedy_bot(ask, seat, g, params, gen):
-    """`greedy` (params[P_USE_OCTO] = 0) and `octopus` (1): GreedyStrategy.act, decision by
-    decision: every action valued by the board it leaves, the first of the best kept."""
-    count = g[L.NLEGAL]
-    if ask == L.ASK_MARK:
-        return 0
-    if ask == L.ASK_PICK:
-        return _pick(seat, g, count)
-    _board(g, seat)
-    hand = L.O_HANDS + seat * L.MAX_CARDS
-    top, tops, second = NONE, 0, NONE
-    for i in range(g[L.HAND_LEN + seat]):
-        v = g[L.O_VALUE + g[hand + i]]
-        if v > top:
-            second, top, tops = top, v, 1
-        elif v == top:
-            tops += 1
-        elif v > second:
-            second = v
-    base = _base_total(g, params, seat, top)
-    if ask == L.ASK_DIR:
-        best, best_v = 0, -np.inf
-        for i in range(count):
-            _clear(g)
-            _apply_move(g, g[L.PEND_S], a_dir(action_at(ask, seat, g, i)))
-            v = _total(g, params, seat, top, base)
-            if v > best_v:
-                best, best_v = i, v
-        return best
-    if ask == L.ASK_RUM:
-        best, best_v = 0, base + params[P_RUM_MIN]
-        for i in range(1, count):
-            v = _value_rum(g, params, seat, a_ship(action_at(ask, seat, g, i)), top, base)
-            if v > best_v:
-                best, best_v = i, v
-        return best
-    if g[L.NRS] > 0 and not g[L.RUM_EITHER]:           # rum before (rum.timing=before)
-        best, best_v = -1, base + params[P_RUM_MIN]
-        for i in range(count - g[L.NRS], count):
-            v = _value_rum(g, params, seat, a_ship(action_at(ask, seat, g, i)), top, base)
-            if v > best_v:
-                best, best_v = i, v
-        if best >= 0 and best_v - base >= params[P_RUM_MIN]:
-            return best
+@compiled()
+def _greedy_dir(g, params, seat, count, top, base):
+    """A crew direction (movement.chooser=owner): the first of the best boards."""
+    best, best_v = 0, -np.inf
+    for i in range(count):
+        _clear(g)
+        _apply_move(g, g[L.PEND_S], a_dir(action_at(L.ASK_DIR, seat, g, i)))
+        v = _total(g, params, seat, top, base)
+        if v > best_v:
+            best, best_v = i, v
+    return best
+
+
+@compiled()
+def _greedy_rum(g, params, seat, ask, first, count, top, base):
+    """GreedyStrategy._rum_choice over positions first..count-1: -1 (decline) unless a mug
+    gains more than rum_min."""
+    best, best_v = -1, base + params[P_RUM_MIN]
+    for i in range(first, count):
+        v = _value_rum(g, params, seat, a_ship(action_at(ask, seat, g, i)), top, base)
+        if v > best_v:
+            best, best_v = i, v
+    return best
+
+
+@compiled()
+def _greedy_move(g, params, seat, top, tops, second, base):
+    """The best play (then octopus move, for `octopus` or without a play); -1 when none."""
     moves = g[L.NMOVES]
     rest = top if tops > 1 else second
     base_rest = _base_total(g, params, seat, rest)
     best, best_v = -1, -1e18
     for i in range(moves):
-        act = action_at(ask, seat, g, i)
+        act = action_at(L.ASK_MAIN, seat, g, i)
         if a_kind(act) != L.A_PLAY:
             break
         c = a_card(act)
@@ -323,12 +307,44 @@ def greedy_bot(ask, seat, g, params, gen):
             best, best_v = i, v
     if params[P_USE_OCTO] != 0.0 or best < 0:
         for i in range(moves):
-            act = action_at(ask, seat, g, i)
+            act = action_at(L.ASK_MAIN, seat, g, i)
             if a_kind(act) != L.A_OCTOPUS:
                 continue
             v = _value_octopus(g, params, seat, act, top, base)
             if v > best_v:
                 best, best_v = i, v
-    if best >= 0:
-        return best
-    return 0                # the pass (first when no card or octopus move is listed)
+    return best
+
+
+@compiled(BOT_SIG)
+def greedy_bot(ask, seat, g, params, gen):
+    """`greedy` (params[P_USE_OCTO] = 0) and `octopus` (1): GreedyStrategy.act, decision by
+    decision: every action valued by the board it leaves, the first of the best kept."""
+    count = g[L.NLEGAL]
+    if ask == L.ASK_MARK:
+        return 0
+    if ask == L.ASK_PICK:
+        return _pick(seat, g, count)
+    _board(g, seat)
+    hand = L.O_HANDS + seat * L.MAX_CARDS
+    top, tops, second = NONE, 0, NONE           # the highest card, its copies, the next value
+    for i in range(g[L.HAND_LEN + seat]):
+        v = g[L.O_VALUE + g[hand + i]]
+        if v > top:
+            second, top, tops = top, v, 1
+        elif v == top:
+            tops += 1
+        elif v > second:
+            second = v
+    base = _base_total(g, params, seat, top)
+    if ask == L.ASK_DIR:
+        return _greedy_dir(g, params, seat, count, top, base)
+    if ask == L.ASK_RUM:
+        return max(0, _greedy_rum(g, params, seat, ask, 1, count, top, base))
+    if g[L.NRS] > 0 and not g[L.RUM_EITHER]:           # rum before (rum.timing=before)
+        best = _greedy_rum(g, params, seat, ask, count - g[L.NRS], count, top, base)
+        if best >= 0 and _value_rum(g, params, seat, a_ship(action_at(ask, seat, g, best)), top, base) \
+                - base >= params[P_RUM_MIN]:
+            return best
+    best = _greedy_move(g, params, seat, top, tops, second, base)
+    return best if best >= 0 else 0     # else the pass (first when no card or octopus move is listed)

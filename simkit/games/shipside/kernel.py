@@ -227,8 +227,9 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     them through the scalar engine)."""
     run = _Run(spec, index, index + 1)
     trace = np.zeros(1 + 4 * run.cap, dtype=np.int64)
-    outputs = (np.zeros((1, 2), dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros((1, 2), dtype=np.int64),
-               np.zeros((1, 2), dtype=np.int64), np.zeros((1, 2)), np.zeros((1, len(EXTRAS)), dtype=np.int64),
-               np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool))
+    ints = np.int64
+    outputs = (np.zeros((1, 2), dtype=ints), np.zeros(1, dtype=ints), np.zeros((1, 2), dtype=ints),
+               np.zeros((1, 2), dtype=ints), np.zeros((1, 2)), np.zeros((1, len(EXTRAS)), dtype=ints),
+               np.zeros(1, dtype=ints), np.zeros(1, dtype=bool))
     run.play(slice(0, 1), outputs, trace)
     return trace[1:1 + trace[0]].tolist()

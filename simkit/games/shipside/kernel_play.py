@@ -275,6 +275,51 @@ def _pick_kinds(g, seat):
     return k
 
 
+@compiled(inline=True)
+def _octo_sym(g, c):
+    return g[L.O_SYM + c] != 0 and g[L.AS_PLACEMENT] != 0
+
+
+@compiled(inline=True)
+def _octo_block(g, source, c):
+    """How many places an octopus move of card c from `source` lists (S46: not its own side)."""
+    if _octo_sym(g, c):
+        return g[L.NM] - g[L.O_MCOUNT + source]
+    return g[L.NP] - g[L.O_PCOUNT + source]
+
+
+@compiled()
+def _octo_sources(g, p):
+    """S40-S46: the octopus's sources (a side, the first free card of each kind on it, in the
+    side's order); returns how many actions they list."""
+    ok = 0
+    n = 0
+    if octopus_ready(g, p):
+        mine = g[L.OCTO_AT + p] if g[L.REUSE] == 1 else -2
+        for r in range(g[L.ROW_LEN]):
+            s = g[L.O_ROW + r]
+            for a in range(2):
+                source = 2 * s + a
+                first = ok
+                for i in range(g[L.O_SIDE_LEN + source]):
+                    c = g[L.O_SIDES + source * L.MAX_SIDE + i]
+                    if g[L.O_OCTO_ON + c] >= 0 and c != mine:
+                        continue
+                    kind = g[L.O_KIND + c]
+                    new = True
+                    for j in range(first, ok):
+                        if g[L.O_KIND + g[L.O_OK + 2 * j + 1]] == kind:
+                            new = False
+                            break
+                    if new:
+                        g[L.O_OK + 2 * ok] = source
+                        g[L.O_OK + 2 * ok + 1] = c
+                        ok += 1
+                        n += _octo_block(g, source, c)
+    g[L.NOK] = ok
+    return n
+
+
 @compiled()
 def _prepare_main(g, p):
     _list_places(g, p)
@@ -295,33 +340,7 @@ def _prepare_main(g, p):
             hk += 1
             n += nm if g[L.O_SYM + c] else np_
     g[L.NHK] = hk
-    ok = 0
-    if octopus_ready(g, p):
-        mine = g[L.OCTO_AT + p] if g[L.REUSE] == 1 else -2
-        for r in range(g[L.ROW_LEN]):
-            s = g[L.O_ROW + r]
-            for a in range(2):
-                cnt = g[L.O_SIDE_LEN + 2 * s + a]
-                if cnt == 0:
-                    continue
-                source = 2 * s + a
-                first = ok
-                for i in range(cnt):
-                    c = g[L.O_SIDES + source * L.MAX_SIDE + i]
-                    if g[L.O_OCTO_ON + c] >= 0 and c != mine:
-                        continue
-                    kind = g[L.O_KIND + c]
-                    new = True
-                    for j in range(first, ok):
-                        if g[L.O_KIND + g[L.O_OK + 2 * j + 1]] == kind:
-                            new = False
-                            break
-                    if new:
-                        g[L.O_OK + 2 * ok] = source
-                        g[L.O_OK + 2 * ok + 1] = c
-                        ok += 1
-                        n += _octo_block(g, source, c)
-    g[L.NOK] = ok
+    n += _octo_sources(g, p)
     g[L.NMOVES] = n
     if n == 0:
         n = 1                                   # S18: pass
@@ -330,19 +349,6 @@ def _prepare_main(g, p):
     else:
         g[L.NRS] = 0
     return n
-
-
-@compiled(inline=True)
-def _octo_sym(g, c):
-    return g[L.O_SYM + c] != 0 and g[L.AS_PLACEMENT] != 0
-
-
-@compiled(inline=True)
-def _octo_block(g, source, c):
-    """How many places an octopus move of card c from `source` lists (S46: not its own side)."""
-    if _octo_sym(g, c):
-        return g[L.NM] - g[L.O_MCOUNT + source]
-    return g[L.NP] - g[L.O_PCOUNT + source]
 
 
 @compiled()
@@ -363,20 +369,9 @@ def action_at(ask, seat, g, i):
 
 
 @compiled()
-def _main_at(g, p, i):
+def _octo_at(g, i):
+    """The octopus move at position i of the octopus's blocks, or -1 - (i less their size)."""
     np_, nm = g[L.NP], g[L.NM]
-    for j in range(g[L.NHK]):
-        c = g[L.O_HK + j]
-        if g[L.O_SYM + c]:
-            if i < nm:
-                m = g[L.O_M + i]
-                return encode(L.A_PLAY, c, m >> 3, (m >> 2) & 1, m & 3, 0, 0)
-            i -= nm
-        else:
-            if i < np_:
-                place = g[L.O_P + i]
-                return encode(L.A_PLAY, c, place >> 1, place & 1, 0, 0, 0)
-            i -= np_
     for j in range(g[L.NOK]):
         source, c = g[L.O_OK + 2 * j], g[L.O_OK + 2 * j + 1]
         size = _octo_block(g, source, c)
@@ -399,6 +394,28 @@ def _main_at(g, p, i):
                 if i == 0:
                     return encode(L.A_OCTOPUS, c, place >> 1, place & 1, 0, source >> 1, source & 1)
                 i -= 1
+    return -1 - i
+
+
+@compiled()
+def _main_at(g, p, i):
+    np_, nm = g[L.NP], g[L.NM]
+    for j in range(g[L.NHK]):
+        c = g[L.O_HK + j]
+        if g[L.O_SYM + c]:
+            if i < nm:
+                m = g[L.O_M + i]
+                return encode(L.A_PLAY, c, m >> 3, (m >> 2) & 1, m & 3, 0, 0)
+            i -= nm
+        else:
+            if i < np_:
+                place = g[L.O_P + i]
+                return encode(L.A_PLAY, c, place >> 1, place & 1, 0, 0, 0)
+            i -= np_
+    act = _octo_at(g, i)
+    if act >= 0:
+        return act
+    i = -1 - act
     if g[L.NMOVES] == 0:
         if i == 0:
             return L.A_PASS
