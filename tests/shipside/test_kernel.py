@@ -165,3 +165,24 @@ def test_the_golden_transcripts_play_through_the_kernel(case):
     assert lines == golden_path("shipside", case).read_text(encoding="utf-8").splitlines()
     row = play_range_kernel(spec, case.index, case.index + 1)
     assert row.seats["score"].tolist() == list(out.scores) and row.games["steps"].tolist() == [steps]
+
+
+def test_a_kernel_run_is_recorded_and_replays_as_the_scalar_engines_log(tmp_path):
+    import json
+
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    cli = CliRunner()
+    args = ["run", "shipside", "-s", "octopus", "-s", "random", "-n", "20", "-j", "1", "--seed", "3"]
+    ran = {engine: cli.invoke(main, args + ["--engine", engine, "--out", str(tmp_path / engine)])
+           for engine in ("auto", "scalar")}
+    assert all(r.exit_code == 0 for r in ran.values()), [r.output for r in ran.values()]
+    assert json.loads((tmp_path / "auto" / "manifest.json").read_text())["engine"] == "kernel"
+    for table in ("games.parquet", "seats.parquet"):
+        assert pd.read_parquet(tmp_path / "auto" / table).equals(pd.read_parquet(tmp_path / "scalar" / table))
+    logs = [cli.invoke(main, ["replay", str(tmp_path / e), "--game", "4"]) for e in ran]
+    texts = [log.output.replace(str(tmp_path / e), "RUN") for log, e in zip(logs, ran)]
+    assert logs[0].exit_code == 0 and "Turn 1" in texts[0] and texts[0] == texts[1]
