@@ -6,9 +6,10 @@ compiler is found) in the same turns, for how close the kernel is to the limit; 
 kernel's first start with an empty numba cache (the compile, as after an install) and a later
 start with the cache filled, each in a fresh interpreter.
 Then Game of Trains, 4 players, whole games: `random`, `greedy` and `rival` lineups, games per
-second and the ratios (targets: random >= 50x, rival >= 20x).
+second and the ratios (targets: random >= 50x, rival >= 20x); and Shipside games, `random` and
+`octopus` in both seats (>= 50x and >= 20x).
 
-    python scripts/bench_kernel.py [seconds] [sixnimmt|trains]
+    python scripts/bench_kernel.py [seconds] [sixnimmt|trains|shipside]
     python scripts/bench.py --game kernel        # the same rows in the project's table
 """
 
@@ -112,10 +113,16 @@ def bench_trains(seconds: float = 3.0):
 
 def bench(seconds: float = 3.0, game: str = ""):
     """(label, value, unit) rows, about `seconds` per figure (one game's rows with `game`)."""
-    if game != "sixnimmt":
+    if game in ("", "trains"):
         yield from bench_trains(seconds)
-    if game == "trains":
-        return
+    if game in ("", "shipside"):
+        yield from bench_shipside(seconds)
+    if game in ("", "sixnimmt"):
+        yield from bench_sixnimmt(seconds)
+
+
+def bench_sixnimmt(seconds: float = 3.0):
+    """6 nimmt! single rounds: scalar, kernel and C reference rates, ratios, start times."""
     from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
     from simkit.games.sixnimmt.kernel import play_range_kernel
@@ -147,6 +154,32 @@ def bench(seconds: float = 3.0, game: str = ""):
         yield "sixnimmt kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
         wall, cpu = _start(cache)
         yield "sixnimmt kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
+
+
+SHIPSIDE = {"random": "shipside kernel / scalar, random vs random, same sitting",
+            "octopus": "shipside kernel / scalar, octopus vs octopus, same sitting"}
+
+
+def bench_shipside(seconds: float = 3.0):
+    """Shipside games per second, default rules, scalar engine and kernel, and their ratio
+    (targets >= 50x for random, >= 20x for octopus, issue 21)."""
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
+    from simkit.games.shipside.kernel import play_range_kernel
+
+    for name in ("random", "octopus"):
+        spec = RunSpec.create("shipside", 2, [name], 10**9, seed=1)
+        play_range(spec, 0, 5)
+        play_range_kernel(spec, 0, 5)
+        scalar_games = max(50, int(_rate(play_range, spec, 50) * seconds / REPS))
+        kernel_games = max(500, int(_rate(play_range_kernel, spec, 2000) * seconds / REPS))
+        scalar = kernel = 0.0
+        for _ in range(REPS):
+            scalar = max(scalar, _rate(play_range, spec, scalar_games))
+            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
+        yield f"shipside {name} vs {name}, scalar engine, 1 core", scalar, "games/s"
+        yield f"shipside {name} vs {name}, kernel, 1 core", kernel, "games/s"
+        yield SHIPSIDE[name], kernel / scalar, "x"
 
 
 if __name__ == "__main__":

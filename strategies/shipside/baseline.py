@@ -10,6 +10,7 @@ class RandomStrategy(Strategy[ShipsideConfig]):
     name = "random"
     description = "Uniformly random legal action (card and place, octopus move, rum, direction, pick)."
     reusable = True     # setup() empties the draw buffer
+    kernel_form = "strategies.shipside.kernels:RANDOM"
 
     def setup(self, info, seat, rng) -> None:
         super().setup(info, seat, rng)

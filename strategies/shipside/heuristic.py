@@ -46,6 +46,7 @@ class GreedyStrategy(Strategy[ShipsideConfig]):
                    "rum on the ship the opponent is about to take.")
 
     use_octopus = False
+    kernel_form = "strategies.shipside.kernels:GREEDY"
 
     # per decision: ship values, the base board's total per best card in hand, octopus deltas
     _memo: dict[tuple, float]
@@ -309,3 +310,4 @@ class OctopusStrategy(GreedyStrategy):
                    "rescue a threatened ship) against its best play.")
 
     use_octopus = True
+    kernel_form = "strategies.shipside.kernels:OCTOPUS"

@@ -35,6 +35,7 @@ GAME = Game(
     max_steps=_max_steps,
     strongest_bot="octopus",
     evaluate=evaluate.evaluate,
+    kernel_engine="simkit.games.shipside.kernel",
 )
 
 __all__ = ["GAME", "ShipsideConfig", "ShipsideState", "new_state", "Observation", "ShipView", "Play",
