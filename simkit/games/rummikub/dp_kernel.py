@@ -7,7 +7,7 @@ inlined): the same options in the same order, the same bounds, the same memo ent
 same state count, which the solver's `STATE_CAP` rule reads) and the same choices, which
 `_plan` replays as `TableDP.plan` does. `TableDP.colour_options` is ported too
 (`_colour_options`: the same options in the same order). A number's group outcomes
-(`dp.group_outcomes`) are asked of Python, once per distinct input in the process: the DP runs
+(`dp_parts.group_outcomes`) are asked of Python, once per distinct input in the process: the DP runs
 on an explicit stack, stops when an outcome is missing (`_run` returns MISS_OUTCOMES) and goes on
 exactly where it was once Python has filled it in. Both are pure functions of their cache keys,
 so their caches are shared by every DP of the process.
@@ -21,11 +21,16 @@ cached on disk (`cache=True`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from simkit.games.rummikub import dp as _dp
+from simkit.games.rummikub import dp_parts as _dp
+
+#: the `dp.TableDP` being solved (named, not imported: dp imports this module on its first solve)
+TableDP = Any
 
 NEG = _dp.NEG
 POS = _dp.POS
@@ -839,7 +844,7 @@ def _new_memo():
     return Dict.empty(_KEY, _VAL)
 
 
-def supported(table_dp: _dp.TableDP) -> bool:
+def supported(table_dp: TableDP) -> bool:
     """Whether the packed state can hold this DP (always, for positions of the real tile set:
     at most two jokers, two copies of a face)."""
     F, O = table_dp.F, table_dp.O
@@ -853,7 +858,7 @@ _NO_PATTERNS = (np.zeros((4, 16), dtype=np.int64), np.ones(16, dtype=np.bool_),
 _PATTERN_ARRAYS: dict[tuple, tuple] = {}
 
 
-def _pattern_arrays(key: tuple, t: _dp.TableDP) -> tuple:
+def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
     """The kernel's arrays for the joker patterns of `t` (the same for every DP with these
     patterns: kept, as table jokers stay from turn to turn)."""
     got = _PATTERN_ARRAYS.get(key)
@@ -902,7 +907,7 @@ def _pattern_arrays(key: tuple, t: _dp.TableDP) -> tuple:
 class Kernel:
     """The compiled DP of one `TableDP`: its arrays, its memo (a numba dict) and a `MemoView`."""
 
-    def __init__(self, t: _dp.TableDP):
+    def __init__(self, t: TableDP):
         self.t = t
         F = np.array(t.F, dtype=np.int64)
         O = np.array(t.O, dtype=np.int64)
