@@ -260,7 +260,7 @@ class GreedyStrategy(Strategy[TrainsConfig]):
         moves = effect_scores(me, self._insertion())[0]
         best, pick = expected_draw(me, gaps), DRAW
         for a in legal:
-            if a is DRAW:
+            if a == DRAW:           # by value: an action that crossed a pipe is a copy
                 continue
             e, p = a[1], a[2]
             if e <= 4:
@@ -343,7 +343,7 @@ class RivalStrategy(GreedyStrategy):
         best, pick = expected_draw(me, gaps) - self._threat(pen, obs.display), DRAW
         danger_now = {}
         for a in legal:
-            if a is DRAW:
+            if a == DRAW:
                 continue
             e, p = a[1], a[2]
             attack = 0.0

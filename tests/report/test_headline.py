@@ -146,6 +146,7 @@ def test_the_sweep_comparison_shows_pairwise_elo(tmp_path):
 
     import pandas as pd
 
+    from simkit.engine.records import file_sha256
     from simkit.stats.synthetic import synth
 
     sweep = tmp_path / "sweep"
@@ -161,7 +162,10 @@ def test_the_sweep_comparison_shows_pairwise_elo(tmp_path):
             {"game": "synthetic", "n_players": n, "strategies": ["smart", "random"],
              "seating": "rotate", "seed": 1, "config": {}, "higher_is_better": True,
              "n_games": len(games), "games_done": len(games), "duplicate": False,
-             "rules_version": "synthetic-1", "status": "complete"}))
+             "rules_version": "synthetic-1", "status": "complete",
+             # checksums as a real run records them: report reads only verified tables
+             "tables": {name: {"rows": len(t), "sha256": file_sha256(folder / name)}
+                        for name, t in (("games.parquet", games), ("seats.parquet", seats))}}))
         folders.append((folder, seats))
     out = tmp_path / "rep"
     text = build_report([f for f, _ in folders], out).read_text()

@@ -65,9 +65,10 @@ def test_report_of_a_real_sixnimmt_run_holds_every_section_and_decodable_images(
     text = path.read_text()
     for section in SECTIONS:
         assert f'id="{section}"' in text, section
+    assert 'id="arc"' in text                # the game's arc (issue 22)
     assert 'id="match"' not in text          # four strategies: no two-sided match
     images = IMG.findall(text)
-    assert len(images) == 6                  # 6 nimmt! has rounds: the score after each round
+    assert len(images) == 7                  # 6 nimmt! has rounds: the score and the lead after each round
     for b64 in images:
         w, h = _png_size(base64.b64decode(b64))
         assert w >= 400 and h >= 150
@@ -112,7 +113,7 @@ def test_several_runs_are_compared_side_by_side(sixnimmt_runs, tmp_path):
     comp = pd.read_csv(out / "tables" / "comparison.csv")
     assert comp["run"].tolist() == ["four", "four-hand8"]
     assert comp["variant"].tolist() == ["hand_size=10", "hand_size=8"]
-    assert len(IMG.findall(text)) == 13
+    assert len(IMG.findall(text)) == 15      # 7 per run and the comparison chart
 
 
 def test_all_text_is_escaped(tmp_path):
