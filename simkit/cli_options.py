@@ -218,8 +218,9 @@ def recorded_seed(out_dir: Path | None, resume: bool, seed: int | None, listing:
 engine = click.option(
     "--engine", type=click.Choice(["scalar", "batch", "kernel", "auto"]), default="scalar",
     show_default=True,
-    help="kernel: the game's compiled kernel (6 nimmt!, every seat random/lowest/highest/heuristic; "
-         "the same games as the scalar engine, 40-60x faster; compiled once, then cached); batch: its "
+    help="kernel: the game's compiled kernel (6 nimmt!, Game of Trains, Shipside; every seat a bot with "
+         "a kernel form, e.g. random, heuristic, rival, octopus; the same games as the scalar engine, "
+         "30-70x faster; compiled once, then cached); batch: its "
          "array engine (6 nimmt! basic game, random/lowest/highest; its random games differ from the "
          "scalar engine's and cannot be replayed as logs); auto: the fastest that can play every "
          "seat, else scalar (the header and the manifest's engine_note say why).")
