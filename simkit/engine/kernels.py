@@ -114,3 +114,19 @@ def replay_answers(state: Any, answers: list[int]) -> int:
         state.apply(joint)
         steps += 1
     return steps
+
+
+def run_reason(spec: Any, game: str, title: str, config_cls: type[GameConfig]) -> str | None:
+    """Why a game's kernel cannot play the run `spec` (a RunSpec), or None: the checks every
+    game's `kernel_supported` makes (its game and config, --paranoid, numba, every seat's
+    kernel form and parameters)."""
+    if spec.game != game:
+        return f"the {title} kernel plays {title} only, not {spec.game}"
+    if not isinstance(spec.config, config_cls):
+        return f"the config is not a {title} config"
+    if spec.paranoid:
+        return "--paranoid audits the state after every step, which only the scalar engine does"
+    missing = numba_missing()
+    if missing:
+        return missing
+    return kernel_reason(spec.strategies, spec.config, spec.n_players)

@@ -24,10 +24,9 @@ from simkit.engine.kernel_records import ArrayResults, array_chunk
 from simkit.engine.kernels import (
     kernel_form,
     kernel_params,
-    kernel_reason,
     load_function,
-    numba_missing,
     quiet_numba,
+    run_reason,
 )
 from simkit.engine.play import Chunk, chunk_deals
 from simkit.engine.seeding import _stream_inc, batch_stream_array
@@ -45,16 +44,7 @@ EXTRAS = ("turns", "start_seat", "end_reason", "ships_scored", "ships_removed", 
 
 def kernel_supported(spec: RunSpec) -> str | None:
     """None if the kernel can play `spec`, else the reason it cannot (one sentence)."""
-    if spec.game != "shipside":
-        return f"the Shipside kernel plays Shipside only, not {spec.game}"
-    if not isinstance(spec.config, ShipsideConfig):
-        return "the config is not a Shipside config"
-    if spec.paranoid:
-        return "--paranoid audits the state after every step, which only the scalar engine does"
-    missing = numba_missing()
-    if missing:
-        return missing
-    return kernel_reason(spec.strategies, spec.config, spec.n_players)
+    return run_reason(spec, "shipside", "Shipside", ShipsideConfig)
 
 
 def settings(config: ShipsideConfig) -> np.ndarray:

@@ -26,10 +26,9 @@ from simkit.engine.kernel_records import ArrayResults, array_chunk
 from simkit.engine.kernels import (
     kernel_form,
     kernel_params,
-    kernel_reason,
     load_function,
-    numba_missing,
     quiet_numba,
+    run_reason,
 )
 from simkit.engine.play import Chunk, chunk_deals
 from simkit.engine.seeding import _stream_inc, batch_stream_array
@@ -46,16 +45,7 @@ BLOCK = 65536
 
 def kernel_supported(spec: RunSpec) -> str | None:
     """None if the kernel can play `spec`, else the reason it cannot (one sentence)."""
-    if spec.game != "sixnimmt":
-        return f"the 6 nimmt! kernel plays 6 nimmt! only, not {spec.game}"
-    if not isinstance(spec.config, SixNimmtConfig):
-        return "the config is not a 6 nimmt! config"
-    if spec.paranoid:
-        return "--paranoid audits the state after every step, which only the scalar engine does"
-    missing = numba_missing()
-    if missing:
-        return missing
-    return kernel_reason(spec.strategies, spec.config, spec.n_players)
+    return run_reason(spec, "sixnimmt", "6 nimmt!", SixNimmtConfig)
 
 
 def config_array(config: SixNimmtConfig, n: int, *, seating: str = "fixed",

@@ -21,10 +21,9 @@ from simkit.engine.kernel_records import ArrayResults, array_chunk
 from simkit.engine.kernels import (
     kernel_form,
     kernel_params,
-    kernel_reason,
     load_function,
-    numba_missing,
     quiet_numba,
+    run_reason,
 )
 from simkit.engine.play import Chunk, chunk_deals
 from simkit.engine.seeding import _stream_inc, batch_stream_array
@@ -41,16 +40,7 @@ _NO_TRACE = np.zeros(0, dtype=np.int64)
 
 def kernel_supported(spec: RunSpec) -> str | None:
     """None if the kernel can play `spec`, else the reason it cannot (one sentence)."""
-    if spec.game != "trains":
-        return f"the Game of Trains kernel plays trains only, not {spec.game}"
-    if not isinstance(spec.config, TrainsConfig):
-        return "the config is not a Game of Trains config"
-    if spec.paranoid:
-        return "--paranoid audits the state after every step, which only the scalar engine does"
-    missing = numba_missing()
-    if missing:
-        return missing
-    return kernel_reason(spec.strategies, spec.config, spec.n_players)
+    return run_reason(spec, "trains", "Game of Trains", TrainsConfig)
 
 
 def max_steps(config: TrainsConfig, n: int) -> int:
