@@ -217,7 +217,7 @@ def test_a_plug_in_strategys_kernel_form_plays_its_games_and_a_wrong_answer_is_n
 
 
 def test_a_kernel_run_is_replayed_by_the_scalar_engine_where_numba_is_missing(monkeypatch):
-    import simkit.games.sixnimmt.kernel as kernel_module
+    import simkit.engine.kernels as kernel_module
 
     manifest = RunSpec.create("sixnimmt", 4, ["random"], 10, seed=1, engine="kernel").manifest_fields()
     assert RunSpec.from_manifest(manifest).engine == "kernel"

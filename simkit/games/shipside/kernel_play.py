@@ -17,6 +17,7 @@ import numpy as np
 from numba import types
 
 from simkit.engine import kernel_rng as kr
+from simkit.engine.kernel_games import record_answer, seat_slots
 from simkit.engine.kernel_rng import compiled
 from simkit.games.shipside import kernel_layout as L
 
@@ -822,14 +823,6 @@ def _pick(g, chance, c0, c1):
 
 
 # ---- one decision step ------------------------------------------------------------------------
-@compiled(inline=True)
-def _record(trace, answer):
-    """Append a bot's answer to `trace` (nothing when it is empty)."""
-    if trace.size:
-        at = trace[0] + 1
-        if at < trace.size:
-            trace[at] = answer
-            trace[0] = at
 
 
 @compiled()
@@ -838,7 +831,7 @@ def _ask(g, gens, slot_of, fns, params, trace, ask, seat):
     count = prepare(ask, seat, g)
     k = slot_of[seat]
     pos = fns[k](ask, seat, g, params[k], gens[1 + seat])
-    _record(trace, pos)
+    record_answer(trace, pos)
     if pos < 0 or pos >= count:
         return -1
     return action_at(ask, seat, g, pos)
@@ -882,19 +875,6 @@ def play_on(g, gens, slot_of, fns, params, max_steps, trace):
     return steps, -1
 
 
-@compiled()
-def _seating(cfg, index, seating_gen, slots):
-    """Which lineup slot sits in each seat (seat_slots); returns the rotation."""
-    if cfg[L.C_DUPLICATE] or cfg[L.C_SEATING] == 0:
-        rotation = index % 2
-        for s in range(2):
-            slots[s] = (s + rotation) % 2
-        return rotation
-    for s in range(2):
-        slots[s] = s
-    if cfg[L.C_SEATING] == 1:
-        kr.shuffle(seating_gen, slots, 2)
-    return 0
 
 
 @compiled()
@@ -931,7 +911,7 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
             row[kr.S_LO] = chance_words[k, 1] if stream == 0 else words[k, 2 * stream + 1]
             row[kr.I_HI] = incs[stream, 0]
             row[kr.I_LO] = incs[stream, 1]
-        rotation[k] = _seating(cfg, index[k], gens[3], slots[k])
+        rotation[k] = seat_slots(2, cfg[L.C_SEATING], cfg[L.C_DUPLICATE], index[k], gens[3], slots[k])
         new_game(g, cfg, gens[0])
         done, bad = play_on(g, gens, slots[k], fns, params, cfg[L.C_STEP_CAP], trace)
         if bad != -1:

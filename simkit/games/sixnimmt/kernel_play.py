@@ -16,6 +16,7 @@ import numpy as np
 from numba import types
 
 from simkit.engine import kernel_rng as kr
+from simkit.engine.kernel_games import record_answer, seat_slots
 from simkit.engine.kernel_rng import compiled
 from simkit.games.sixnimmt import kernel_layout as L
 from simkit.games.sixnimmt.rules import BH as _BH
@@ -177,7 +178,7 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
         seat = g[L.ACTOR]
         k = slot_of[seat]
         r = fns[k](L.ASK_ROW, seat, g, params[k], gens[1 + seat])
-        _record(trace, r)
+        record_answer(trace, r)
         if r < 0 or r >= g[L.R]:
             return seat
         _take(g, seat, r, g[L.CARD])
@@ -190,14 +191,6 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
     return -1
 
 
-@compiled(inline=True)
-def _record(trace, answer):
-    """Append a bot's answer to `trace` (nothing when it is empty)."""
-    if trace.size:
-        at = trace[0] + 1
-        if at < trace.size:
-            trace[at] = answer
-            trace[0] = at
 
 
 @compiled(inline=True)
@@ -208,7 +201,7 @@ def _play_cards(g, cfg, gens, slot_of, fns, params, trace):
     for seat in range(n):
         k = slot_of[seat]
         pos = fns[k](L.ASK_CARD, seat, g, params[k], gens[1 + seat])
-        _record(trace, pos)
+        record_answer(trace, pos)
         count = g[lens + seat]
         if pos < 0 or pos >= count:
             return seat
@@ -310,7 +303,7 @@ def _draft(g, gens, slot_of, fns, params, trace):
     seat = g[L.ACTOR]
     k = slot_of[seat]
     pos = fns[k](L.ASK_DRAFT, seat, g, params[k], gens[1 + seat])
-    _record(trace, pos)
+    record_answer(trace, pos)
     count = g[L.POOL_LEN]
     if pos < 0 or pos >= count:
         return seat
@@ -361,20 +354,6 @@ def play_on(g, cfg, gens, slot_of, fns, params, max_steps, log, logged, trace):
     return steps, -1, logged
 
 
-@compiled()
-def _seating(cfg, index, seating_gen, slots):
-    """Which lineup slot sits in each seat (seat_slots); returns the rotation."""
-    n = cfg[L.C_N]
-    if cfg[L.C_DUPLICATE] or cfg[L.C_SEATING] == 0:
-        rotation = index % n
-        for s in range(n):
-            slots[s] = (s + rotation) % n
-        return rotation
-    for s in range(n):
-        slots[s] = s
-    if cfg[L.C_SEATING] == 1:
-        kr.shuffle(seating_gen, slots, n)
-    return 0
 
 
 @compiled()
@@ -418,7 +397,7 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
             row[kr.S_LO] = words_at[1]
             row[kr.I_HI] = incs[stream, 0]
             row[kr.I_LO] = incs[stream, 1]
-        rotation[k] = _seating(cfg, index[k], gens[n + 1], slots[k])
+        rotation[k] = seat_slots(n, cfg[L.C_SEATING], cfg[L.C_DUPLICATE], index[k], gens[n + 1], slots[k])
         new_match(g, cfg, gens[0])
         done, bad, now = play_on(g, cfg, gens, slots[k], fns, params, cfg[L.C_STEP_CAP], log, logged,
                                  trace)

@@ -16,6 +16,7 @@ import numpy as np
 from numba import types
 
 from simkit.engine import kernel_rng as kr
+from simkit.engine.kernel_games import record_answer, seat_slots
 from simkit.engine.kernel_rng import compiled
 from simkit.games.trains import kernel_layout as L
 
@@ -502,14 +503,6 @@ def _end_action(g, cfg):
         g[L.ACTING] = cur
 
 
-@compiled(inline=True)
-def _record(trace, answer):
-    """Append a bot's answer to `trace` (nothing when it is empty)."""
-    if trace.size:
-        at = trace[0] + 1
-        if at < trace.size:
-            trace[at] = answer
-            trace[0] = at
 
 
 @compiled(inline=True)
@@ -532,7 +525,7 @@ def step(g, cfg, gens, slot_of, fns, params, direct, trace):
             answer = uniform_choice(phase, seat, g, gens[1 + seat])
         else:
             answer = fns[k](phase, seat, g, params[k], gens[1 + seat])
-        _record(trace, answer)
+        record_answer(trace, answer)
         if answer < 0 or answer >= legal_count(phase, seat, g):
             return seat
         answers[i] = answer
@@ -583,20 +576,6 @@ def play_on(g, cfg, gens, slot_of, fns, params, direct, max_steps, trace):
     return steps, -1
 
 
-@compiled()
-def _seating(cfg, index, seating_gen, slots):
-    """Which lineup slot sits in each seat (seat_slots); returns the rotation."""
-    n = cfg[L.C_N]
-    if cfg[L.C_DUPLICATE] or cfg[L.C_SEATING] == 0:
-        rotation = index % n
-        for s in range(n):
-            slots[s] = (s + rotation) % n
-        return rotation
-    for s in range(n):
-        slots[s] = s
-    if cfg[L.C_SEATING] == 1:
-        kr.shuffle(seating_gen, slots, n)
-    return 0
 
 
 @compiled()
@@ -617,7 +596,7 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, dire
             row[kr.S_LO] = words_at[1]
             row[kr.I_HI] = incs[stream, 0]
             row[kr.I_LO] = incs[stream, 1]
-        rotation[k] = _seating(cfg, index[k], gens[n + 1], slots[k])
+        rotation[k] = seat_slots(n, cfg[L.C_SEATING], cfg[L.C_DUPLICATE], index[k], gens[n + 1], slots[k])
         new_game(g, cfg, gens[0])
         done, bad = play_on(g, cfg, gens, slots[k], fns, params, direct, cfg[L.C_STEP_CAP], trace)
         if bad != -1:
