@@ -91,7 +91,8 @@ def luck_text(data: dict, title: str, folder: str) -> str:
     lines += ["", spread_sentence(data), "most lopsided deals:"]
     lines += [f"  deal {d}: hands {w}  ({cmd})" for d, w, cmd in lopsided_rows(data, folder)]
     if data.get("deals_left_out"):
-        lines.append(f"{data['deals_left_out']} deal(s) left out: a game of theirs did not finish")
+        lines.append(f"{data['deals_left_out']} deal(s) left out: a game of theirs was forfeited or did "
+                     f"not finish")
     return "\n".join(lines)
 
 

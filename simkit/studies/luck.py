@@ -82,7 +82,7 @@ class LuckResult:
     win: LuckSplit
     score: LuckSplit
     spread: DealSpread
-    left_out: int                # deals not counted: a game of theirs did not finish (engine error)
+    left_out: int                # deals not counted: a game of theirs was forfeited or did not finish
     first_games: dict[int, int]  # deal number -> the run's first game of that deal (for replay)
 
     def to_dict(self) -> dict:
@@ -98,10 +98,13 @@ def analyse_luck(seats: pd.DataFrame, lineup: list[str], seed: int, *, resamples
     """The split of the win and of the score margin (score minus the game's mean score), from a
     duplicate run's seat rows."""
     n = len(lineup)
+    played = seats["deal"].nunique()
+    # a deal with a forfeited game (no score) is left out whole: its seatings no longer compare
+    spoiled = seats.loc[seats["forfeit"].fillna(False).astype(bool) | seats["score"].isna(), "deal"]
+    seats = seats[~seats["deal"].isin(set(spoiled))]
     if seats.empty:
         raise RunFolderError("the luck study has no finished games to analyse")
     margin = seats["score"] - seats.groupby("game")["score"].transform("mean")
-    played = seats["deal"].nunique()
     numbers, wins = outcome_table(seats["deal"].to_numpy(), seats["seat"].to_numpy(),
                                   seats["slot"].to_numpy(), seats["win"].to_numpy(), n)
     _, scores = outcome_table(seats["deal"].to_numpy(), seats["seat"].to_numpy(),

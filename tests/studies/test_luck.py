@@ -67,3 +67,23 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(tmp_path):
                                        "--out", str(tmp_path / "x")])
     assert result.exit_code != 0 and "at least 2 agents" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_deal_with_a_forfeited_game_is_left_out_whole():
+    import numpy as np
+
+    from simkit.studies.luck import analyse_luck
+
+    rows = []
+    for deal in range(4):
+        for rotation in range(2):
+            game = deal * 2 + rotation
+            for seat in range(2):
+                slot = (seat + rotation) % 2
+                win = 1.0 if slot == 0 else 0.0
+                forfeit = deal == 2 and rotation == 1 and seat == 0
+                rows.append({"game": game, "deal": deal, "seat": seat, "slot": slot, "win": win,
+                             "score": np.nan if forfeit else 10.0 * win, "forfeit": forfeit})
+    luck = analyse_luck(pd.DataFrame(rows), ["strong", "weak"], seed=1, resamples=50)
+    assert luck.left_out == 1 and luck.win.deals == 3
+    assert luck.win.shares["skill"].value > 0.99
