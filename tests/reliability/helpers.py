@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -43,12 +44,19 @@ def interrupt_after_chunks(monkeypatch, spec: RunSpec, out: Path, chunks: int = 
     return out
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    # a pytest-xdist worker ignores SIGINT, and an ignored signal stays ignored in its children:
+    # Python would then never raise KeyboardInterrupt in simkit, unlike under a user's shell
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def simkit_process(*args: str, **kw) -> subprocess.Popen:
-    """`simkit ARGS` in a new process (its own session, so signals reach it alone)."""
+    """`simkit ARGS` in a new process (its own session, so signals reach it alone), with Ctrl-C
+    handled as a terminal's shell leaves it."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([sys.executable, "-c", "from simkit.cli import main; main()", *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, **kw)
+                            text=True, start_new_session=True, preexec_fn=_ctrl_c_as_at_a_terminal, **kw)
 
 
 def simkit(*args: str) -> subprocess.CompletedProcess:
