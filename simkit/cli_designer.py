@@ -21,6 +21,10 @@ from simkit.engine.registry import get_game
 @options.players
 @click.option("-n", "--deals", "deals", type=int, default=100, show_default=True, callback=options.positive,
               help="Deals to play; each is played once per seat rotation (players x deals games).")
+@click.option("--replays", type=options.WHOLE, default=1, show_default=True, callback=options.positive,
+              help="Plays of each deal per seat rotation, with other strategy streams (players x deals x "
+                   "replays games): a hand's win share over its seatings then moves in steps of "
+                   "1/(players x replays), not 1/players. The split does not need it.")
 @options.seed
 @options.jobs
 @options.overrides
@@ -30,7 +34,7 @@ from simkit.engine.registry import get_game
 @options.progress
 @options.quiet
 @options.as_json
-def luck_command(game, strategy_names, players, deals, seed, jobs, set_items, out, decision_timeout,
+def luck_command(game, strategy_names, players, deals, replays, seed, jobs, set_items, out, decision_timeout,
                  resume, progress, quiet, as_json):
     """How much of the outcome the deal decides, and how much skill (who plays).
 
@@ -45,6 +49,7 @@ def luck_command(game, strategy_names, players, deals, seed, jobs, set_items, ou
     Examples:
       simkit luck sixnimmt -p 4 --set max_rounds=1
       simkit luck shipside -s random -s octopus -n 400
+      simkit luck sixnimmt -p 4 -s random -s heuristic -n 200 --replays 10
       simkit luck trains -p 3 -s random -s greedy -s rival --seed 7
     """
     from simkit.engine.lineup import default_players
@@ -60,13 +65,14 @@ def luck_command(game, strategy_names, players, deals, seed, jobs, set_items, ou
     seed = options.recorded_seed(out, resume, seed)
     plan = plan_luck(game, n, list(strategy_names) or None, deals, seed=seed,
                      overrides=parse_set_options(set_items), command=options.command_line(),
-                     decision_timeout=decision_timeout)
+                     decision_timeout=decision_timeout, replays=replays)
     out_dir = out if out is not None else default_out_dir(plan.spec)
     say = (lambda message: None) if quiet else options.echo_err
 
     def header() -> None:
+        times = "" if plan.replays == 1 else f" x {plan.replays} replays"
         say(f"{entry.title}: luck study of {', '.join(plan.agents)}, {n} players, {plan.deals} deals x "
-            f"{n} seatings = {plan.spec.n_games} games, "
+            f"{n} seatings{times} = {plan.spec.n_games} games, "
             f"{options.seed_text(plan.spec.seed, seed_given or seed is not None)} -> {out_dir}")
 
     with options.explained_interrupt(

@@ -88,21 +88,36 @@ def _deal_range(item: Any) -> tuple[int, int]:
     return low, high
 
 
-def checked_deal_numbers(ranges: Any, deals_needed: int) -> DealRanges | None:
-    """The first `deals_needed` deals of a deal list, as sorted, disjoint ranges with adjacent
-    ones joined; None when they are deals 0 .. deals_needed-1 (a plain run). A malformed list,
-    or one with too few deals, is a one-line ConfigError."""
-    if ranges is None:
-        return None
-    joined: list[tuple[int, int]] = []
+def _joined_passes(ranges: Any) -> list[list[tuple[int, int]]]:
+    """The ranges of a deal list as passes: each sorted and disjoint, adjacent ranges joined; a
+    range starting at or below the previous one's end starts a new pass."""
+    passes: list[list[tuple[int, int]]] = [[]]
     for low, high in map(_deal_range, ranges):
+        joined = passes[-1]
         if joined and low <= joined[-1][1]:
-            raise ConfigError(f"the deal list is not sorted and disjoint at {low}-{high} (after "
-                              f"{joined[-1][0]}-{joined[-1][1]})")
-        if joined and low == joined[-1][1] + 1:
+            passes.append([(low, high)])
+        elif joined and low == joined[-1][1] + 1:
             joined[-1] = (joined[-1][0], high)
         else:
             joined.append((low, high))
+    return passes
+
+
+def checked_deal_numbers(ranges: Any, deals_needed: int) -> DealRanges | None:
+    """The first `deals_needed` deals of a deal list, as sorted, disjoint ranges with adjacent
+    ones joined; None when they are deals 0 .. deals_needed-1 (a plain run). The one exception
+    to "sorted and disjoint": the same list repeated, which plays every deal once per pass (the
+    luck study's replays: the same deal again with the strategies' streams of another game). A
+    malformed list, or one with too few deals, is a one-line ConfigError."""
+    if ranges is None:
+        return None
+    passes = _joined_passes(ranges)
+    for previous, joined in zip(passes, passes[1:]):
+        if joined != passes[0]:
+            low, high = joined[0]
+            raise ConfigError(f"the deal list is not sorted and disjoint at {low}-{high} (after "
+                              f"{previous[-1][0]}-{previous[-1][1]})")
+    joined = [r for one in passes for r in one]
     listed = sum(high - low + 1 for low, high in joined)
     if listed < deals_needed:
         raise ConfigError(f"the deal list names {listed} deals, the run needs {deals_needed}: "

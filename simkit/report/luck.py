@@ -7,6 +7,7 @@ on a luck folder rebuilds the same pages without playing anything.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -50,11 +51,19 @@ def headline(data: dict, title: str) -> str:
 
 def spread_sentence(data: dict) -> str:
     s = data["spread"]
-    seatings = data["win"]["players"]
-    return (f"On {_pct(s['lopsided_share'])} [{_pct(s['lopsided_low'])} to {_pct(s['lopsided_high'])}] of "
-            f"the deals some hand wins at most {_pct(s['lopsided_at'])} of its {seatings} seatings (every "
-            f"agent tried it), and on {_pct(s['decided_share'])} one hand won in every seating, "
+    players, replays = data["win"]["players"], data.get("replays", 1)
+    seatings = players * replays
+    plays = (f"{seatings} seatings (every agent tried it)" if replays == 1 else
+             f"{seatings} plays ({players} seatings, each {replays} times; every agent tried it)")
+    text = (f"On {_pct(s['lopsided_share'])} [{_pct(s['lopsided_low'])} to {_pct(s['lopsided_high'])}] of "
+            f"the deals some hand wins at most {_pct(s['lopsided_at'])} of its {plays}, and on "
+            f"{_pct(s['decided_share'])} one hand won in every {'seating' if replays == 1 else 'play'}, "
             f"whoever held it.")
+    if s["lopsided_at"] * seatings < 1:
+        text += (f" With {seatings} plays a hand, \"at most {_pct(s['lopsided_at'])}\" means none, which "
+                 f"chance alone often gives: --replays {math.ceil(20 / players)} or more makes the "
+                 f"figure finer.")
+    return text
 
 
 def part_rows(data: dict) -> list[tuple[str, str, str, str, str]]:

@@ -29,6 +29,17 @@ random bot's choices) and everything particular to one game. Intervals come from
 whole deals (the independent unit; the games of one deal are not independent), percentile
 bootstrap.
 
+Replays (`simkit luck --replays R`): every deal played R times in each seating, the same deal
+(its chance stream) with the strategies' streams of other games, gives R outcomes per cell, a
+table [deal, seat, slot, replay]. The split above is taken of the cell means, which estimates
+the same deal, skill, seat and interaction parts (their mean squares' expectations differ from
+one game's only in the error term, which cancels); the error term of cell means holds only 1/R
+of the replay-to-replay variance, so the rest of one game adds back (1 - 1/R) times the pooled
+variance within cells (each replay is another game, so that is one seat's variance within its
+game, as every part is). The shares thus estimate the same quantities with or without replays,
+more tightly with them; R = 1 is the table above exactly. Per deal, a hand's win share is then
+over n R seatings (steps of 1/(n R) instead of 1/n).
+
 The deal's main effect is left out on purpose: every game hands out the same total of win share
 (and a score margin sums to 0 over the seats), so it is 0 by construction.
 """
@@ -73,29 +84,54 @@ class LuckSplit:
 
 
 def outcome_table(deal: np.ndarray, seat: np.ndarray, slot: np.ndarray, y: np.ndarray,
-                  n_players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Rows (deal, seat, slot, outcome) -> (deal numbers, table[d, s, a]). Only deals with every
-    (seat, slot) cell present are kept, so a study cut short mid-deal is read as its whole deals."""
+                  n_players: int, replay: np.ndarray | None = None, replays: int = 1
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Rows (deal, seat, slot, outcome) -> (deal numbers, table[d, s, a]); with `replays` > 1
+    and each row's `replay` (0 .. replays-1), table[d, s, a, r]. Only deals with every cell
+    present are kept, so a study cut short mid-deal is read as its whole deals."""
     deal, seat, slot = (np.asarray(v, dtype=np.int64) for v in (deal, seat, slot))
     y = np.asarray(y, dtype=float)
-    if not (len(deal) == len(seat) == len(slot) == len(y)):
-        raise ValueError("deal, seat, slot and outcome must have the same length")
+    rep = np.zeros(len(deal), dtype=np.int64) if replay is None else np.asarray(replay, dtype=np.int64)
+    if not (len(deal) == len(seat) == len(slot) == len(y) == len(rep)):
+        raise ValueError("deal, seat, slot, replay and outcome must have the same length")
     if len(y) and (seat.min() < 0 or seat.max() >= n_players or slot.min() < 0 or slot.max() >= n_players):
         raise ValueError(f"seats and slots must lie within 0..{n_players - 1}")
+    if len(y) and (rep.min() < 0 or rep.max() >= replays):
+        raise ValueError(f"replays must lie within 0..{replays - 1}")
     numbers, index = np.unique(deal, return_inverse=True)
-    table = np.full((len(numbers), n_players, n_players), np.nan)
-    table[index, seat, slot] = y
+    table = np.full((len(numbers), n_players, n_players, replays), np.nan)
+    table[index, seat, slot, rep] = y
     counts = np.zeros(table.shape, dtype=np.int64)
-    np.add.at(counts, (index, seat, slot), 1)
+    np.add.at(counts, (index, seat, slot, rep), 1)
     if (counts > 1).any():
-        raise ValueError("a (deal, seat, slot) cell appears twice: each deal must be played once per seating")
-    whole = (counts == 1).all(axis=(1, 2))
-    return numbers[whole], table[whole]
+        raise ValueError("a (deal, seat, slot, replay) cell appears twice: each deal must be played "
+                         "once per seating and replay")
+    whole = (counts == 1).all(axis=(1, 2, 3))
+    table = table[whole]
+    return numbers[whole], (table[..., 0] if replays == 1 else table)
+
+
+def within_cells(table: np.ndarray) -> float:
+    """The pooled variance of the replays of one cell of a [deal, seat, slot, replay] table,
+    each outcome taken against its game's mean first (what is the same for every seat of one
+    game is nobody's luck or skill; for wins and score margins it is constant anyway)."""
+    d, n, _, r = table.shape
+    rot = (np.arange(n)[:, None] - np.arange(n)[None, :]) % n          # [seat, slot] -> rotation
+    games = np.stack([table[:, rot == k, :].mean(axis=1) for k in range(n)], axis=1)   # [deal, rot, replay]
+    own = table - games[:, rot, :]
+    cells = own.mean(axis=3, keepdims=True)
+    return float(((own - cells) ** 2).sum() / (d * n * n * (r - 1)))
 
 
 def variance_parts(table: np.ndarray) -> dict[str, float]:
-    """The variance components of a [deal, seat, slot] table (see the module text); needs at
-    least 2 deals and 2 players."""
+    """The variance components of a [deal, seat, slot] table, or of a [deal, seat, slot, replay]
+    one (see the module text); needs at least 2 deals and 2 players."""
+    if table.ndim == 4:
+        replays = table.shape[3]
+        parts = variance_parts(table.mean(axis=3))
+        if replays > 1:
+            parts["rest"] += (1.0 - 1.0 / replays) * within_cells(table)
+        return parts
     d, n, _ = table.shape
     if d < 2 or n < 2:
         raise ValueError("the split needs at least 2 whole deals and 2 players")
@@ -189,11 +225,13 @@ class DealSpread:
 
 
 def deal_spread(numbers: np.ndarray, wins: np.ndarray, *, show: int = 5) -> DealSpread:
-    """From the win table [deal, seat, slot]: the hands' win shares per deal, the deals where a
-    hand (nearly) never wins whoever holds it, and the `show` deals whose hands differ most."""
+    """From the win table [deal, seat, slot] (or [deal, seat, slot, replay]): the hands' win
+    shares per deal, the deals where a hand (nearly) never wins whoever holds it, and the `show`
+    deals whose hands differ most."""
     from simkit.stats.intervals import wilson
 
-    hands = wins.mean(axis=2)                        # [deal, seat]: the hand's share over all agents
+    # [deal, seat]: the hand's share over all agents (and replays, if any)
+    hands = wins.reshape(wins.shape[0], wins.shape[1], -1).mean(axis=2)
     lopsided = hands.min(axis=1) <= LOPSIDED_AT + 1e-12
     low, high = wilson(float(lopsided.sum()), float(len(hands)))
     spread = hands.max(axis=1) - hands.min(axis=1)

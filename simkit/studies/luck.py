@@ -2,7 +2,9 @@
 
 A luck study is a normal run on duplicate deals: a lineup of agents of different strength (by
 default the game's `random` bot, its strongest bot and the search agent, cycled over the seats),
-every deal played once in each seat rotation, the cards staying with the seat. The run folder
+every deal played once in each seat rotation, the cards staying with the seat (with `replays`
+R > 1, R times: the same deal again with the strategies' streams of other games; the run then
+lists its deals R times over, `RunSpec.deal_numbers`). The run folder
 gets `luck.json` beside the tables: the variance split of the outcome (win, and score margin)
 into deal, skill, seat and their interactions (`simkit.stats.luck`), the share of lopsided
 deals and the deals that are most lopsided, so `simkit replay` can show them. An interrupted
@@ -29,6 +31,8 @@ from simkit.stats.luck import DealSpread, LuckSplit, deal_spread, luck_split, ou
 
 LUCK_FILE = "luck.json"
 DEFAULT_DEALS = 100
+#: plays of each deal per seating, at most
+MAX_REPLAYS = 1000
 #: the bootstrap's own stream: SeedSequence(seed, spawn_key=(BOOTSTRAP_KEY,)), apart from every game's
 BOOTSTRAP_KEY = 2**31 - 7
 
@@ -54,6 +58,7 @@ class LuckPlan:
     agents: list[str]
     spec: RunSpec
     deals: int
+    replays: int = 1
 
     @property
     def chunk_size(self) -> int:
@@ -62,17 +67,23 @@ class LuckPlan:
 
 def plan_luck(game: str, n_players: int, agents: list[str] | None, deals: int, *,
               seed: int | None = None, overrides: dict[str, str] | None = None, command: str = "",
-              decision_timeout: float | None = None) -> LuckPlan:
-    """Validate a luck study before anything runs."""
+              decision_timeout: float | None = None, replays: int = 1) -> LuckPlan:
+    """Validate a luck study before anything runs. With `replays` R > 1 every deal is played R
+    times per seating: the run lists deals 0 .. deals-1 R times over, so a replay of a deal is
+    a later game of the run (other strategy streams) on the same deal."""
     get_game(game)
     if deals < 2:
         raise ConfigError(f"--deals {deals} is not allowed: the split needs at least 2 deals")
+    if not 1 <= replays <= MAX_REPLAYS:
+        raise ConfigError(f"--replays {replays} is not allowed: 1 (each deal once per seating) up to "
+                          f"{MAX_REPLAYS}")
     chosen = list(agents) if agents else default_agents(game, n_players)
     lineup = luck_lineup(chosen, n_players)
-    spec = RunSpec.create(game, n_players, lineup, deals * n_players, seed=seed, seating="rotate",
-                          duplicate=True, overrides=overrides, command=command,
-                          decision_timeout=decision_timeout)
-    return LuckPlan(chosen, spec, deals)
+    listed = None if replays == 1 else [(0, deals - 1)] * replays
+    spec = RunSpec.create(game, n_players, lineup, deals * n_players * replays, seed=seed,
+                          seating="rotate", duplicate=True, overrides=overrides, command=command,
+                          decision_timeout=decision_timeout, deal_numbers=listed)
+    return LuckPlan(chosen, spec, deals, replays)
 
 
 @dataclass(frozen=True)
@@ -84,19 +95,26 @@ class LuckResult:
     spread: DealSpread
     left_out: int                # deals not counted: a game of theirs was forfeited or did not finish
     first_games: dict[int, int]  # deal number -> the run's first game of that deal (for replay)
+    replays: int = 1             # plays of each deal per seating
+
 
     def to_dict(self) -> dict:
         spread = self.spread.to_dict()
         for row in spread["most_lopsided"]:
             row["first_game"] = self.first_games[row["deal"]]
-        return {"agents": self.agents, "lineup": self.lineup, "win": self.win.to_dict(),
-                "score_margin": self.score.to_dict(), "spread": spread,
-                "deals_left_out": self.left_out}
+        out = {"agents": self.agents, "lineup": self.lineup, "win": self.win.to_dict(),
+               "score_margin": self.score.to_dict(), "spread": spread,
+               "deals_left_out": self.left_out}
+        if self.replays > 1:    # (a study without replays writes the file it always wrote)
+            out["replays"] = self.replays
+        return out
 
 
-def analyse_luck(seats: pd.DataFrame, lineup: list[str], seed: int, *, resamples: int = 1000) -> LuckResult:
+def analyse_luck(seats: pd.DataFrame, lineup: list[str], seed: int, *, resamples: int = 1000,
+                 replays: int = 1) -> LuckResult:
     """The split of the win and of the score margin (score minus the game's mean score), from a
-    duplicate run's seat rows."""
+    duplicate run's seat rows; with `replays` > 1 each (deal, seat, slot) cell's plays are its
+    replays in game order."""
     n = len(lineup)
     played = seats["deal"].nunique()
     # a deal with a forfeited game (no score) is left out whole: its seatings no longer compare
@@ -105,10 +123,13 @@ def analyse_luck(seats: pd.DataFrame, lineup: list[str], seed: int, *, resamples
     if seats.empty:
         raise RunFolderError("the luck study has no finished games to analyse")
     margin = seats["score"] - seats.groupby("game")["score"].transform("mean")
-    numbers, wins = outcome_table(seats["deal"].to_numpy(), seats["seat"].to_numpy(),
-                                  seats["slot"].to_numpy(), seats["win"].to_numpy(), n)
-    _, scores = outcome_table(seats["deal"].to_numpy(), seats["seat"].to_numpy(),
-                              seats["slot"].to_numpy(), margin.to_numpy(), n)
+    replay = None
+    if replays > 1:
+        replay = seats.sort_values("game").groupby(["deal", "seat", "slot"]).cumcount().reindex(seats.index)
+        replay = replay.to_numpy()
+    cells = (seats["deal"].to_numpy(), seats["seat"].to_numpy(), seats["slot"].to_numpy())
+    numbers, wins = outcome_table(*cells, seats["win"].to_numpy(), n, replay, replays)
+    _, scores = outcome_table(*cells, margin.to_numpy(), n, replay, replays)
     if len(numbers) < 2:
         raise RunFolderError(f"the luck study has {len(numbers)} whole deal(s); the split needs at least 2")
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(BOOTSTRAP_KEY,)))
@@ -118,7 +139,7 @@ def analyse_luck(seats: pd.DataFrame, lineup: list[str], seed: int, *, resamples
     spread = deal_spread(numbers, wins)
     firsts = seats.groupby("deal")["game"].min()
     return LuckResult(agents, list(lineup), win, score, spread, played - len(numbers),
-                      {d: int(firsts[d]) for d, _ in spread.most_lopsided})
+                      {d: int(firsts[d]) for d, _ in spread.most_lopsided}, replays)
 
 
 def run_luck(plan: LuckPlan, out_dir: Path | str, *, jobs: int = -1, progress: bool | None = None,
@@ -128,7 +149,7 @@ def run_luck(plan: LuckPlan, out_dir: Path | str, *, jobs: int = -1, progress: b
     result = run(plan.spec, out_dir, jobs=jobs, chunk_size=plan.chunk_size, progress=progress,
                  resume=resume, on_start=on_start)
     seed = int(result.manifest["seed"])
-    luck = analyse_luck(result.seats, [s.text for s in plan.spec.strategies], seed)
+    luck = analyse_luck(result.seats, [s.text for s in plan.spec.strategies], seed, replays=plan.replays)
     write_luck(out_dir, luck)
     return result, luck
 

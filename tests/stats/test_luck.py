@@ -110,3 +110,104 @@ def test_deal_spread_finds_lopsided_and_decided_deals():
     spread = deal_spread(np.array([10, 11, 12]), wins, show=2)
     assert (spread.lopsided, spread.decided) == (2, 2)
     assert spread.most_lopsided == [(10, [1.0, 0.0]), (12, [0.0, 1.0])]
+
+
+# ---- replays: R plays of each deal per seating ---------------------------------------------------
+def replayed(deals, n, hand_sd, skill, noise, replays, seed=0):
+    """`study` with each deal played `replays` times per seating: table[d, s, a, r]."""
+    rng = np.random.default_rng(seed)
+    hands = rng.normal(0.0, hand_sd, (deals, n))
+    table = np.zeros((deals, n, n, replays))
+    for d in range(deals):
+        for r in range(n):
+            slots = [(s - r) % n for s in range(n)]
+            for k in range(replays):
+                strength = hands[d] + np.array([skill[a] for a in slots]) + rng.normal(0.0, noise, n)
+                winner = int(np.argmax(strength))
+                table[d, winner, slots[winner], k] = 1.0
+    return table
+
+
+def test_one_replay_is_the_table_without_replays():
+    table = study(50, 3, 1.0, [0, 0.5, 1], 0.5)
+    assert variance_parts(table[..., None]) == variance_parts(table)
+    numbers, again = outcome_table(np.repeat(np.arange(50), 9), np.tile(np.repeat(np.arange(3), 3), 50),
+                                   np.tile(np.arange(3), 150), table.reshape(-1), 3, np.zeros(450), 1)
+    assert again.shape == (50, 3, 3) and (again == table).all()
+
+
+def test_replays_estimate_the_parts_of_one_game_without_bias():
+    """A continuous outcome with a planted deal, skill, deal x agent, three-way and replay-to-replay
+    part: the split of the cell means plus the within-cell variance gives back the parts of one
+    game (the rest is the three-way part and the replays' noise together), for any R."""
+    n, d = 4, 40
+    agent = np.array([-0.6, -0.2, 0.2, 0.6])
+    planted = {"deal": 0.5, "skill": float((agent ** 2).mean()), "deal_x_agent": 0.1, "rest": 0.1 + 0.3}
+    rot = (np.arange(n)[:, None] - np.arange(n)[None, :]) % n
+    for replays in (2, 5):
+        found = []
+        for seed in range(40):
+            rng = np.random.default_rng(100 * replays + seed)
+            hand = rng.normal(0, np.sqrt(planted["deal"]), (d, n, 1, 1))
+            da = rng.normal(0, np.sqrt(planted["deal_x_agent"]), (d, 1, n, 1))
+            dsa = rng.normal(0, np.sqrt(0.1), (d, n, n, 1))
+            game_total = rng.normal(0, 2.0, (d, n, replays))[:, rot]      # one shift per game
+            noise = rng.normal(0, np.sqrt(0.3), (d, n, n, replays))
+            found.append(variance_parts(hand + agent[None, None, :, None] + da + dsa + game_total + noise))
+        for part, value in planted.items():
+            expected = value if part == "skill" else value * (n - 1) / n
+            assert np.mean([f[part] for f in found]) == pytest.approx(expected, rel=0.1), (replays, part)
+
+
+def test_replays_leave_the_shares_of_wins_where_they_were_and_narrow_them():
+    """The same deals played once and 8 times per seating: each share with replays lies in the
+    interval of the one without (the rest too: the cell means alone would put 7/8 of the
+    replays' noise out of it), and the skill interval is narrower."""
+    skill, n = [0.0, 0.4, 0.8], 3
+    one = split(replayed(300, n, 0.7, skill, 1.0, 1, seed=5)[..., 0])
+    many = luck_split(replayed(300, n, 0.7, skill, 1.0, 8, seed=5), "win", np.random.default_rng(1),
+                      resamples=200).shares
+    for part in ("deal", "skill", "rest"):
+        assert one[part].low <= many[part].value <= one[part].high, part
+    assert many["rest"].value > 0.6
+    assert many["skill"].high - many["skill"].low < 0.7 * (one["skill"].high - one["skill"].low)
+
+
+def _coin_lopsided(plays: int) -> float:
+    """Two hands, every play a fair coin: P(the weaker hand wins at most 10 % of `plays`)."""
+    from math import comb, floor
+
+    most = floor(0.1 * plays + 1e-12)
+    return min(1.0, 2 * sum(comb(plays, k) for k in range(most + 1)) / 2 ** plays)
+
+
+@pytest.mark.parametrize("replays", [1, 5, 10])
+def test_the_lopsided_share_of_a_game_of_pure_chance_is_the_binomial_one(replays):
+    """2 players, no deal, no skill: a hand's wins over its 2R plays are Binomial(2R, 1/2), so the
+    share of lopsided deals is known: 1/2 with one play per seating (the 1/n resolution), about
+    2 % with 5 replays, 0.04 % with 10."""
+    table = replayed(1500, 2, 0.0, [0.0, 0.0], 1.0, replays, seed=40 + replays)
+    spread = deal_spread(np.arange(1500), table[..., 0] if replays == 1 else table)
+    expected = _coin_lopsided(2 * replays)
+    assert spread.lopsided_low <= expected <= spread.lopsided_high
+    assert abs(spread.lopsided_share - expected) < 0.05
+
+
+def test_replays_count_in_each_hands_win_share():
+    wins = np.zeros((2, 2, 2, 2))
+    wins[0, 0, :, :] = 1.0                      # deal 0: seat 0's hand wins every play
+    wins[1, 0, 0, 0] = wins[1, 1, 1, 0] = 1.0   # deal 1, replay 0: the agent in slot 0 wins ...
+    wins[1, 0, 1, 1] = wins[1, 1, 0, 1] = 1.0   # ... replay 1: the one in slot 1
+    spread = deal_spread(np.array([0, 1]), wins)
+    assert spread.most_lopsided == [(0, [1.0, 0.0]), (1, [0.5, 0.5])]
+    assert (spread.lopsided, spread.decided) == (1, 1)
+
+
+def test_outcome_table_with_replays_keeps_only_deals_with_every_replay():
+    cells = [(d, s, a, r) for d in range(2) for s in range(2) for a in range(2) for r in range(2)]
+    cells = cells[:-1]                          # deal 1 lacks one replay of one cell
+    deal, seat, slot, rep = (np.array(c) for c in zip(*cells))
+    numbers, table = outcome_table(deal, seat, slot, np.ones(len(deal)), 2, rep, 2)
+    assert numbers.tolist() == [0] and table.shape == (1, 2, 2, 2)
+    with pytest.raises(ValueError, match="replays must lie within 0..1"):
+        outcome_table(deal, seat, slot, np.ones(len(deal)), 2, rep + 1, 2)

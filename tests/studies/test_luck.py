@@ -87,3 +87,33 @@ def test_a_deal_with_a_forfeited_game_is_left_out_whole():
     luck = analyse_luck(pd.DataFrame(rows), ["strong", "weak"], seed=1, resamples=50)
     assert luck.left_out == 1 and luck.win.deals == 3
     assert luck.win.shares["skill"].value > 0.99
+
+
+def test_replays_play_each_deal_again_with_other_strategy_streams(tmp_path):
+    """--replays 2: the first pass is the study without replays, game for game; the second plays
+    the same deals (the same deal numbers, the same chance stream) in later games, whose random
+    bot plays otherwise; luck.json says so and the hands' shares count every play."""
+    plain, _ = luck(tmp_path, "plain", "-j", "1")
+    twice, text = luck(tmp_path, "twice", "-j", "1", "--replays", "2")
+    one, two = pd.read_parquet(plain / "seats.parquet"), pd.read_parquet(twice / "seats.parquet")
+    assert len(two) == 2 * len(one) and (two.groupby(["deal", "seat", "slot"]).size() == 2).all()
+    first = two[two["game"] < len(one) // 3].reset_index(drop=True)
+    pd.testing.assert_frame_equal(first, one)
+    again = two[two["game"] >= len(one) // 3]
+    assert sorted(again["deal"].unique()) == sorted(one["deal"].unique())
+    # the same deal in a later game is not the same game: the random seat's choices differ
+    assert not (again.sort_values(["deal", "seat", "slot"])["score"].to_numpy()
+                == one.sort_values(["deal", "seat", "slot"])["score"].to_numpy()).all()
+    data = json.loads((twice / LUCK_FILE).read_text())
+    assert data["replays"] == 2 and "replays" not in json.loads((plain / LUCK_FILE).read_text())
+    assert "of its 6 plays (3 seatings, each 2 times" in text
+    shares = [w for row in data["spread"]["most_lopsided"] for w in row["hand_win_shares"]]
+    assert all(abs(6 * w - round(6 * w)) < 1e-3 for w in shares)      # steps of 1/6
+    assert "x 2 replays = 36 games" in text
+
+
+def test_replays_must_be_at_least_one(tmp_path):
+    result = CliRunner().invoke(main, ["luck", *SMALL, "--replays", "0", "--out", str(tmp_path / "x")])
+    assert result.exit_code != 0 and "at least 1" in result.output and "Traceback" not in result.output
+    with pytest.raises(ConfigError, match="--replays 5000 is not allowed"):
+        plan_luck("sixnimmt", 3, ["random", "lowest"], 4, seed=1, replays=5000)
