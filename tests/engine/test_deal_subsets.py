@@ -68,6 +68,8 @@ def test_the_runs_deals_map_to_the_listed_numbers_in_order():
     ([(0, 49), (100, 149)], 50, None),            # only the deals the run plays count
     ([[500, 599]], 50, ((500, 549),)),            # as read back from manifest.json
     ([(0, 4), (10, 12)], 7, ((0, 4), (10, 11))),
+    ([(0, 4), (0, 4)], 10, ((0, 4), (0, 4))),     # the same list again: every deal twice (luck --replays)
+    ([(0, 2), (3, 4), (0, 4)], 8, ((0, 4), (0, 2))),
 ])
 def test_a_deal_list_is_cut_to_the_deals_the_run_plays(ranges, needed, expected):
     assert checked_deal_numbers(ranges, needed) == expected
@@ -76,6 +78,8 @@ def test_a_deal_list_is_cut_to_the_deals_the_run_plays(ranges, needed, expected)
 @pytest.mark.parametrize("ranges, message", [
     ([(5, 9)], "names 5 deals, the run needs 6"),
     ([(5, 9), (0, 2)], "not sorted and disjoint at 0-2"),
+    ([(0, 4), (0, 3)], "not sorted and disjoint at 0-3 (after 0-4)"),      # a repeat must be whole
+    ([(0, 4), (0, 4), (2, 9)], "not sorted and disjoint at 2-9"),
     ([(-1, 3)], "not allowed"),
     ([(4, 3)], "not allowed"),
     ([(True, 9)], "not allowed"),
