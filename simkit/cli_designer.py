@@ -4,6 +4,7 @@ wrappers over simkit.studies.luck and simkit.report.luck."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -25,6 +26,9 @@ from simkit.engine.registry import get_game
               help="Plays of each deal per seat rotation, with other strategy streams (players x deals x "
                    "replays games): a hand's win share over its seatings then moves in steps of "
                    "1/(players x replays), not 1/players. The split does not need it.")
+@click.option("--ladder", "ladder", type=click.Path(path_type=Path), default=None, metavar="FOLDER",
+              help="A `simkit ladder` folder of the same game: its skill chain (the longest chain of agents "
+                   "each beating the one before) is reported beside the split.")
 @options.seed
 @options.jobs
 @options.overrides
@@ -34,8 +38,8 @@ from simkit.engine.registry import get_game
 @options.progress
 @options.quiet
 @options.as_json
-def luck_command(game, strategy_names, players, deals, replays, seed, jobs, set_items, out, decision_timeout,
-                 resume, progress, quiet, as_json):
+def luck_command(game, strategy_names, players, deals, replays, ladder, seed, jobs, set_items, out,
+                 decision_timeout, resume, progress, quiet, as_json):
     """How much of the outcome the deal decides, and how much skill (who plays).
 
     Plays every deal once in each seat rotation of a lineup of agents of different strength (the
@@ -50,6 +54,7 @@ def luck_command(game, strategy_names, players, deals, replays, seed, jobs, set_
       simkit luck sixnimmt -p 4 --set max_rounds=1
       simkit luck shipside -s random -s octopus -n 400
       simkit luck sixnimmt -p 4 -s random -s heuristic -n 200 --replays 10
+      simkit luck sixnimmt -p 4 --ladder results/ladder-sixnimmt-20261130-101500-s7
       simkit luck trains -p 3 -s random -s greedy -s rival --seed 7
     """
     from simkit.engine.lineup import default_players
@@ -65,7 +70,7 @@ def luck_command(game, strategy_names, players, deals, replays, seed, jobs, set_
     seed = options.recorded_seed(out, resume, seed)
     plan = plan_luck(game, n, list(strategy_names) or None, deals, seed=seed,
                      overrides=parse_set_options(set_items), command=options.command_line(),
-                     decision_timeout=decision_timeout, replays=replays)
+                     decision_timeout=decision_timeout, replays=replays, ladder=ladder)
     out_dir = out if out is not None else default_out_dir(plan.spec)
     say = (lambda message: None) if quiet else options.echo_err
 

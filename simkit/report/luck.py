@@ -28,6 +28,8 @@ PARTS = {
     "rest": ("the rest", "chance after the deal (later draws, a random bot's choices) and everything "
              "particular to one game"),
 }
+CHAIN_MEANING = ("skill chain", "from a ladder of the game: the longest chain of agents each beating the one "
+                 "before it significantly; the longer, the more levels of skill the game rewards")
 OUTCOMES = {"win": "who wins", "score_margin": "the score margin (score minus the game's mean)"}
 
 
@@ -66,6 +68,21 @@ def spread_sentence(data: dict) -> str:
     return text
 
 
+def chain_sentence(data: dict) -> str | None:
+    """The skill chain of the ladder given with --ladder, or None."""
+    c = data.get("skill_chain")
+    if c is None:
+        return None
+    other = [what for what, same in (("players", c["same_players"]), ("rules", c["same_rules"])) if not same]
+    setting = f"{c['players']} players" + (f"; other {' and '.join(other)} than this study" if other else "")
+    if c["length"] < 2:
+        found = f"no agent of its {c['agents']} beats another significantly ({c['correction']})"
+    else:
+        found = (f"the longest chain of agents each beating the one before significantly ({c['correction']}) "
+                 f"is {' < '.join(c['chain'])}")
+    return f"Skill chain {c['length']} (the ladder in {c['folder']}, {setting}): {found}."
+
+
 def part_rows(data: dict) -> list[tuple[str, str, str, str, str]]:
     rows = []
     for key, (name, _) in PARTS.items():
@@ -87,13 +104,15 @@ def lopsided_rows(data: dict, folder: str) -> list[tuple[str, str, str]]:
 LOPSIDED_HEADER = ("deal", "win share of each seat's hand (seat 0, 1, ...)", "to see it")
 
 
-def glossary() -> list[tuple[str, str]]:
-    return [(name, meaning) for name, meaning in PARTS.values()]
+def glossary(data: dict | None = None) -> list[tuple[str, str]]:
+    chain = [CHAIN_MEANING] if data is not None and "skill_chain" in data else []
+    return [(name, meaning) for name, meaning in PARTS.values()] + chain
 
 
 def luck_text(data: dict, title: str, folder: str) -> str:
     """The terminal summary."""
-    lines = [headline(data, title), ""]
+    chain = chain_sentence(data)
+    lines = [headline(data, title), *([chain] if chain else []), ""]
     lines.append(f"{'part':<14} {'who wins':>9}  {'95 % interval':<18} {'score margin':>12}  95 % interval")
     for name, w, wi, s, si in part_rows(data):
         lines.append(f"{name:<14} {w:>9}  {wi:<18} {s:>12}  {si}")
@@ -146,19 +165,22 @@ def write_luck_report(folder: Path | str, title: str | None = None) -> Path:
     png, _ = save_figure(chart, folder / "luck")
     heading = f"Luck and skill: {title}, {data['win']['players']} players"
     parts, lopsided = part_rows(data), lopsided_rows(data, str(folder))
-    md = [f"# {heading}", "", f"**{headline(data, title)}**", "", "![shares of the outcome](luck.png)", "",
+    chain = chain_sentence(data)
+    md = [f"# {heading}", "", f"**{headline(data, title)}**", "", *([chain, ""] if chain else []),
+          "![shares of the outcome](luck.png)", "",
           "## The parts of the outcome", "", *md_table(PART_HEADER, parts), "",
           "## Deals", "", spread_sentence(data), "", *md_table(LOPSIDED_HEADER, lopsided), "",
-          "## What the figures mean", "", *(f"- **{n}**: {m}" for n, m in glossary()), ""]
+          "## What the figures mean", "", *(f"- **{n}**: {m}" for n, m in glossary(data)), ""]
     write_text_file(folder / "luck.md", "\n".join(md))
     body = [f"<p><strong>{esc(headline(data, title))}</strong></p>",
+            *([f"<p>{esc(chain)}</p>"] if chain else []),
             chart_img(png.read_bytes(), "shares of the outcome",
                       "Each part's share of the outcome's variance, with its 95 % interval",
                       min_font_pt(chart)),
             "<h2>The parts of the outcome</h2>", html_table((list(PART_HEADER), [list(r) for r in parts])),
             f"<h2>Deals</h2><p>{esc(spread_sentence(data))}</p>",
             html_table((list(LOPSIDED_HEADER), [list(r) for r in lopsided])),
-            glossary_html(glossary(), "What the figures mean")]
+            glossary_html(glossary(data), "What the figures mean")]
     path = folder / "luck.html"
     write_text_file(path, page_html(heading, body))
     return path

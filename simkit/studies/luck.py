@@ -13,6 +13,7 @@ study resumes like any run.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from simkit.engine.registry import get_game
 from simkit.engine.runner import RunResult, run
 from simkit.engine.spec import RunSpec
 from simkit.stats.luck import DealSpread, LuckSplit, deal_spread, luck_split, outcome_table
+from simkit.studies.luck_chain import ladder_chain
 
 LUCK_FILE = "luck.json"
 DEFAULT_DEALS = 100
@@ -59,6 +61,7 @@ class LuckPlan:
     spec: RunSpec
     deals: int
     replays: int = 1
+    chain: dict | None = None       # the skill chain of a ladder of the game (--ladder), if given
 
     @property
     def chunk_size(self) -> int:
@@ -67,10 +70,13 @@ class LuckPlan:
 
 def plan_luck(game: str, n_players: int, agents: list[str] | None, deals: int, *,
               seed: int | None = None, overrides: dict[str, str] | None = None, command: str = "",
-              decision_timeout: float | None = None, replays: int = 1) -> LuckPlan:
+              decision_timeout: float | None = None, replays: int = 1,
+              ladder: Path | str | None = None) -> LuckPlan:
     """Validate a luck study before anything runs. With `replays` R > 1 every deal is played R
     times per seating: the run lists deals 0 .. deals-1 R times over, so a replay of a deal is
-    a later game of the run (other strategy streams) on the same deal."""
+    a later game of the run (other strategy streams) on the same deal. `ladder`: a ladder folder
+    of the game whose skill chain is reported beside the split (read now, so a bad one fails
+    before anything is played)."""
     get_game(game)
     if deals < 2:
         raise ConfigError(f"--deals {deals} is not allowed: the split needs at least 2 deals")
@@ -83,7 +89,8 @@ def plan_luck(game: str, n_players: int, agents: list[str] | None, deals: int, *
     spec = RunSpec.create(game, n_players, lineup, deals * n_players * replays, seed=seed,
                           seating="rotate", duplicate=True, overrides=overrides, command=command,
                           decision_timeout=decision_timeout, deal_numbers=listed)
-    return LuckPlan(chosen, spec, deals, replays)
+    chain = None if ladder is None else ladder_chain(ladder, spec)
+    return LuckPlan(chosen, spec, deals, replays, chain)
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,7 @@ class LuckResult:
     left_out: int                # deals not counted: a game of theirs was forfeited or did not finish
     first_games: dict[int, int]  # deal number -> the run's first game of that deal (for replay)
     replays: int = 1             # plays of each deal per seating
+    chain: dict | None = None    # the skill chain of the ladder given with --ladder
 
 
     def to_dict(self) -> dict:
@@ -107,6 +115,8 @@ class LuckResult:
                "deals_left_out": self.left_out}
         if self.replays > 1:    # (a study without replays writes the file it always wrote)
             out["replays"] = self.replays
+        if self.chain is not None:
+            out["skill_chain"] = self.chain
         return out
 
 
@@ -150,6 +160,7 @@ def run_luck(plan: LuckPlan, out_dir: Path | str, *, jobs: int = -1, progress: b
                  resume=resume, on_start=on_start)
     seed = int(result.manifest["seed"])
     luck = analyse_luck(result.seats, [s.text for s in plan.spec.strategies], seed, replays=plan.replays)
+    luck = dataclasses.replace(luck, chain=plan.chain)
     write_luck(out_dir, luck)
     return result, luck
 

@@ -117,3 +117,49 @@ def test_replays_must_be_at_least_one(tmp_path):
     assert result.exit_code != 0 and "at least 1" in result.output and "Traceback" not in result.output
     with pytest.raises(ConfigError, match="--replays 5000 is not allowed"):
         plan_luck("sixnimmt", 3, ["random", "lowest"], 4, seed=1, replays=5000)
+
+
+@pytest.fixture(scope="module")
+def ladder_folder(tmp_path_factory):
+    """A small ladder of 6 nimmt! (3 players, single rounds): heuristic beats random."""
+    out = tmp_path_factory.mktemp("ladder") / "ladder"
+    result = CliRunner().invoke(main, ["ladder", "sixnimmt", "-p", "3", "-s", "random", "-s", "heuristic",
+                                       "-n", "30", "--set", "max_rounds=1", "--seed", "2", "-j", "1",
+                                       "--no-progress", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_the_skill_chain_of_a_ladder_stands_beside_the_split(tmp_path, ladder_folder):
+    from simkit.studies.ladder import analyse_ladder
+
+    depth = analyse_ladder(ladder_folder).depth
+    out, text = luck(tmp_path, "chained", "-j", "1", "--ladder", str(ladder_folder))
+    chain = json.loads((out / LUCK_FILE).read_text())["skill_chain"]
+    assert chain["chain"] == list(depth.chain) and chain["length"] == depth.length
+    assert chain["same_players"] and chain["same_rules"] and chain["folder"] == str(ladder_folder)
+    sentence = f"Skill chain {depth.length} (the ladder in {ladder_folder}, 3 players)"
+    assert sentence in text
+    for page in ("luck.md", "luck.html"):
+        body = (out / page).read_text()
+        assert sentence in body and "skill chain" in body      # the sentence and its glossary line
+    assert " < ".join(depth.chain) in text
+
+
+def test_a_ladder_of_another_setting_is_marked_and_another_game_refused(tmp_path, ladder_folder):
+    import shutil
+
+    plan = plan_luck("sixnimmt", 3, ["random", "lowest"], 4, seed=1, ladder=ladder_folder)
+    assert plan.chain is not None and not plan.chain["same_rules"]      # the ladder played single rounds
+    from simkit.report.luck import chain_sentence
+    assert "other rules than this study" in chain_sentence({"skill_chain": plan.chain})
+    other = tmp_path / "other"
+    shutil.copytree(ladder_folder, other)
+    listing = json.loads((other / "ladder.json").read_text())
+    (other / "ladder.json").write_text(json.dumps({**listing, "game": "trains"}))
+    with pytest.raises(ConfigError, match="is a ladder of trains, the luck study plays sixnimmt"):
+        plan_luck("sixnimmt", 3, ["random", "lowest"], 4, seed=1, ladder=other)
+    result = CliRunner().invoke(main, ["luck", *SMALL, "--ladder", str(tmp_path),
+                                       "--out", str(tmp_path / "x")])
+    assert result.exit_code != 0 and "not a ladder folder" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "x").exists()
