@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from simkit import cli_options as options
+from simkit.cli_study import study_start
 from simkit.engine.config import parse_set_options
-from simkit.engine.errors import ConfigError
 from simkit.engine.guard import DEFAULT_DECISION_TIMEOUT
 from simkit.engine.registry import get_game
 
@@ -64,25 +64,19 @@ def luck_command(game, strategy_names, players, deals, replays, ladder, seed, jo
 
     entry = get_game(game)
     n = default_players(entry) if players is None else players
-    if resume and out is None:
-        raise ConfigError("--resume needs --out FOLDER: the luck study folder to finish")
-    seed_given = seed is not None
-    seed = options.recorded_seed(out, resume, seed)
-    plan = plan_luck(game, n, list(strategy_names) or None, deals, seed=seed,
+    start = study_start("luck study", out, resume, seed, quiet=quiet)
+    plan = plan_luck(game, n, list(strategy_names) or None, deals, seed=start.seed,
                      overrides=parse_set_options(set_items), command=options.command_line(),
                      decision_timeout=decision_timeout, replays=replays, ladder=ladder)
     out_dir = out if out is not None else default_out_dir(plan.spec)
-    say = (lambda message: None) if quiet else options.echo_err
 
     def header() -> None:
         times = "" if plan.replays == 1 else f" x {plan.replays} replays"
-        say(f"{entry.title}: luck study of {', '.join(plan.agents)}, {n} players, {plan.deals} deals x "
-            f"{n} seatings{times} = {plan.spec.n_games} games, "
-            f"{options.seed_text(plan.spec.seed, seed_given or seed is not None)} -> {out_dir}")
+        start.say(f"{entry.title}: luck study of {', '.join(plan.agents)}, {n} players, {plan.deals} deals "
+                  f"x {n} seatings{times} = {plan.spec.n_games} games, {start.seed_words(plan.spec.seed)} "
+                  f"-> {out_dir}")
 
-    with options.explained_interrupt(
-            lambda: f"the finished games are saved in {out_dir}; finish with "
-                    f"{options.resume_hint(out_dir, plan.spec.seed, seed_given)}"):
+    with start.on_interrupt(f"the finished games are saved in {out_dir}", out_dir, plan.spec.seed):
         _, luck = run_luck(plan, out_dir, jobs=jobs, resume=resume, on_start=header,
                            progress=False if quiet and progress is None else progress)
     page = write_luck_report(out_dir, entry.title)
@@ -142,25 +136,20 @@ def tune_command(game, strategy_names, players, vary_items, target_items, budget
 
     entry = get_game(game)
     n = default_players(entry) if players is None else players
-    if resume and out is None:
-        raise ConfigError("--resume needs --out FOLDER: the tune folder to finish")
-    seed_given = seed is not None
-    seed = options.recorded_seed(out, resume, seed, TUNE_MANIFEST)
+    start = study_start("tune", out, resume, seed, quiet=quiet, listing=TUNE_MANIFEST)
     plan = plan_tune(game, n, list(strategy_names) or ["random"], list(vary_items),
                      [parse_target(t) for t in target_items], budget=budget, confirm_games=confirm_games,
-                     seed=seed, overrides=parse_set_options(set_items), command=options.command_line(),
+                     seed=start.seed, overrides=parse_set_options(set_items), command=options.command_line(),
                      decision_timeout=decision_timeout)
     out_dir = out if out is not None else stamped_dir(f"tune-{game}", plan.seed)
-    say = (lambda message: None) if quiet else options.echo_err
+    say = start.say
 
     def header() -> None:
         say(f"{entry.title}: tuning {len(plan.settings)} settings of {', '.join(plan.axes)} for "
             f"{', '.join(t.text for t in plan.targets)}; budget {plan.budget} games, {n} players, "
-            f"{options.seed_text(plan.seed, seed_given or seed is not None)} -> {out_dir}")
+            f"{start.seed_words(plan.seed)} -> {out_dir}")
 
-    with options.explained_interrupt(
-            lambda: f"finished runs are saved in {out_dir}; finish with "
-                    f"{options.resume_hint(out_dir, plan.seed, seed_given)}"):
+    with start.on_interrupt(f"finished runs are saved in {out_dir}", out_dir, plan.seed):
         run_tune(plan, out_dir, jobs=jobs, progress=False if quiet and progress is None else progress,
                  resume=resume, on_start=header, on_round=lambda r: say(round_line(r)), say=say)
     page = write_tune_report(out_dir)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -15,6 +16,36 @@ from simkit.engine.config import parse_set_options
 from simkit.engine.errors import ConfigError
 from simkit.engine.guard import DEFAULT_DECISION_TIMEOUT
 from simkit.engine.registry import get_game
+
+
+@dataclass(frozen=True)
+class StudyStart:
+    """What every study command (compare, ladder, tournament, luck, tune) settles before it
+    plans: the seed to plan with (as given, or on --resume without --seed the one its folder
+    recorded), whether it was given, and how it speaks; then its seed words and its Ctrl-C
+    hint."""
+
+    seed: int | None
+    seed_given: bool
+    say: Callable[[str], None]
+
+    def seed_words(self, planned: int) -> str:
+        """`seed 7`, or `seed 123 (drawn; --seed 123 repeats it)` when neither given nor recorded."""
+        return options.seed_text(planned, self.seed_given or self.seed is not None)
+
+    def on_interrupt(self, saved: str, out_dir: Path, planned: int):
+        """On Ctrl-C: `<saved>; finish with <the same command plus --resume ...>`, exit 130."""
+        return options.explained_interrupt(
+            lambda: f"{saved}; finish with {options.resume_hint(out_dir, planned, self.seed_given)}")
+
+
+def study_start(kind: str, out: Path | None, resume: bool, seed: int | None, *, quiet: bool = False,
+                listing: str = "manifest.json") -> StudyStart:
+    """Refuse --resume without --out (`kind` names the folder to finish) and settle the seed."""
+    if resume and out is None:
+        raise ConfigError(f"--resume needs --out FOLDER: the {kind} folder to finish")
+    say = (lambda message: None) if quiet else options.echo_err
+    return StudyStart(options.recorded_seed(out, resume, seed, listing), seed is not None, say)
 
 
 @click.command("report")
@@ -128,27 +159,20 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
     from simkit.studies.compare import plan_compare, run_compare
     from simkit.studies.run_facts import facts_text, run_json
 
-    if resume and out is None:
-        raise ConfigError("--resume needs --out FOLDER: the compare folder to finish")
-    seed_given = seed is not None
-    seed = options.recorded_seed(out, resume, seed)
-    plan = plan_compare(game, a, b, players, max_games, sprt, batch=batch, seed=seed,
+    start = study_start("compare", out, resume, seed, quiet=quiet)
+    plan = plan_compare(game, a, b, players, max_games, sprt, batch=batch, seed=start.seed,
                         overrides=parse_set_options(set_items), command=options.command_line(),
                         decision_timeout=decision_timeout)
     out_dir = out if out is not None else default_out_dir(plan.spec)
-    say = (lambda message: None) if quiet else options.echo_err
+    say = start.say
 
     def header() -> None:
         say(f"{get_game(game).title}: {a} (A) against {b} (B), {players} players, duplicate "
-            f"deals, up to {plan.spec.n_games} games, "
-            f"{options.seed_text(plan.spec.seed, seed_given or seed is not None)} -> {out_dir}")
+            f"deals, up to {plan.spec.n_games} games, {start.seed_words(plan.spec.seed)} -> {out_dir}")
         say(sprt.describe())
 
-    def saved() -> str:
-        return (f"the finished games are saved in {out_dir} (simkit report {out_dir} reads them); "
-                f"finish with {options.resume_hint(out_dir, plan.spec.seed, seed_given)}")
-
-    with options.explained_interrupt(saved):
+    with start.on_interrupt(f"the finished games are saved in {out_dir} (simkit report {out_dir} reads them)",
+                            out_dir, plan.spec.seed):
         result, summary = run_compare(plan, out_dir, jobs=jobs, resume=resume, on_start=header,
                                       progress=False if quiet and progress is None else progress,
                                       notify=say)
@@ -173,24 +197,18 @@ def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int 
 
     entry = get_game(game)
     n = default_players(entry) if players is None else players
-    if resume and out is None:
-        raise ConfigError(f"--resume needs --out FOLDER: the {kind} folder to finish")
-    seed_given = seed is not None
-    seed = options.recorded_seed(out, resume, seed, "ladder.json")
-    plan = plan_ladder(game, n, agents, games_per_pair=n_games, seed=seed, fmt=fmt,
+    start = study_start(kind, out, resume, seed, listing="ladder.json")
+    plan = plan_ladder(game, n, agents, games_per_pair=n_games, seed=start.seed, fmt=fmt,
                        overrides=parse_set_options(set_items), decision_timeout=decision_timeout,
                        command=options.command_line(), isolate="plugins" if isolate else "off")
     out_dir = out if out is not None else stamped_dir(f"{kind}-{game}", plan.seed)
     say(f"{entry.title}: {kind} ({fmt}) of {len(plan.agents)} agents, {len(plan.pairs)} pairings of "
-        f"{plan.games_per_pair} games, {n} players, "
-        f"{options.seed_text(plan.seed, seed_given or seed is not None)} -> {out_dir}")
+        f"{plan.games_per_pair} games, {n} players, {start.seed_words(plan.seed)} -> {out_dir}")
 
     def announce(i: int, pair) -> None:
         say(f"[pairing {i + 1}/{len(plan.pairs)}] {pair.a} vs {pair.b}")
 
-    with options.explained_interrupt(
-            lambda: f"finished pairings are saved in {out_dir}; finish with "
-                    f"{options.resume_hint(out_dir, plan.seed, seed_given)}"):
+    with start.on_interrupt(f"finished pairings are saved in {out_dir}", out_dir, plan.seed):
         run_ladder(plan, out_dir, jobs=jobs, progress=progress, resume=resume, on_pair=announce)
     return out_dir
 
