@@ -24,6 +24,7 @@ import pandas as pd
 
 from simkit.engine.chunks import whole_deal_chunk_size
 from simkit.engine.errors import ConfigError, RunFolderError
+from simkit.engine.lineup import check_players
 from simkit.engine.records import write_text_file
 from simkit.engine.registry import get_game
 from simkit.engine.runner import RunResult, run
@@ -77,7 +78,7 @@ def plan_luck(game: str, n_players: int, agents: list[str] | None, deals: int, *
     a later game of the run (other strategy streams) on the same deal. `ladder`: a ladder folder
     of the game whose skill chain is reported beside the split (read now, so a bad one fails
     before anything is played)."""
-    get_game(game)
+    check_players(get_game(game), n_players)
     if deals < 2:
         raise ConfigError(f"--deals {deals} is not allowed: the split needs at least 2 deals")
     if not 1 <= replays <= MAX_REPLAYS:

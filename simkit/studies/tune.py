@@ -33,7 +33,7 @@ from simkit.engine.runner import load_run, run
 from simkit.engine.seeding import root_seed
 from simkit.engine.spec import RunSpec
 from simkit.studies.sweep import open_study_folder, parse_vary
-from simkit.studies.tune_targets import Estimate, GameFigures, Target, estimate, game_figures
+from simkit.studies.tune_targets import Estimate, GameFigures, Target, check_targets, estimate, game_figures
 
 TUNE_MANIFEST = "tune.json"
 _KEY = 0x70E5          # the tune's own seed branch: SeedSequence(master, spawn_key=(_KEY, ...))
@@ -130,8 +130,12 @@ def plan_tune(game: str, n_players: int, strategies: list[str], vary: list[str],
     if both:
         raise ConfigError(f"{', '.join(sorted(both))} is both --set and --vary: use one")
     lineup = filled_lineup(strategies, n_players)
+    check_targets(targets, n_players, lineup)
     plan = TunePlan(game, n_players, lineup, axes, targets, budget, confirm_games, root_seed(seed), base,
                     command, decision_timeout)
+    if len(plan.settings) < 2:
+        raise ConfigError(f"--vary gives one setting ({plan.settings[0].label}): nothing to choose between; "
+                          f"give a field at least two values (e.g. --vary rows=3..6)")
     if budget < n_players * len(plan.settings):
         raise ConfigError(f"--budget {budget} is too small for {len(plan.settings)} settings of {n_players} "
                           f"players: at least {n_players * len(plan.settings)} games (one rotation each)")

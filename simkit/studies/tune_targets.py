@@ -51,6 +51,38 @@ class Target:
         return np.maximum(0.0, np.abs(figure - self.value) - self.tolerance) / scale
 
 
+def figure_range(name: str, n_players: int) -> tuple[float, float]:
+    """The values a figure can take at `n_players` players (a win share, the draw share and the
+    seat gap are shares; lengths are not negative; a score may be anything)."""
+    if name == "seat_fairness":
+        return 0.0, 1.0 - 1.0 / n_players
+    if name == "draws" or name.startswith("win:"):
+        return 0.0, 1.0
+    if name in ("length", "rounds"):
+        return 0.0, float("inf")
+    return float("-inf"), float("inf")
+
+
+def check_targets(targets: list[Target], n_players: int, lineup: list[str]) -> None:
+    """Refuse, before anything is played, a target listed twice, a `win:NAME` no seat plays, and
+    a VALUE±TOL the figure can never come within."""
+    texts = [t.text for t in targets]
+    twice = sorted({t for t in texts if texts.count(t) > 1})
+    if twice:
+        raise ConfigError(f"--target {twice[0]} is given twice: give each target once")
+    for target in targets:
+        if target.name.startswith("win:") and target.name[4:] not in lineup:
+            raise ConfigError(f"--target {target.text}: no seat plays {target.name[4:]!r}; the lineup has "
+                              f"{', '.join(dict.fromkeys(lineup))} (-s)")
+        if target.value is None:
+            continue
+        low, high = figure_range(target.name, n_players)
+        if target.value + target.tolerance < low or target.value - target.tolerance > high:
+            span = f"between {low:.3g} and {high:.3g}" if np.isfinite(high) else f"at least {low:.3g}"
+            raise ConfigError(f"--target {target.text} cannot be met: {target.name} is {span} "
+                              f"at {n_players} players")
+
+
 def parse_target(text: str) -> Target:
     match = _TARGET.match(text)
     if match is None:

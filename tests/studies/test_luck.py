@@ -62,6 +62,12 @@ def test_bad_studies_are_refused_before_playing(agents, deals, message):
         plan_luck("sixnimmt", 3, agents, deals, seed=1)
 
 
+def test_one_player_is_refused_as_a_player_count():
+    with pytest.raises(ConfigError, match="players") as refused:
+        plan_luck("sixnimmt", 1, None, 10, seed=1)
+    assert "agents for 1 players" not in str(refused.value)
+
+
 def test_bad_input_is_one_line_and_a_non_zero_exit(tmp_path):
     result = CliRunner().invoke(main, ["luck", "sixnimmt", "-p", "3", "-s", "random", "-n", "4",
                                        "--out", str(tmp_path / "x")])

@@ -95,6 +95,16 @@ def test_tune_finds_the_planted_rule_value_and_resumes_without_playing(tmp_path)
     (["--vary", "max_rounds=1,2", "--target", "nope"], "unknown figure"),
     (["--vary", "max_rounds=1,2", "--vary", "rows=3,4", "--target", "length", "--budget", "10"], "too small"),
     (["--vary", "rows=0,1", "--target", "length"], "tune setting rows=0"),
+    (["--vary", "rowz=3,4", "--target", "length"], "unknown config field 'rowz'"),
+    (["--vary", "rows=6..3", "--target", "length"], "a range runs upwards"),
+    (["--vary", "rows=3..x", "--target", "length"], "a range is two whole numbers"),
+    (["--vary", "rows=", "--target", "length"], "malformed"),
+    (["--vary", "rows=3..3", "--target", "length"], "one setting (rows=3): nothing to choose between"),
+    (["--vary", "rows=3,4", "--target", "win:heuristic"], "no seat plays 'heuristic'"),
+    (["--vary", "rows=3,4", "--target", "draws=2±0.1"], "cannot be met: draws is between 0 and 1"),
+    (["--vary", "rows=3,4", "--target", "seat_fairness=0.9"], "seat_fairness is between 0 and 0.667 at 3"),
+    (["--vary", "rows=3,4", "--target", "length=-5±2"], "cannot be met: length is at least 0"),
+    (["--vary", "rows=3,4", "--target", "length", "--target", "length"], "given twice"),
 ])
 def test_bad_tunes_are_refused_before_playing(tmp_path, args, message):
     result = CliRunner().invoke(main, ["tune", "sixnimmt", "-p", "3", *args, "--out", str(tmp_path / "t")])
