@@ -211,3 +211,15 @@ def test_outcome_table_with_replays_keeps_only_deals_with_every_replay():
     assert numbers.tolist() == [0] and table.shape == (1, 2, 2, 2)
     with pytest.raises(ValueError, match="replays must lie within 0..1"):
         outcome_table(deal, seat, slot, np.ones(len(deal)), 2, rep + 1, 2)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_with_replays_no_skill_still_covers_zero_and_the_deal_alone_still_gives_one(n):
+    """The two known answers of the issue hold with replays too: no skill, a skill interval
+    reaching 0; the deal alone (no noise: every replay the same), a deal share near 1."""
+    no_skill = luck_split(replayed(150, n, 1.0, [0.0] * n, 0.5, 4, seed=60 + n), "win",
+                          np.random.default_rng(2), resamples=200).shares
+    assert no_skill["skill"].low == 0.0 and no_skill["deal"].low > 0.3
+    by_deal = luck_split(replayed(150, n, 1.0, [0.0] * n, 0.0, 4, seed=70 + n), "win",
+                         np.random.default_rng(3), resamples=200).shares
+    assert by_deal["deal"].value > 0.97 and by_deal["rest"].value < 0.01

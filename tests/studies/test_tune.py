@@ -78,6 +78,9 @@ def test_tune_finds_the_planted_rule_value_and_resumes_without_playing(tmp_path)
     assert first.exit_code == 0, first.output
     data = json.loads((out / "tune.json").read_text())
     assert data["recommended"] == {"max_rounds": "2"}
+    # within its budget: the search played at most --budget games over all its rounds
+    spent = sum(r["games_each"] * len(r["estimates"]) for r in data["rounds"])
+    assert 0 < spent <= 240
     assert data["confirm"]["games"] == 60 and data["confirm"]["loss"] == 0.0
     moved = {s["value"]: s["changes"]["rounds=2±0.05"][0] for s in data["sensitivity"]}
     assert set(moved) == {"1", "3"} and moved["1"] == -1.0 and moved["3"] > 0.5
