@@ -60,7 +60,9 @@ def report_command(run_dirs, out, force):
 
     Several runs (a variant sweep, two player counts) are compared side by side; a sweep
     folder from `simkit sweep` stands for all its cells. A ladder or tournament folder gets its
-    own page (ladder.html or tournament.html, with .md), rebuilt inside that folder by default.
+    own page (ladder.html or tournament.html, with .md), rebuilt inside that folder by default;
+    so does a tune folder (tune.html, tune.md); a luck study gets luck.html and luck.md beside
+    its run report.
 
     \b
     Examples:
@@ -71,9 +73,18 @@ def report_command(run_dirs, out, force):
     from simkit.report import build_report
     from simkit.report.folders import check_report_dir, default_report_dir, pairing_study, runs_to_report
     from simkit.report.ladder import write_study_report
+    from simkit.report.luck import write_luck_report
+    from simkit.report.tune import write_tune_report
+    from simkit.studies.luck import LUCK_FILE
+    from simkit.studies.tune import TUNE_MANIFEST
 
     if out is not None:     # the default folder (inside the run folder) is simkit's own to replace
         check_report_dir(out, force)
+    if len(run_dirs) == 1 and (run_dirs[0] / TUNE_MANIFEST).is_file():    # a tune: its own page
+        page = write_tune_report(run_dirs[0], out)
+        click.echo(f"tune report written: {page}")
+        click.echo(f"markdown: {page.with_suffix('.md')}")
+        return
     study = pairing_study(list(run_dirs))
     if study is not None:   # a ladder or tournament: its page, in its own folder by default
         folder, kind = study
@@ -85,6 +96,8 @@ def report_command(run_dirs, out, force):
     path = build_report(runs_to_report(list(run_dirs)), out_dir)
     click.echo(f"report written: {path}")
     click.echo(f"markdown summary: {out_dir / 'summary.md'}; tables: {out_dir / 'tables'}")
+    if len(run_dirs) == 1 and (run_dirs[0] / LUCK_FILE).is_file():          # a luck study: its page too
+        click.echo(f"luck report: {write_luck_report(run_dirs[0], out_dir=out_dir)}")
 
 
 def _parse_sprt(ctx, param, value: str):

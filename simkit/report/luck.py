@@ -153,18 +153,22 @@ def read_luck(folder: Path | str) -> dict:
     return json.loads((Path(folder) / LUCK_FILE).read_text())
 
 
-def write_luck_report(folder: Path | str, title: str | None = None) -> Path:
-    """Write luck.md, luck.html and luck.png/svg into the study folder; return the page."""
-    folder = Path(folder)
-    data = read_luck(folder)
+def write_luck_report(folder: Path | str, title: str | None = None,
+                      out_dir: Path | str | None = None) -> Path:
+    """Write luck.md, luck.html and luck.png/svg into the study folder (or `out_dir`); return the
+    page."""
+    source = Path(folder)
+    data = read_luck(source)
+    folder = Path(out_dir) if out_dir is not None else source
+    folder.mkdir(parents=True, exist_ok=True)
     if title is None:
         from simkit.engine.registry import get_game
 
-        title = get_game(read_manifest(folder)["game"]).title
+        title = get_game(read_manifest(source)["game"]).title
     chart = shares_chart(data)
     png, _ = save_figure(chart, folder / "luck")
     heading = f"Luck and skill: {title}, {data['win']['players']} players"
-    parts, lopsided = part_rows(data), lopsided_rows(data, str(folder))
+    parts, lopsided = part_rows(data), lopsided_rows(data, str(source))
     chain = chain_sentence(data)
     md = [f"# {heading}", "", f"**{headline(data, title)}**", "", *([chain, ""] if chain else []),
           "![shares of the outcome](luck.png)", "",

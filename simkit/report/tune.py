@@ -83,9 +83,11 @@ def tune_text(data: dict) -> str:
     return "\n".join(lines)
 
 
-def write_tune_report(folder: Path | str) -> Path:
-    folder = Path(folder)
+def write_tune_report(folder: Path | str, out_dir: Path | str | None = None) -> Path:
+    """Write tune.md and tune.html of the tune in `folder` into it (or `out_dir`); return the page."""
     data = read_tune(folder)
+    folder = Path(out_dir) if out_dir is not None else Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     title = f"Rule tuning: {data['game']}, {data['players']} players"
     targets = ", ".join(data["targets"])
     sens_header = ("field moved", *(f"change of {t}" for t in data["targets"]))

@@ -44,6 +44,12 @@ def test_the_split_does_not_depend_on_the_worker_count(tmp_path):
     one, _ = luck(tmp_path, "one", "-j", "1")
     two, _ = luck(tmp_path, "two", "-j", "2")
     assert (one / LUCK_FILE).read_text() == (two / LUCK_FILE).read_text()
+    # `simkit report` on a luck study: its run report, and its luck pages beside it
+    result = CliRunner().invoke(main, ["report", str(one)])
+    assert result.exit_code == 0, result.output
+    assert (one / "report" / "report.html").exists()
+    assert (one / "report" / "luck.md").read_text() == (one / "luck.md").read_text()
+    assert "is decided by the deal" in (one / "report" / "luck.html").read_text()
 
 
 def test_default_agents_are_random_the_strongest_bot_and_search():

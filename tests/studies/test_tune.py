@@ -90,6 +90,12 @@ def test_tune_finds_the_planted_rule_value_and_resumes_without_playing(tmp_path)
     assert again.exit_code == 0, again.output
     assert json.loads((out / "tune.json").read_text()) == data
     assert sorted(p.relative_to(out) for p in out.glob("cells/*/*/manifest.json")) == runs
+    # `simkit report` on a tune folder rebuilds its pages (not a run folder's report)
+    page = (out / "tune.md").read_text()
+    (out / "tune.md").unlink()
+    rebuilt = CliRunner().invoke(main, ["report", str(out)])
+    assert rebuilt.exit_code == 0, rebuilt.output
+    assert "tune report written" in rebuilt.output and (out / "tune.md").read_text() == page
 
 
 @pytest.mark.parametrize("args, message", [
