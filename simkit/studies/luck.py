@@ -134,10 +134,10 @@ def analyse_luck(seats: pd.DataFrame, lineup: list[str], seed: int, *, resamples
     if seats.empty:
         raise RunFolderError("the luck study has no finished games to analyse")
     margin = seats["score"] - seats.groupby("game")["score"].transform("mean")
-    replay = None
-    if replays > 1:
-        replay = seats.sort_values("game").groupby(["deal", "seat", "slot"]).cumcount().reindex(seats.index)
-        replay = replay.to_numpy()
+    replay: np.ndarray | None = None
+    if replays > 1:     # a cell's plays in game order: replay 0, 1, ...
+        order = seats.sort_values("game").groupby(["deal", "seat", "slot"]).cumcount()
+        replay = order.reindex(seats.index).to_numpy()
     cells = (seats["deal"].to_numpy(), seats["seat"].to_numpy(), seats["slot"].to_numpy())
     numbers, wins = outcome_table(*cells, seats["win"].to_numpy(), n, replay, replays)
     _, scores = outcome_table(*cells, margin.to_numpy(), n, replay, replays)
