@@ -19,6 +19,7 @@ import time
 from types import FrameType, TracebackType
 from typing import Any
 
+from simkit.engine import compile_clock
 from simkit.engine.errors import ConfigError
 from simkit.engine.termination import Terminated
 
@@ -47,7 +48,8 @@ class DecisionGuard:
     pair that stays the same, with a seat deciding, for `seconds` is a decision over the limit:
     the decision is interrupted and `overran` names the seat, so that an answer the strategy
     returns after all (it caught the interrupt) is still a forfeit. A seat's `setup` is timed
-    the same way (`steps` is -1 then).
+    the same way (`steps` is -1 then). Time numba spends compiling a kernel (or loading it from
+    its cache) is not counted: the clock starts again when it is done (`compile_clock`).
     """
 
     def __init__(self, seconds: float | None = None):
@@ -135,7 +137,8 @@ class DecisionGuard:
             target = self._frame
             now = time.monotonic()
             progress = self._progress(target) if target is not None else None
-            if progress is None or progress != last or not isinstance(progress[2], int) or progress[2] < 0:
+            if (progress is None or progress != last or not isinstance(progress[2], int) or progress[2] < 0
+                    or compile_clock.busy()):    # compiling a kernel is not the seat's thinking time
                 last, since = progress, now
             elif now - since >= self.seconds:
                 self._fired = progress

@@ -29,7 +29,10 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
 from numba.extending import intrinsic
 
+from simkit.engine import compile_clock
 from simkit.engine.seeding import WORDS_PER_STREAM, _stream_inc
+
+compile_clock.listen()    # a decision's clock stops while numba compiles (engine/guard.py)
 
 _njit: Any = njit
 _intrinsic: Any = intrinsic

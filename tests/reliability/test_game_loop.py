@@ -250,3 +250,34 @@ def test_run_takes_decision_timeout_and_paranoid_from_the_command_line(tmp_path)
     assert "forfeited games: 2" in out.output
     bad = cli.invoke(main, ["run", "sixnimmt", "--decision-timeout", "-1", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 1 and "--decision-timeout -1.0 is not allowed: seconds above 0" in bad.output
+
+
+class CompilesSlowly(RandomPlay):
+    """Stands for a first decision that compiles a numba kernel: 0.6 s inside numba's compiler
+    lock (the event numba fires around compiling or loading a kernel), then a legal card."""
+
+    def act(self, decision):
+        from numba.core import event
+
+        with event.trigger_event("numba:compiler_lock"):
+            time.sleep(0.6)
+        return super().act(decision)
+
+
+class ThinksSlowly(RandomPlay):
+    def act(self, decision):
+        time.sleep(0.6)
+        return super().act(decision)
+
+
+@pytest.mark.parametrize("bot, forfeits", [(CompilesSlowly(), False), (ThinksSlowly(), True)],
+                         ids=["compiling", "thinking"])
+def test_time_spent_compiling_a_kernel_is_not_charged_to_the_decision(bot, forfeits):
+    from simkit.engine import compile_clock
+
+    compile_clock.listen()
+    state, info, rngs = _table()
+    with DecisionGuard(0.2) as guard:
+        played = play_out(state, [RandomPlay(), bot, RandomPlay()], info, rngs, guard=guard)
+    assert (played.forfeit == 1) is forfeits
+    assert not compile_clock.busy()

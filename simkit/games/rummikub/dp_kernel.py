@@ -27,7 +27,10 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from simkit.engine import compile_clock
 from simkit.games.rummikub import dp_parts as _dp
+
+compile_clock.listen()    # a decision's clock stops while numba compiles (engine/guard.py)
 
 #: the `dp.TableDP` being solved (named, not imported: dp imports this module on its first solve)
 TableDP = Any
