@@ -211,6 +211,10 @@ class GreedyStrategy(Strategy[TrainsConfig]):
         self.memory = memory
         self._memory: DiscardMemory | None = None
 
+    def setup(self, info, seat, rng) -> None:
+        super().setup(info, seat, rng)
+        self._memory = None          # a new game (or a search's next rollout): read its log afresh
+
     def _unseen(self, obs) -> list[int]:
         """Cards a draw may bring; with `memory`, minus the discards read from the log."""
         if not self.memory:

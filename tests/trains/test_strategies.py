@@ -160,3 +160,31 @@ def test_a_reused_random_instance_plays_a_chunk_exactly_as_fresh_ones(monkeypatc
     fresh = play_range(spec, 0, 12)
     assert reused.games == fresh.games and reused.seats == fresh.seats
     assert len(set(reused.games["steps"])) > 1
+
+
+def _positions_seat0(seed: int, config: TrainsConfig) -> list:
+    """Clones of every position of a `random` game where seat 0 acts, in order."""
+    state = GAME.new_state(config, 2, np.random.default_rng(seed))
+    seen = []
+    play_random(state, seed, before=lambda s, *_: seen.append(s.clone()) if 0 in s.to_act() else None)
+    return seen
+
+
+@pytest.mark.parametrize("name", ["greedy", "rival"])
+def test_a_bot_set_up_again_forgets_the_last_games_discards(name):
+    """Set up for a new game (or a search's next rollout), `greedy`/`rival` read the new log from its
+    start (§8 [CHOICE] discard memory): a bot that played game A answers every position of game B as
+    a bot built fresh for B does."""
+    config = TrainsConfig()
+    info = GameInfo("trains", config, 2)
+    game_a, game_b = _positions_seat0(11, config), _positions_seat0(12, config)
+    reused, fresh = parse_strategy(name, "trains").build(), parse_strategy(name, "trains").build()
+    reused.setup(info, 0, np.random.default_rng(0))
+    for state in game_a:
+        reused.act(Decision(state, 0, np.random.default_rng(1)))
+    reused.setup(info, 0, np.random.default_rng(0))
+    fresh.setup(info, 0, np.random.default_rng(0))
+    answers = [(reused.act(Decision(s, 0, np.random.default_rng(2))),
+                fresh.act(Decision(s, 0, np.random.default_rng(2)))) for s in game_b]
+    assert len(answers) > 20
+    assert all(a == b for a, b in answers)
