@@ -15,9 +15,9 @@ from simkit.engine.registry import get_game
 from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.search.simulator import Simulator
 
-#: state fields a rollout need not write back: the event log (and its public copy), a cache
+#: state fields a rollout need not write back: the event log (and its public copies), caches
 #: rebuilt on demand, the chance generator (compared by its state)
-NOT_COMPARED = frozenset({"events", "_log", "_turn", "rng"})
+NOT_COMPARED = frozenset({"events", "_log", "public_log", "_turn", "_open", "_crew", "rng"})
 
 
 def positions(game_name: str, n: int, overrides: dict[str, str], lineup: list[str], seed: int,
@@ -51,6 +51,13 @@ def kernel_rollout(game_name: str):
     return getattr(importlib.import_module(module), name)
 
 
+def _fields(state: State) -> list[str]:
+    """The state's fields: its classes' slots and its instance dict's."""
+    slots = [name for cls in type(state).__mro__ for name in getattr(cls, "__slots__", ())
+             if hasattr(state, name)]
+    return slots + list(getattr(state, "__dict__", {}))
+
+
 def _copies(rngs: list[np.random.Generator]) -> list[np.random.Generator]:
     copies = [np.random.Generator(np.random.PCG64()) for _ in rngs]
     for copy, rng in zip(copies, rngs):
@@ -74,8 +81,8 @@ def differences(info: GameInfo, state: State, strategy: str, left: int, round_cu
     sim.start()
     sim._play(python, left)
     kernel.play(compiled, rngs, left, round_cut)
-    ours, theirs = vars(python), vars(compiled)
-    bad = [name for name in ours if name not in NOT_COMPARED and ours[name] != theirs.get(name)]
+    bad = [name for name in _fields(python) if name not in NOT_COMPARED
+           and getattr(python, name) != getattr(compiled, name)]
     if python.rng.bit_generator.state != compiled.rng.bit_generator.state:
         bad.append("rng")
     bad += [f"seat rng {s}" for s, (a, b) in enumerate(zip(sim.rngs, rngs))

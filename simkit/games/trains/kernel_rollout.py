@@ -9,7 +9,7 @@ generators continue where the kernel left them.
 
 Bots set up afresh know nothing of earlier rollouts: `random` starts with an empty draw buffer,
 and `greedy`/`rival` read their discard memory from the whole public log at their first turn
-(strategies/trains/heuristic.py, `DiscardMemory`), which is what `known_discards` computes for
+(strategies/trains/heuristic.py, `DiscardMemory`), which is what `KnownDiscards` computes for
 the kernel's KNOWN and PENDING. Game of Trains has no rounds (`Game.round_of` is None), so
 `round_cut` cuts nothing, as in the Python path.
 """
@@ -30,31 +30,61 @@ _PHASE = {name: i for i, name in enumerate(PHASES)}
 _NO_TRACE = np.zeros(0, dtype=np.int64)
 
 
-def known_discards(events: list, used_after: bool) -> tuple[set[int], int]:
-    """(cards known to be in the discard pile, the pending used card or 0) after reading the
-    whole log, as a fresh `DiscardMemory` does (heuristic.py): uses, pairs, voided and wasted
-    locks go to the pile; a T13 reshuffle empties it but for a used card still pending (T10)."""
-    cards: set[int] = set()
-    pending = 0
-    for ev in events:
-        kind = ev[0]
-        if kind == "use":
-            pending = 0
-            if ev[2] != 8:
-                cards.add(ev[4])
-                if used_after:
-                    pending = ev[4]
-        elif kind == "pairs":
-            cards.update(ev[2])
-        elif kind == "void" or kind == "wasted_lock":
-            cards.add(ev[3])
-        elif kind == "reshuffle":
-            cards.clear()
-            if pending:
-                cards.add(pending)
-        elif kind == "draw" or kind == "place":
-            pending = 0
-    return cards, pending
+class KnownDiscards:
+    """The cards known to be in the discard pile, and the pending used card (or 0), after reading
+    a whole log, as a fresh `DiscardMemory` does (strategies/trains/heuristic.py): uses, pairs,
+    voided and wasted locks go to the pile; a T13 reshuffle empties it but for a used card still
+    pending (T10).
+
+    A search rolls out many copies of one decision's log (`determinize` copies the public log,
+    the tree appends its steps to the copy), so the reading of their common start is kept: a
+    log holding the same event object at the end of that start continues from it (a log is only
+    ever appended to, so the same object there means the same events before it)."""
+
+    def __init__(self, used_after: bool) -> None:
+        self.used_after = used_after
+        self.at = 0                     # the kept reading: of events[:at], ending with `last`
+        self.last: object = None
+        self.kept: tuple[set[int], int] = (set(), 0)
+        self.previous: list = []        # the last log read (to find the common start)
+
+    def __call__(self, events: list) -> tuple[set[int], int]:
+        at = self.at
+        if not at or len(events) < at or events[at - 1] is not self.last:
+            previous = self.previous
+            at = 0
+            for mine, theirs in zip(events, previous):
+                if mine is not theirs:
+                    break
+                at += 1
+            at = at or len(events)
+            self.at, self.last = at, events[at - 1] if at else None
+            self.kept = self._read(events[:at], set(), 0)
+        self.previous = events
+        cards, pending = self.kept
+        return self._read(events[self.at:], set(cards), pending)
+
+    def _read(self, events: list, cards: set[int], pending: int) -> tuple[set[int], int]:
+        used_after = self.used_after
+        for ev in events:
+            kind = ev[0]
+            if kind == "use":
+                pending = 0
+                if ev[2] != 8:
+                    cards.add(ev[4])
+                    if used_after:
+                        pending = ev[4]
+            elif kind == "pairs":
+                cards.update(ev[2])
+            elif kind == "void" or kind == "wasted_lock":
+                cards.add(ev[3])
+            elif kind == "reshuffle":
+                cards.clear()
+                if pending:
+                    cards.add(pending)
+            elif kind == "draw" or kind == "place":
+                pending = 0
+        return cards, pending
 
 
 class KernelRollout:
@@ -70,20 +100,24 @@ class KernelRollout:
             raise ValueError("the config is not a Game of Trains config")
         form = kernel_form(rollout)
         kernel_params(rollout, info.config, info.n_players)     # ValueError: it refuses them
+        from simkit.engine.kernel_positions import bot_handles, entry_point, generator_rows
         from simkit.games.trains.kernel import _effects, _Lineup, config_array
-        from simkit.games.trains.kernel_play import GEN_WORDS, UNIFORM, new_layout, play_on
+        from simkit.games.trains.kernel_play import BOT_SIG, GEN_WORDS, UNIFORM, new_layout, play_on
 
         config: TrainsConfig = info.config
         n = info.n_players
         self.n = n
+        self.text = rollout.text
         self.lineup = _Lineup([rollout], config, n)
+        self.fns = bot_handles(self.lineup.fns, BOT_SIG)
         self.cfg = config_array(config, n)
         self.blank = new_layout(self.cfg, _effects(config))
         self.slots = np.zeros(n, dtype=np.int64)
         self.width = GEN_WORDS
         self.memory = form.function != UNIFORM        # only a bot that reads KNOWN needs it
-        self.used_after = config.used_card == "after"
-        self._play_on = play_on
+        self.known = KnownDiscards(config.used_card == "after")
+        self._play_on = entry_point(play_on, self.blank, self.cfg, generator_rows([], GEN_WORDS), self.slots,
+                                    self.fns, self.lineup.params, self.lineup.direct, 0, _NO_TRACE)
 
     def play(self, state: State, rngs: list[np.random.Generator], left: int, round_cut: bool) -> None:
         """Play `state` on in place (at most `left` steps or to the end); see the module doc."""
@@ -98,10 +132,10 @@ class KernelRollout:
         gens = generator_rows(generators, self.width)
         lineup = self.lineup
         with quiet_numba():
-            _, bad = self._play_on(g, self.cfg, gens, self.slots, lineup.fns, lineup.params, lineup.direct,
+            _, bad = self._play_on(g, self.cfg, gens, self.slots, self.fns, lineup.params, lineup.direct,
                                    left, _NO_TRACE)
         if bad >= 0:
-            raise RuntimeError(f"the kernel form of {lineup.strategies[0].text!r} (seat {bad}) answered "
+            raise RuntimeError(f"the kernel form of {self.text!r} (seat {bad}) answered "
                                "outside its legal list")
         self.from_kernel(g, s)
         restore_generators(generators, gens)
@@ -131,7 +165,7 @@ class KernelRollout:
             put(g, L.HIDDEN + 3 * p, hidden)
             put(g, L.HANDS + 4 * p, hand)
         if self.memory:
-            known, pending = known_discards(s.events, self.used_after)
+            known, pending = self.known(s.events)
             g[L.PENDING] = pending
             if known:
                 g[L.KNOWN + np.fromiter(known, dtype=np.int64, count=len(known))] = 1
