@@ -188,6 +188,8 @@ class Game(Generic[ConfigT, StateT]):
     #: module of a compiled kernel (`kernel_supported(spec)`, `play_range_kernel(spec, start,
     #: stop)`; simkit/engine/kernels.py), chosen by `--engine kernel|auto`; None: no kernel
     kernel_engine: str | None = None
+    #: "module:Class" playing search rollouts in the game's kernel (docs: the kernel rollout contract)
+    kernel_rollout: str | None = None
     #: config -> (seconds, late action) when the config sets a per-decision time budget, else
     #: None: runs then wrap every seat in `simkit.engine.timed.Timed`, which submits the late
     #: action for a decision that took longer (Rummikub R18)

@@ -36,6 +36,7 @@ GAME = Game(
     strongest_bot="octopus",
     evaluate=evaluate.evaluate,
     kernel_engine="simkit.games.shipside.kernel",
+    kernel_rollout="simkit.games.shipside.kernel_rollout:KernelRollout",
 )
 
 __all__ = ["GAME", "ShipsideConfig", "ShipsideState", "new_state", "Observation", "ShipView", "Play",

@@ -927,3 +927,34 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
         e[3], e[4] = g[L.NSHIPS] - g[L.ROW_LEN], g[L.SHIPS_OUT]
         e[5], e[6] = g[L.N_OCTO], g[L.N_RUM]
     return index.size, -1
+
+
+# ---- rollouts from a scalar position (kernel_rollout.py) --------------------------------------
+@compiled()
+def _cards_in_play(g):
+    """Cards in hands, piles, the variant's own decks and beside ships: all but those out (S36)."""
+    count = g[L.HAND_LEN] + g[L.HAND_LEN + 1] + g[L.PILE_LEN] + g[L.PILE_LEN + 1] + g[L.OWN_LEN] \
+        + g[L.OWN_LEN + 1]
+    for i in range(2 * L.MAX_SHIPS):
+        count += g[L.O_SIDE_LEN + i]
+    return count
+
+
+@compiled()
+def play_to_scoring(g, gens, slot_of, fns, params, max_steps, trace, before):
+    """`play_on`, stopping also after a step that scored a ship (S31-S38: cards left the game or
+    a ship left the row), with g[:before.size] as it was before that step in `before` (so the
+    caller can tell which ships went where). Returns (steps, bad seat or -1, scored)."""
+    steps = 0
+    size = before.size
+    while g[L.PHASE] != L.OVER and steps != max_steps:
+        for i in range(size):
+            before[i] = g[i]
+        cards = _cards_in_play(g)
+        bad = step(g, gens, slot_of, fns, params, trace)
+        if bad >= 0:
+            return steps, bad, False
+        steps += 1
+        if _cards_in_play(g) < cards or g[L.ROW_LEN] < before[L.ROW_LEN]:
+            return steps, -1, True
+    return steps, -1, False

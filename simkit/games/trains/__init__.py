@@ -15,6 +15,7 @@ GAME = Game(
     strongest_bot="rival",
     evaluate=evaluate.evaluate,
     kernel_engine="simkit.games.trains.kernel",
+    kernel_rollout="simkit.games.trains.kernel_rollout:KernelRollout",
 )
 
 __all__ = ["GAME", "TrainsConfig", "TrainsState", "new_state"]
