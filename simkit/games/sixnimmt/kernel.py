@@ -156,41 +156,15 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
 
 # ---- rollouts from a scalar position (for search) --------------------------------------------
 def state_to_kernel(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A `SixNimmtState` as the kernel's (g, cfg, chance generator row): the same rows, hands
-    (in list order), totals, this round's points, seen cards, pool and phase; during a row pick
-    the turn's revealed cards and which one waits. The chance row continues the state's own
-    generator (its next deal is the one the scalar state would deal)."""
+    """A `SixNimmtState` as the kernel's (g, cfg, chance generator row): `write_state` into a
+    fresh layout. The chance row continues the state's own generator (its next deal is the one
+    the scalar state would deal)."""
     from simkit.engine import kernel_rng as kr
     from simkit.games.sixnimmt.kernel_play import new_layout
-    from simkit.games.sixnimmt.rules import DRAFT, OVER, PLAY, ROW_PICK
 
-    config, n = state.config, state.n
-    cfg = config_array(config, n)
+    cfg = config_array(state.config, state.n)
     g = new_layout(cfg)
-    g[L.ROUND], g[L.TURN] = state.round, state.turn
-    g[L.PHASE] = {PLAY: L.PLAY, ROW_PICK: L.ROW_PICK, DRAFT: L.DRAFT, OVER: L.OVER}[state.phase]
-    for r, row in enumerate(state.rows):
-        g[g[L.O_ROW_LEN] + r] = len(row)
-        g[g[L.O_ROWS] + r * config.row_capacity:][:len(row)] = row
-    for s, hand in enumerate(state.hands):
-        g[g[L.O_HAND_LEN] + s] = len(hand)
-        g[g[L.O_HANDS] + s * config.hand_size:][:len(hand)] = hand
-    g[g[L.O_TOTALS]:][:n] = state.totals
-    g[g[L.O_POINTS]:][:n] = state.points
-    g[g[L.O_LAST]:][:n] = state.last_round
-    for card in state.seen:
-        g[g[L.O_SEEN] + card] = 1
-    g[L.N_SEEN] = len(state.seen)
-    g[L.POOL_LEN] = len(state.pool)
-    g[g[L.O_POOL]:][:len(state.pool)] = state.pool
-    g[L.FIRST_ONE] = state.round_one_drafter
-    if state.phase == DRAFT:
-        g[L.FIRST], g[L.DRAFT_I], g[L.ACTOR] = state.drafters[0], state.draft_i, state.acting[0]
-    if state.phase == ROW_PICK:
-        for i, (card, seat) in enumerate(state.pending):
-            g[g[L.O_PENDING] + 2 * i], g[g[L.O_PENDING] + 2 * i + 1] = card, seat
-        g[L.PENDING_AT] = state.pending_at
-        g[L.CARD], g[L.ACTOR] = state.pending[state.pending_at]
+    write_state(g, state)
     chance = np.zeros(kr.ROW_WORDS, dtype=np.uint64)
     bits = state.rng.bit_generator.state
     inner = bits["state"]
@@ -198,6 +172,60 @@ def state_to_kernel(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     chance[kr.I_HI], chance[kr.I_LO] = inner["inc"] >> 64, inner["inc"] & 0xFFFFFFFFFFFFFFFF
     chance[kr.HAS32], chance[kr.U32] = bits["has_uint32"], bits["uinteger"]
     return g, cfg, chance
+
+
+_PHASE_CODES = {"play": L.PLAY, "row_pick": L.ROW_PICK, "draft": L.DRAFT, "over": L.OVER}
+
+
+def write_state(g: np.ndarray, state: Any) -> None:
+    """Write a `SixNimmtState` into the kernel layout `g` (new_layout of its config; `g` may hold
+    an earlier position: every part the kernel reads is written). The same rows, hands (in list
+    order), totals, this round's points and penalty piles, seen cards, pool and phase; during a
+    row pick the turn's revealed cards and which one waits; during the draft its order."""
+    config, n = state.config, state.n
+    cap, hand = config.row_capacity, config.hand_size
+    phase = _PHASE_CODES[state.phase]
+    g[L.ROUND], g[L.TURN], g[L.PHASE] = state.round, state.turn, phase
+    lens, cells = g[L.O_ROW_LEN], g[L.O_ROWS]
+    for r, row in enumerate(state.rows):
+        g[lens + r] = len(row)
+        g[cells + r * cap:cells + r * cap + len(row)] = row
+    lens, cells = g[L.O_HAND_LEN], g[L.O_HANDS]
+    for s, held in enumerate(state.hands):
+        g[lens + s] = len(held)
+        if held:
+            g[cells + s * hand:cells + s * hand + len(held)] = held
+    lens, cells = g[L.O_PILE_LEN], g[L.O_PILES]
+    for s, pile in enumerate(state.penalty):
+        g[lens + s] = len(pile)
+        if pile:
+            g[cells + s * L.CARDS:cells + s * L.CARDS + len(pile)] = pile
+    at = g[L.O_TOTALS]
+    g[at:at + n] = state.totals
+    at = g[L.O_POINTS]
+    g[at:at + n] = state.points
+    at = g[L.O_LAST]
+    g[at:at + n] = state.last_round
+    at = g[L.O_SEEN]
+    g[at:at + L.CARDS] = 0
+    seen = state.seen
+    if seen:
+        g[at + np.array(seen)] = 1
+    g[L.N_SEEN] = len(seen)
+    pool = state.pool
+    g[L.POOL_LEN] = len(pool)
+    if pool:
+        at = g[L.O_POOL]
+        g[at:at + len(pool)] = pool
+    g[L.FIRST_ONE], g[L.DRAFT_I] = state.round_one_drafter, state.draft_i
+    g[L.FIRST] = state.drafters[0] if state.drafters else 0
+    if phase == L.DRAFT:
+        g[L.ACTOR] = state.acting[0]
+    elif phase == L.ROW_PICK:
+        at = g[L.O_PENDING]
+        g[at:at + 2 * n] = [v for pair in state.pending for v in pair]
+        g[L.PENDING_AT] = state.pending_at
+        g[L.CARD], g[L.ACTOR] = state.pending[state.pending_at]
 
 
 def rollout(state: Any, lineup: list[StrategySpec], seeds: np.random.Generator,

@@ -1,0 +1,48 @@
+"""Scalar positions into a kernel and back: what every game's kernel rollout shares (issue 21
+item 4, the kernel rollout contract).
+
+A kernel rollout plays a scalar state on in the game's kernel: the state's generators become
+kernel generator rows (simkit/engine/kernel_rng.py) and, after the kernel has played, the rows'
+PCG64 states go back into the same generators, so they continue exactly where the scalar path
+would leave them. Only kernel rollouts import this module (it imports numba through kernel_rng).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from simkit.engine import kernel_rng as kr
+
+_LOW = (1 << 64) - 1
+
+
+def generator_rows(rngs: Sequence[np.random.Generator], width: int) -> np.ndarray:
+    """(len(rngs), width) uint64 kernel rows continuing each generator (PCG64 only); the columns
+    after kernel_rng's are zero (a bot's draw buffer starts empty, as after `Strategy.setup`)."""
+    rows = np.zeros((len(rngs), width), dtype=np.uint64)
+    for row, rng in zip(rows, rngs):
+        bits = rng.bit_generator.state
+        if bits["bit_generator"] != "PCG64":
+            raise ValueError(f"a kernel draws from PCG64 generators only, not {bits['bit_generator']}")
+        inner = bits["state"]
+        state, inc = inner["state"], inner["inc"]
+        row[:kr.SCRATCH] = (state >> 64, state & _LOW, inc >> 64, inc & _LOW, bits["has_uint32"],
+                            bits["uinteger"])
+    return rows
+
+
+def restore_generators(rngs: Sequence[np.random.Generator], rows: np.ndarray) -> None:
+    """Set each generator to its kernel row's PCG64 state (the draws the kernel made)."""
+    for rng, words in zip(rngs, rows[:, :kr.SCRATCH].tolist()):
+        hi, lo, inc_hi, inc_lo, has32, half = words
+        rng.bit_generator.state = {"bit_generator": "PCG64",
+                                   "state": {"state": hi << 64 | lo, "inc": inc_hi << 64 | inc_lo},
+                                   "has_uint32": has32, "uinteger": half}
+
+
+def put(g: np.ndarray, at: int, values: Sequence[int]) -> None:
+    """g[at:at + len(values)] = values (a list of ints; nothing for an empty one)."""
+    if values:
+        g[at:at + len(values)] = values
