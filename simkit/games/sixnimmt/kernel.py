@@ -175,57 +175,63 @@ def state_to_kernel(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _PHASE_CODES = {"play": L.PLAY, "row_pick": L.ROW_PICK, "draft": L.DRAFT, "over": L.OVER}
+_ZEROS = [0] * L.CARDS
 
 
 def write_state(g: np.ndarray, state: Any) -> None:
     """Write a `SixNimmtState` into the kernel layout `g` (new_layout of its config; `g` may hold
     an earlier position: every part the kernel reads is written). The same rows, hands (in list
     order), totals, this round's points and penalty piles, seen cards, pool and phase; during a
-    row pick the turn's revealed cards and which one waits; during the draft its order."""
+    row pick the turn's revealed cards and which one waits; during the draft its order.
+
+    Built as one list of the arrays from O_ROW_LEN to O_LAST (they follow each other, in the
+    order new_layout lays them) and written at once: a search writes a state per rollout."""
     config, n = state.config, state.n
     cap, hand = config.row_capacity, config.hand_size
     phase = _PHASE_CODES[state.phase]
-    g[L.ROUND], g[L.TURN], g[L.PHASE] = state.round, state.turn, phase
-    lens, cells = g[L.O_ROW_LEN], g[L.O_ROWS]
-    for r, row in enumerate(state.rows):
-        g[lens + r] = len(row)
-        g[cells + r * cap:cells + r * cap + len(row)] = row
-    lens, cells = g[L.O_HAND_LEN], g[L.O_HANDS]
-    for s, held in enumerate(state.hands):
-        g[lens + s] = len(held)
-        if held:
-            g[cells + s * hand:cells + s * hand + len(held)] = held
-    lens, cells = g[L.O_PILE_LEN], g[L.O_PILES]
-    for s, pile in enumerate(state.penalty):
-        g[lens + s] = len(pile)
+    rows, hands, seen, pool = state.rows, state.hands, state.seen, state.pool
+    acting = state.acting
+    actor = acting[0] if phase == L.DRAFT else 0
+    card = pending_at = 0
+    if phase == L.ROW_PICK:
+        pending_at = state.pending_at
+        card, actor = state.pending[pending_at]
+    g[L.ROUND:L.PENDING_AT + 1] = (state.round, state.turn, phase, actor, card, len(seen), len(pool),
+                                   state.drafters[0] if state.drafters else 0, state.round_one_drafter,
+                                   state.draft_i, pending_at)
+    if rows:
+        body = [len(row) for row in rows]
+        for row in rows:
+            body += row
+            body += _ZEROS[:cap - len(row)]
+    else:
+        body = [0] * (config.rows * (1 + cap))
+    body += map(len, hands)
+    for held in hands:
+        body += held
+        body += _ZEROS[:hand - len(held)]
+    body += state.totals
+    body += state.points
+    flags = _ZEROS.copy()
+    for c in seen:
+        flags[c] = 1
+    body += flags
+    body += pool
+    body += _ZEROS[:L.CARDS - len(pool)]
+    if phase == L.ROW_PICK:
+        body += [v for pair in state.pending for v in pair]
+    else:
+        body += _ZEROS[:2 * n]
+    body += state.last_round
+    at = g[L.O_ROW_LEN]
+    g[at:at + len(body)] = body
+    penalty = state.penalty
+    at = g[L.O_PILE_LEN]
+    g[at:at + n] = [len(pile) for pile in penalty]
+    cells = g[L.O_PILES]
+    for s, pile in enumerate(penalty):
         if pile:
             g[cells + s * L.CARDS:cells + s * L.CARDS + len(pile)] = pile
-    at = g[L.O_TOTALS]
-    g[at:at + n] = state.totals
-    at = g[L.O_POINTS]
-    g[at:at + n] = state.points
-    at = g[L.O_LAST]
-    g[at:at + n] = state.last_round
-    at = g[L.O_SEEN]
-    g[at:at + L.CARDS] = 0
-    seen = state.seen
-    if seen:
-        g[at + np.array(seen)] = 1
-    g[L.N_SEEN] = len(seen)
-    pool = state.pool
-    g[L.POOL_LEN] = len(pool)
-    if pool:
-        at = g[L.O_POOL]
-        g[at:at + len(pool)] = pool
-    g[L.FIRST_ONE], g[L.DRAFT_I] = state.round_one_drafter, state.draft_i
-    g[L.FIRST] = state.drafters[0] if state.drafters else 0
-    if phase == L.DRAFT:
-        g[L.ACTOR] = state.acting[0]
-    elif phase == L.ROW_PICK:
-        at = g[L.O_PENDING]
-        g[at:at + 2 * n] = [v for pair in state.pending for v in pair]
-        g[L.PENDING_AT] = state.pending_at
-        g[L.CARD], g[L.ACTOR] = state.pending[state.pending_at]
 
 
 def rollout(state: Any, lineup: list[StrategySpec], seeds: np.random.Generator,

@@ -425,13 +425,16 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
 
 # ---- search rollouts from a scalar position (kernel_rollout.py) ------------------------------
 @compiled()
-def play_rollout(g, cfg, gens, slot_of, fns, params, max_steps, round_cut, seen, log, trace):
-    """A search rollout: steps until the match is over, `max_steps` steps, or (`round_cut`) the
-    step after which the round changed. Besides `g` it keeps what the scalar state holds and `g`
-    does not: `seen[1:1 + seen[0]]`, the seen cards in the scalar engine's order (the row starts,
-    then each turn's cards in seat order, N6), and each finished round's points in `log` (n per
-    round); `trace` as for `step`. Returns (steps, bad seat or -1 or -2 when `log` is full,
-    entries logged)."""
+def play_rollout(g, cfg, gens, slot_of, bot, params, max_steps, round_cut, seen, log, trace):
+    """A search rollout, `bot` (one kernel bot, params its parameters) in every seat (`slot_of`
+    all zero): steps until the match is over, `max_steps` steps, or (`round_cut`) the step after
+    which the round changed. Besides `g` it keeps what the scalar state holds and `g` does not:
+    `seen[1:1 + seen[0]]`, the seen cards in the scalar engine's order (the row starts, then each
+    turn's cards in seat order, N6), and each finished round's points in `log` (n per round);
+    `trace` as for `step`. Returns (steps, bad seat or -1 or -2 when `log` is full, entries
+    logged). One bot, not a lineup's tuple: a call from Python then costs microseconds."""
+    fns = (bot, bot, bot, bot, bot, bot, bot, bot, bot, bot)            # MAX_SLOTS
+    params = (params, params, params, params, params, params, params, params, params, params)
     steps, logged = 0, 0
     n, rows = g[L.N], g[L.R]
     start = g[L.ROUND]
@@ -462,3 +465,6 @@ def play_rollout(g, cfg, gens, slot_of, fns, params, max_steps, round_cut, seen,
         if round_cut and g[L.ROUND] != start:
             break
     return steps, -1, logged
+
+
+assert MAX_SLOTS == 10, "play_rollout spells out a lineup of MAX_SLOTS"

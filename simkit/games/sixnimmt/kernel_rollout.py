@@ -22,6 +22,7 @@ Importing this module imports no numba: the kernel is loaded when a `KernelRollo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,7 @@ from simkit.games.sixnimmt.rules import DRAFT, OVER, PLAY, ROW_PICK, draft_order
 
 _PHASES = {L.PLAY: PLAY, L.ROW_PICK: ROW_PICK, L.DRAFT: DRAFT, L.OVER: OVER}
 _NO_TRACE = np.zeros(0, dtype=np.int64)
+_NOTHING = nullcontext()
 #: rounds' points a kernel call logs before it returns to have them read (it then goes on)
 _LOG_ROUNDS = 16
 #: a double of the `random` bot's buffer is (word >> 11) / 2**53: the word back from the double
@@ -61,6 +63,7 @@ class KernelRollout:
         if reason is not None:
             raise ValueError(reason)
         from simkit.engine import kernel_rng as kr
+        from simkit.engine.kernel_calls import CompiledBot, FastCall
         from simkit.games.sixnimmt.kernel import _Lineup, config_array
         from simkit.games.sixnimmt.kernel_play import new_layout, play_rollout
         from strategies.sixnimmt import kernels as forms
@@ -79,7 +82,8 @@ class KernelRollout:
         #: the random bot draws (from a buffer); the others never touch their generators
         self.draws = form is forms.RANDOM
         self.last_round = config.max_rounds or 0
-        self._play = play_rollout
+        self.bot, self.params = CompiledBot(self.lineup.fns[0]), self.lineup.params[0]
+        self._play = FastCall(play_rollout)
         self._offsets = {name: int(self.g[name]) for name in
                          (L.O_ROW_LEN, L.O_ROWS, L.O_HAND_LEN, L.O_HANDS, L.O_TOTALS, L.O_POINTS,
                           L.O_LAST, L.O_POOL, L.O_PENDING, L.O_PILE_LEN, L.O_PILES)}
@@ -110,13 +114,12 @@ class KernelRollout:
         seen[0] = len(s.seen)
         if s.seen:
             seen[1:1 + len(s.seen)] = s.seen
-        lineup = self.lineup
         rounds: list[tuple[float, ...]] = []
         played = 0
-        with quiet_numba():
+        with quiet_numba() if self._play.entry is None else _NOTHING:    # compiling: warnings
             while True:
-                steps, bad, logged = self._play(g, self.cfg, gens, self.slots, lineup.fns, lineup.params,
-                                                left - played, round_cut, seen, self.log, _NO_TRACE)
+                steps, bad, logged = self._play(g, self.cfg, gens, self.slots, self.bot, self.params,
+                                                left - played, bool(round_cut), seen, self.log, _NO_TRACE)
                 played += steps
                 points = self.log[:logged].tolist()
                 rounds += [tuple(map(float, points[k:k + n])) for k in range(0, logged, n)]
@@ -158,8 +161,8 @@ class KernelRollout:
         rounds' points the rollout kept beside it)."""
         g, n, o, config = self.g, self.n, self._offsets, self.config
         cap, hand_size = config.row_capacity, config.hand_size
-        head = g[:L.HEADER].tolist()
-        words = g[:o[L.O_PILES] + n * L.CARDS].tolist()
+        words = g[:o[L.O_LAST] + n].tolist()
+        head = words
         new_round = head[L.ROUND] != s.round
         s.round, s.turn = head[L.ROUND], head[L.TURN]
         phase = s.phase = _PHASES[head[L.PHASE]]
@@ -172,8 +175,9 @@ class KernelRollout:
             s._sort_ends()
         at, lens = o[L.O_HANDS], words[o[L.O_HAND_LEN]:o[L.O_HAND_LEN] + n]
         s.hands = [words[at + k * hand_size:at + k * hand_size + lens[k]] for k in range(n)]
-        at, lens = o[L.O_PILES], words[o[L.O_PILE_LEN]:o[L.O_PILE_LEN] + n]
-        s.penalty = [words[at + k * L.CARDS:at + k * L.CARDS + lens[k]] for k in range(n)]
+        at, lens = o[L.O_PILES], g[o[L.O_PILE_LEN]:o[L.O_PILE_LEN] + n].tolist()
+        s.penalty = [g[at + k * L.CARDS:at + k * L.CARDS + lens[k]].tolist() if lens[k] else []
+                     for k in range(n)]
         s.totals = words[o[L.O_TOTALS]:o[L.O_TOTALS] + n]
         s.points = words[o[L.O_POINTS]:o[L.O_POINTS] + n]
         s.last_round = words[o[L.O_LAST]:o[L.O_LAST] + n]
