@@ -70,6 +70,8 @@ class Simulator:
             self.kernel, self.kernel_reason = kernel_rollout(game, info, rollout)
         #: the kernel continues bots already asked since `start` (else only fresh ones)
         self._carries = bool(getattr(self.kernel, "carries_bots", False))
+        #: optional `worth(state, left, round_cut)`: False where Python is faster (a short rollout)
+        self._worth: Callable | None = getattr(self.kernel, "worth", None)
         self._fresh = True
         self._round_cut = round_cut
 
@@ -105,7 +107,8 @@ class Simulator:
             left = self.horizon
         if left > 0 and not state.is_over():
             kernel = self.kernel
-            if kernel is None or not (self._carries or self._fresh):
+            if kernel is None or not (self._carries or self._fresh) or \
+                    (self._worth is not None and not self._worth(state, left, self._round_cut)):
                 self._play(state, left)
             elif self._carries:
                 kernel.play(state, self.rngs, left, self._round_cut, bots=self.bots)

@@ -38,6 +38,11 @@ _NO_TRACE = np.zeros(0, dtype=np.int64)
 _NOTHING = nullcontext()
 #: rounds' points a kernel call logs before it returns to have them read (it then goes on)
 _LOG_ROUNDS = 16
+#: turns ahead from which a kernel rollout is faster than a Python one (`worth`): measured with
+#: scripts/bench_search_kernel.py, 4 players, the conversion costing about 70 µs CPU, a turn of
+#: four `random` (or lowest/highest) bots and its step about 15 µs, of four `heuristic` 50 µs
+_MIN_TURNS = 5
+_MIN_TURNS_HEURISTIC = 2
 #: a double of the `random` bot's buffer is (word >> 11) / 2**53: the word back from the double
 _DOUBLE_BITS = float(1 << 53)
 
@@ -81,12 +86,26 @@ class KernelRollout:
         form = kernel_form(rollout)
         #: the random bot draws (from a buffer); the others never touch their generators
         self.draws = form is forms.RANDOM
+        #: turns a rollout must have ahead for the kernel to be faster than Python (`worth`)
+        self.min_turns = _MIN_TURNS_HEURISTIC if form is forms.HEURISTIC else _MIN_TURNS
         self.last_round = config.max_rounds or 0
         self.bot, self.params = CompiledBot(self.lineup.fns[0]), self.lineup.params[0]
         self._play = FastCall(play_rollout)
         self._offsets = {name: int(self.g[name]) for name in
                          (L.O_ROW_LEN, L.O_ROWS, L.O_HAND_LEN, L.O_HANDS, L.O_TOTALS, L.O_POINTS,
                           L.O_LAST, L.O_POOL, L.O_PENDING, L.O_PILE_LEN, L.O_PILES)}
+
+    def worth(self, state: State, left: int, round_cut: bool) -> bool:
+        """Whether this rollout is long enough for the kernel to be faster than Python: the
+        conversion both ways costs about as much as a few turns of Python bots. (Either path
+        gives the same result; this only picks the faster.)"""
+        s: Any = state
+        if s.phase == DRAFT:
+            return True
+        turns = len(s.hands[0]) if s.phase == PLAY else len(s.hands[0]) + 1
+        if not round_cut and (not self.last_round or s.round < self.last_round):
+            return True                                 # the match goes on past this round
+        return min(left, turns) >= self.min_turns
 
     def play(self, state: State, rngs: list[np.random.Generator], left: int, round_cut: bool,
              bots: Sequence[Strategy] | None = None) -> None:
