@@ -43,6 +43,11 @@ _LOG_ROUNDS = 16
 #: four `random` (or lowest/highest) bots and its step about 15 µs, of four `heuristic` 50 µs
 _MIN_TURNS = 5
 _MIN_TURNS_HEURISTIC = 2
+#: the built-in bots' compiled forms (strategies/sixnimmt/kernels.py), by name: no import of
+#: strategies from here (games sit below bots)
+_BOTS = "strategies.sixnimmt.kernel_bots:"
+_RANDOM, _HEURISTIC = _BOTS + "random_bot", _BOTS + "heuristic_bot"
+_STATELESS = frozenset({_BOTS + "lowest_bot", _BOTS + "highest_bot", _HEURISTIC})
 #: a double of the `random` bot's buffer is (word >> 11) / 2**53: the word back from the double
 _DOUBLE_BITS = float(1 << 53)
 
@@ -51,8 +56,9 @@ class KernelRollout:
     """Plays 6 nimmt! rollouts with one strategy's kernel form in every seat."""
 
     #: `play` takes `bots=`: Python rollout bots already used since their setup continue in the
-    #: kernel (the Simulator may then use the kernel after tree steps, not only on fresh bots)
-    carries_bots = True
+    #: kernel (the Simulator may then use the kernel after tree steps, not only on fresh bots);
+    #: set per rollout strategy in __init__ (the built-in bots' forms only)
+    carries_bots = False
 
     def __init__(self, info: GameInfo, rollout: StrategySpec) -> None:
         from simkit.engine.kernels import kernel_form, kernel_reason, numba_missing
@@ -71,7 +77,6 @@ class KernelRollout:
         from simkit.engine.kernel_calls import CompiledBot, FastCall
         from simkit.games.sixnimmt.kernel import _Lineup, config_array
         from simkit.games.sixnimmt.kernel_play import new_layout, play_rollout
-        from strategies.sixnimmt import kernels as forms
 
         self.n = n
         self.config = config
@@ -83,11 +88,15 @@ class KernelRollout:
         self.gens = np.zeros((n + 1, kr.ROW_WORDS), dtype=np.uint64)
         self.seen = np.zeros(1 + L.CARDS + n, dtype=np.int64)
         self.log = np.zeros(n * _LOG_ROUNDS, dtype=np.int64)
-        form = kernel_form(rollout)
-        #: the random bot draws (from a buffer); the others never touch their generators
-        self.draws = form is forms.RANDOM
+        function = kernel_form(rollout).function
+        #: the built-in bots: `random` draws (from a buffer, carried in and out); the others
+        #: never touch their generators and keep nothing between decisions. A plug-in's form
+        #: may draw, and its Python bot may keep what the kernel form does not: its generators
+        #: go in and out, and it plays only rollouts of freshly set-up bots
+        self.draws = function not in _STATELESS
+        self.carries_bots = function in _STATELESS or function == _RANDOM
         #: turns a rollout must have ahead for the kernel to be faster than Python (`worth`)
-        self.min_turns = _MIN_TURNS_HEURISTIC if form is forms.HEURISTIC else _MIN_TURNS
+        self.min_turns = _MIN_TURNS_HEURISTIC if function == _HEURISTIC else _MIN_TURNS
         self.last_round = config.max_rounds or 0
         self.bot, self.params = CompiledBot(self.lineup.fns[0]), self.lineup.params[0]
         self._play = FastCall(play_rollout)
