@@ -10,8 +10,10 @@ would leave them. Only kernel rollouts import this module (it imports numba thro
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+from numba.core.types import WrapperAddressProtocol
 
 from simkit.engine import kernel_rng as kr
 
@@ -46,3 +48,42 @@ def put(g: np.ndarray, at: int, values: Sequence[int]) -> None:
     """g[at:at + len(values)] = values (a list of ints; nothing for an empty one)."""
     if values:
         g[at:at + len(values)] = values
+
+
+
+class _Bot(WrapperAddressProtocol):
+    """A compiled bot handed to a kernel by the address of its compiled code (numba's wrapper
+    address protocol): numba types and unboxes it in a few µs, where a dispatcher in a tuple
+    costs hundreds of µs per call (numba looks its signature up again each time)."""
+
+    def __init__(self, function: Any, signature: Any) -> None:
+        result = function.get_compile_result(signature)
+        self.address = result.library.get_pointer_to_function(result.fndesc.llvm_cfunc_wrapper_name)
+        self.sig = signature
+
+    def __wrapper_address__(self) -> int:
+        return self.address
+
+    def signature(self) -> Any:
+        return self.sig
+
+
+def bot_handles(functions: Sequence[Any], signature: Any) -> tuple:
+    """A lineup's compiled bots (numba dispatchers of `signature`) as cheap kernel arguments."""
+    handles: dict[int, _Bot] = {}
+    for function in functions:
+        if id(function) not in handles:
+            handles[id(function)] = _Bot(function, signature)
+    return tuple(handles[id(function)] for function in functions)
+
+
+def entry_point(kernel: Any, *args: Any) -> Any:
+    """The compiled code of numba dispatcher `kernel` for the types of `args` (compiling or
+    loading it from the cache now): called without the dispatcher's typing of every argument on
+    each call, which costs more than a short rollout. Later calls must pass the same types."""
+    from simkit.engine.kernels import quiet_numba
+
+    with quiet_numba():
+        types = tuple(kernel.typeof_pyval(arg) for arg in args)
+        kernel.compile(types)
+    return kernel.overloads[types].entry_point

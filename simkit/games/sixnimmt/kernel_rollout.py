@@ -22,7 +22,6 @@ Importing this module imports no numba: the kernel is loaded when a `KernelRollo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -35,7 +34,6 @@ from simkit.games.sixnimmt.rules import DRAFT, OVER, PLAY, ROW_PICK, draft_order
 
 _PHASES = {L.PLAY: PLAY, L.ROW_PICK: ROW_PICK, L.DRAFT: DRAFT, L.OVER: OVER}
 _NO_TRACE = np.zeros(0, dtype=np.int64)
-_NOTHING = nullcontext()
 #: rounds' points a kernel call logs before it returns to have them read (it then goes on)
 _LOG_ROUNDS = 16
 #: turns ahead from which a kernel rollout is faster than a Python one (`worth`): measured with
@@ -74,9 +72,9 @@ class KernelRollout:
         if reason is not None:
             raise ValueError(reason)
         from simkit.engine import kernel_rng as kr
-        from simkit.engine.kernel_calls import CompiledBot, FastCall
+        from simkit.engine.kernel_positions import bot_handles, entry_point
         from simkit.games.sixnimmt.kernel import _Lineup, config_array
-        from simkit.games.sixnimmt.kernel_play import new_layout, play_rollout
+        from simkit.games.sixnimmt.kernel_play import BOT_SIG, new_layout, play_rollout
 
         self.n = n
         self.config = config
@@ -98,8 +96,10 @@ class KernelRollout:
         #: turns a rollout must have ahead for the kernel to be faster than Python (`worth`)
         self.min_turns = _MIN_TURNS_HEURISTIC if function == _HEURISTIC else _MIN_TURNS
         self.last_round = config.max_rounds or 0
-        self.bot, self.params = CompiledBot(self.lineup.fns[0]), self.lineup.params[0]
-        self._play = FastCall(play_rollout)
+        self.bot, self.params = bot_handles(self.lineup.fns[:1], BOT_SIG)[0], self.lineup.params[0]
+        #: play_rollout's compiled code, called without numba's typing of every argument
+        self._play = entry_point(play_rollout, self.g, self.cfg, self.gens, self.slots, self.bot,
+                                 self.params, 0, False, self.seen, self.log, _NO_TRACE)
         self._offsets = {name: int(self.g[name]) for name in
                          (L.O_ROW_LEN, L.O_ROWS, L.O_HAND_LEN, L.O_HANDS, L.O_TOTALS, L.O_POINTS,
                           L.O_LAST, L.O_POOL, L.O_PENDING, L.O_PILE_LEN, L.O_PILES)}
@@ -122,7 +122,6 @@ class KernelRollout:
         of the round. `bots`: the Python rollout bots as the search left them (None: set up
         afresh); their state (random's draw buffer) goes into the kernel and back."""
         from simkit.engine.kernel_positions import generator_rows, restore_generators
-        from simkit.engine.kernels import quiet_numba
         from simkit.games.sixnimmt.kernel import write_state
 
         s: Any = state
@@ -144,15 +143,14 @@ class KernelRollout:
             seen[1:1 + len(s.seen)] = s.seen
         rounds: list[tuple[float, ...]] = []
         played = 0
-        with quiet_numba() if self._play.entry is None else _NOTHING:    # compiling: warnings
-            while True:
-                steps, bad, logged = self._play(g, self.cfg, gens, self.slots, self.bot, self.params,
-                                                left - played, bool(round_cut), seen, self.log, _NO_TRACE)
-                played += steps
-                points = self.log[:logged].tolist()
-                rounds += [tuple(map(float, points[k:k + n])) for k in range(0, logged, n)]
-                if bad != -2:
-                    break
+        while True:
+            steps, bad, logged = self._play(g, self.cfg, gens, self.slots, self.bot, self.params,
+                                            left - played, bool(round_cut), seen, self.log, _NO_TRACE)
+            played += steps
+            points = self.log[:logged].tolist()
+            rounds += [tuple(map(float, points[k:k + n])) for k in range(0, logged, n)]
+            if bad != -2:
+                break
         if bad >= 0:
             raise RuntimeError(f"the kernel form of {self.text!r} (seat {bad}) answered outside its "
                                "legal list")
