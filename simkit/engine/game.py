@@ -188,7 +188,9 @@ class Game(Generic[ConfigT, StateT]):
     #: module of a compiled kernel (`kernel_supported(spec)`, `play_range_kernel(spec, start,
     #: stop)`; simkit/engine/kernels.py), chosen by `--engine kernel|auto`; None: no kernel
     kernel_engine: str | None = None
-    #: "module:Class" playing search rollouts in the game's kernel (docs: the kernel rollout contract)
+    #: "module:Class" of the game's `KernelRollout` (`KernelRollout(info, rollout_spec)`, whose
+    #: `play(state, rngs, left, round_cut)` plays a search rollout in the compiled kernel exactly
+    #: as `Simulator._play` does in Python: docs/search.md, "Kernel rollouts"); None: Python only
     kernel_rollout: str | None = None
     #: config -> (seconds, late action) when the config sets a per-decision time budget, else
     #: None: runs then wrap every seat in `simkit.engine.timed.Timed`, which submits the late

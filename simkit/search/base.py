@@ -79,6 +79,8 @@ class SearchStrategy(Strategy):
     game: Game
     rollout_spec: StrategySpec
     budget_s: float | None = None
+    #: play rollouts in the game's compiled kernel where it can (kernel=false: Python)
+    kernel: bool = True
 
     def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
         super().setup(info, seat, rng)
@@ -95,7 +97,7 @@ class SearchStrategy(Strategy):
     def simulator(self, rng: np.random.Generator) -> Simulator:
         """Rollout bots for one decision, their generators drawn from `rng`."""
         return Simulator(self.game, self.info, self.rollout_spec, rng, self.reward,
-                         self.max_rollout_steps)
+                         self.max_rollout_steps, kernel=self.kernel)
 
     def root_actions(self, decision: Decision) -> Sequence[Action]:
         """The actions to choose from now; candidates come from a determinization where the

@@ -21,10 +21,12 @@ class FlatMC(SearchStrategy):
         "reward wins (first in order on ties). reward=win, rank or margin and horizon as for "
         "ismcts. Reproducible from the seed, except under a game's per-decision time budget "
         "(Rummikub time_budget_s): then it stops sampling in time for it (half the budget) and "
-        "its answers depend on the machine.")
+        "its answers depend on the machine. kernel=false: rollouts in Python even where the "
+        "game's compiled kernel could play them (the same answers, slower).")
 
     def __init__(self, samples: int = 20, rollout: str = "random", reward: str = "win",
-                 max_rollout_steps: int | None = None, horizon: int | None = None, crn: bool = True):
+                 max_rollout_steps: int | None = None, horizon: int | None = None, crn: bool = True,
+                 kernel: bool = True):
         if samples < 1:
             raise ValueError(f"samples={samples} is not allowed: 1 or more")
         if horizon is not None and horizon < 0:
@@ -36,10 +38,11 @@ class FlatMC(SearchStrategy):
         self.max_rollout_steps = max_rollout_steps
         self.horizon = horizon or None
         self.crn = crn
+        self.kernel = kernel
 
     def simulator(self, rng) -> Simulator:
         return Simulator(self.game, self.info, self.rollout_spec, rng, self.reward,
-                         self.max_rollout_steps, self.horizon)
+                         self.max_rollout_steps, self.horizon, kernel=self.kernel)
 
     def act(self, decision: Decision) -> Action:
         budget = self.budget()

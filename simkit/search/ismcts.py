@@ -34,13 +34,15 @@ class ISMCTS(SearchStrategy):
         "after the tree and the game's evaluate values the position (0: to the end); "
         "round_cut=true: they also stop at the end of a round. prior=STRATEGY, prior_weight=W: "
         "that strategy's choice at the root gets a progressive bias W/(visits+1). depth=D: at "
-        "most D of this seat's own actions per iteration in the tree (0: no cap).")
+        "most D of this seat's own actions per iteration in the tree (0: no cap). kernel=false: "
+        "rollouts in Python even where the game's compiled kernel could play them (the same "
+        "decisions, slower).")
 
     def __init__(self, iterations: int | None = None, time_ms: float | None = None,
                  c: float | None = None, rollout: str | None = None, reward: str | None = None,
                  max_rollout_steps: int | None = None, horizon: int | None = None,
                  round_cut: bool | None = None, prior: str | None = None,
-                 prior_weight: float | None = None, depth: int | None = None):
+                 prior_weight: float | None = None, depth: int | None = None, kernel: bool = True):
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations={iterations} is not allowed: 1 or more")
         if time_ms is not None and not time_ms > 0:
@@ -57,6 +59,7 @@ class ISMCTS(SearchStrategy):
                           round_cut=round_cut, prior=prior, prior_weight=prior_weight, depth=depth)
         self.time_ms = time_ms
         self.max_rollout_steps = max_rollout_steps
+        self.kernel = kernel
         self._resolve(GENERIC)
 
     def _resolve(self, defaults: SearchDefaults) -> None:
@@ -86,7 +89,7 @@ class ISMCTS(SearchStrategy):
 
     def simulator(self, rng: np.random.Generator) -> Simulator:
         return Simulator(self.game, self.info, self.rollout_spec, rng, self.reward,
-                         self.max_rollout_steps, self.horizon, self.round_cut)
+                         self.max_rollout_steps, self.horizon, self.round_cut, kernel=self.kernel)
 
     def act(self, decision: Decision) -> Action:
         budget = self.budget()

@@ -3,14 +3,21 @@
 
 `Simulator.rollout(state, seat, steps_done)` is the single rollout path of both search
 strategies: it plays the rollout policy for every seat until the game ends, the step cap, the
-rollout horizon or (optionally) the end of the round, and returns the seat's reward; a compiled
-game kernel can take its place there. It keeps the conventions of `simkit.engine.play.play_out`
-that matter inside a search (one `act` per acting seat in seat order, a strategy's `act_many`
-when every seat acts with the same class, a numpy value accepted as the equal plain action).
+rollout horizon or (optionally) the end of the round, and returns the seat's reward. It keeps
+the conventions of `simkit.engine.play.play_out` that matter inside a search (one `act` per
+acting seat in seat order, a strategy's `act_many` when every seat acts with the same class, a
+numpy value accepted as the equal plain action).
+
+**Kernel rollouts.** Where the game names a `Game.kernel_rollout` and the rollout strategy has a
+kernel form, the rollout is played by the game's compiled kernel instead of `_play` (the Python
+path), with the same result, generators included (the contract in docs/search.md, "Kernel
+rollouts"); `kernel=False` forces the Python path. A kernel that cannot play (no kernel form, a
+config field it lacks, no numba) leaves the Python path, its reason kept in `kernel_reason`.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -33,11 +40,12 @@ class Simulator:
     `horizon`: rollout steps after the tree before the position is valued by `Game.evaluate`
     (None: to the end). `round_cut`: also stop where the game's `round_of` changes (a 6 nimmt!
     round's end). `evaluate`: value cut rollouts with the game's `evaluate` (else neutral).
+    `kernel`: play rollouts in the game's kernel where it can (the same results, faster).
     """
 
     def __init__(self, game: Game, info: GameInfo, rollout: StrategySpec, rng: np.random.Generator,
                  reward: str, max_steps: int | None, horizon: int | None = None,
-                 round_cut: bool = False, evaluate: bool = True):
+                 round_cut: bool = False, evaluate: bool = True, kernel: bool = True):
         n = info.n_players
         self.info = info
         self.n = n
@@ -55,11 +63,23 @@ class Simulator:
         many = getattr(kind.act_many, "__func__", None)
         self._together: Callable | None = (kind.act_many if many is not _BASE_ACT_MANY else None)
         self._everyone = tuple(range(n))
+        self.kernel: Any = None
+        #: why rollouts play in Python (None when the kernel plays them)
+        self.kernel_reason: str | None = "kernel=false"
+        if kernel:
+            self.kernel, self.kernel_reason = kernel_rollout(game, info, rollout)
+        #: the kernel continues bots already asked since `start` (else only fresh ones)
+        self._carries = bool(getattr(self.kernel, "carries_bots", False))
+        #: optional `worth(state, left, round_cut)`: False where Python is faster (a short rollout)
+        self._worth: Callable | None = getattr(self.kernel, "worth", None)
+        self._fresh = True
+        self._round_cut = round_cut
 
     def start(self) -> None:
         """Set the bots up afresh for a new determinization (they forget the previous one)."""
         for seat, bot in enumerate(self.bots):
             bot.setup(self.info, seat, self.rngs[seat])
+        self._fresh = True
 
     def generator_states(self) -> list[Mapping[str, Any]]:
         """The bots' generator states, to replay the same rollout draws (`restore`)."""
@@ -71,6 +91,7 @@ class Simulator:
 
     def choose(self, state: State, seat: int) -> Action:
         """`seat`'s rollout action, decided from its own view of `state`."""
+        self._fresh = False
         return self.bots[seat].act(Decision(state, seat, self.rngs[seat]))
 
     def step(self, state: State, seat: int, action: Action) -> None:
@@ -85,7 +106,14 @@ class Simulator:
         if self.horizon is not None and self.horizon < left:
             left = self.horizon
         if left > 0 and not state.is_over():
-            self._play(state, left)
+            kernel = self.kernel
+            if kernel is None or not (self._carries or self._fresh) or \
+                    (self._worth is not None and not self._worth(state, left, self._round_cut)):
+                self._play(state, left)
+            elif self._carries:
+                kernel.play(state, self.rngs, left, self._round_cut, bots=self.bots)
+            else:
+                kernel.play(state, self.rngs, left, self._round_cut)
         if state.is_over():
             return self._reward(state.outcome(), seat)
         if self.evaluate is None:
@@ -93,6 +121,8 @@ class Simulator:
         return cut_value(self.reward, self.evaluate(state, seat), self.n)
 
     def _play(self, state: State, left: int) -> None:
+        """The Python path of a rollout: at most `left` steps of the bots (the reference every
+        game's `KernelRollout.play` reproduces)."""
         bots = self.bots
         decisions = Decision.for_seats(state, self.rngs)
         acts = [bot.act for bot in bots]
@@ -121,3 +151,28 @@ class Simulator:
 
 
 _BASE_ACT_MANY = getattr(Strategy.act_many, "__func__", None)
+
+
+#: built kernel rollouts of this process: (game, config, players, rollout) -> (kernel or None,
+#: why not); building one loads (or the first time compiles) the compiled kernel
+_KERNELS: dict[tuple[Any, ...], tuple[Any, str | None]] = {}
+
+
+def kernel_rollout(game: Game, info: GameInfo, rollout: StrategySpec) -> tuple[Any, str | None]:
+    """The game's `KernelRollout` for these rollouts, built once per process, or (None, the reason
+    rollouts play in Python)."""
+    key = (game.name, info.config, info.n_players, rollout)
+    found = _KERNELS.get(key)
+    if found is None:
+        found = _KERNELS[key] = _build_kernel(game, info, rollout)
+    return found
+
+
+def _build_kernel(game: Game, info: GameInfo, rollout: StrategySpec) -> tuple[Any, str | None]:
+    if game.kernel_rollout is None:
+        return None, f"{game.name} has no kernel rollout"
+    module, _, name = game.kernel_rollout.partition(":")
+    try:
+        return getattr(importlib.import_module(module), name)(info, rollout), None
+    except ValueError as exc:
+        return None, str(exc)

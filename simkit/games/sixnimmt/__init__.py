@@ -19,6 +19,7 @@ GAME = Game(
     max_steps=max_decision_steps,
     batch_engine="simkit.games.sixnimmt.batch",
     kernel_engine="simkit.games.sixnimmt.kernel",
+    kernel_rollout="simkit.games.sixnimmt.kernel_rollout:KernelRollout",
     evaluate=evaluate.evaluate, round_of=evaluate.round_of,
 )
 

@@ -156,41 +156,15 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
 
 # ---- rollouts from a scalar position (for search) --------------------------------------------
 def state_to_kernel(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A `SixNimmtState` as the kernel's (g, cfg, chance generator row): the same rows, hands
-    (in list order), totals, this round's points, seen cards, pool and phase; during a row pick
-    the turn's revealed cards and which one waits. The chance row continues the state's own
-    generator (its next deal is the one the scalar state would deal)."""
+    """A `SixNimmtState` as the kernel's (g, cfg, chance generator row): `write_state` into a
+    fresh layout. The chance row continues the state's own generator (its next deal is the one
+    the scalar state would deal)."""
     from simkit.engine import kernel_rng as kr
     from simkit.games.sixnimmt.kernel_play import new_layout
-    from simkit.games.sixnimmt.rules import DRAFT, OVER, PLAY, ROW_PICK
 
-    config, n = state.config, state.n
-    cfg = config_array(config, n)
+    cfg = config_array(state.config, state.n)
     g = new_layout(cfg)
-    g[L.ROUND], g[L.TURN] = state.round, state.turn
-    g[L.PHASE] = {PLAY: L.PLAY, ROW_PICK: L.ROW_PICK, DRAFT: L.DRAFT, OVER: L.OVER}[state.phase]
-    for r, row in enumerate(state.rows):
-        g[g[L.O_ROW_LEN] + r] = len(row)
-        g[g[L.O_ROWS] + r * config.row_capacity:][:len(row)] = row
-    for s, hand in enumerate(state.hands):
-        g[g[L.O_HAND_LEN] + s] = len(hand)
-        g[g[L.O_HANDS] + s * config.hand_size:][:len(hand)] = hand
-    g[g[L.O_TOTALS]:][:n] = state.totals
-    g[g[L.O_POINTS]:][:n] = state.points
-    g[g[L.O_LAST]:][:n] = state.last_round
-    for card in state.seen:
-        g[g[L.O_SEEN] + card] = 1
-    g[L.N_SEEN] = len(state.seen)
-    g[L.POOL_LEN] = len(state.pool)
-    g[g[L.O_POOL]:][:len(state.pool)] = state.pool
-    g[L.FIRST_ONE] = state.round_one_drafter
-    if state.phase == DRAFT:
-        g[L.FIRST], g[L.DRAFT_I], g[L.ACTOR] = state.drafters[0], state.draft_i, state.acting[0]
-    if state.phase == ROW_PICK:
-        for i, (card, seat) in enumerate(state.pending):
-            g[g[L.O_PENDING] + 2 * i], g[g[L.O_PENDING] + 2 * i + 1] = card, seat
-        g[L.PENDING_AT] = state.pending_at
-        g[L.CARD], g[L.ACTOR] = state.pending[state.pending_at]
+    write_state(g, state)
     chance = np.zeros(kr.ROW_WORDS, dtype=np.uint64)
     bits = state.rng.bit_generator.state
     inner = bits["state"]
@@ -198,6 +172,66 @@ def state_to_kernel(state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     chance[kr.I_HI], chance[kr.I_LO] = inner["inc"] >> 64, inner["inc"] & 0xFFFFFFFFFFFFFFFF
     chance[kr.HAS32], chance[kr.U32] = bits["has_uint32"], bits["uinteger"]
     return g, cfg, chance
+
+
+_PHASE_CODES = {"play": L.PLAY, "row_pick": L.ROW_PICK, "draft": L.DRAFT, "over": L.OVER}
+_ZEROS = [0] * L.CARDS
+
+
+def write_state(g: np.ndarray, state: Any) -> None:
+    """Write a `SixNimmtState` into the kernel layout `g` (new_layout of its config; `g` may hold
+    an earlier position: every part the kernel reads is written). The same rows, hands (in list
+    order), totals, this round's points and penalty piles, seen cards, pool and phase; during a
+    row pick the turn's revealed cards and which one waits; during the draft its order.
+
+    Built as one list of the arrays from O_ROW_LEN to O_LAST (they follow each other, in the
+    order new_layout lays them) and written at once: a search writes a state per rollout."""
+    config, n = state.config, state.n
+    cap, hand = config.row_capacity, config.hand_size
+    phase = _PHASE_CODES[state.phase]
+    rows, hands, seen, pool = state.rows, state.hands, state.seen, state.pool
+    acting = state.acting
+    actor = acting[0] if phase == L.DRAFT else 0
+    card = pending_at = 0
+    if phase == L.ROW_PICK:
+        pending_at = state.pending_at
+        card, actor = state.pending[pending_at]
+    g[L.ROUND:L.PENDING_AT + 1] = (state.round, state.turn, phase, actor, card, len(seen), len(pool),
+                                   state.drafters[0] if state.drafters else 0, state.round_one_drafter,
+                                   state.draft_i, pending_at)
+    if rows:
+        body = [len(row) for row in rows]
+        for row in rows:
+            body += row
+            body += _ZEROS[:cap - len(row)]
+    else:
+        body = [0] * (config.rows * (1 + cap))
+    body += map(len, hands)
+    for held in hands:
+        body += held
+        body += _ZEROS[:hand - len(held)]
+    body += state.totals
+    body += state.points
+    flags = _ZEROS.copy()
+    for c in seen:
+        flags[c] = 1
+    body += flags
+    body += pool
+    body += _ZEROS[:L.CARDS - len(pool)]
+    if phase == L.ROW_PICK:
+        body += [v for pair in state.pending for v in pair]
+    else:
+        body += _ZEROS[:2 * n]
+    body += state.last_round
+    at = g[L.O_ROW_LEN]
+    g[at:at + len(body)] = body
+    penalty = state.penalty
+    at = g[L.O_PILE_LEN]
+    g[at:at + n] = [len(pile) for pile in penalty]
+    cells = g[L.O_PILES]
+    for s, pile in enumerate(penalty):
+        if pile:
+            g[cells + s * L.CARDS:cells + s * L.CARDS + len(pile)] = pile
 
 
 def rollout(state: Any, lineup: list[StrategySpec], seeds: np.random.Generator,

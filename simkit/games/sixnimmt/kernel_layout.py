@@ -20,7 +20,9 @@ lengths (n); hands (n x H, seat s at O_HANDS + s * H, in the order the scalar en
 dealt or drafted order, played cards removed); totals (n); this round's points (n); seen flags
 by card (105); the draft pool in order (105); this turn's revealed (card, seat) pairs in ascending
 order (2n); the last finished round's points (n); SCRATCH words a bot may use as it likes during
-its call (the kernel allocates nothing: it runs without numba's reference counting).
+its call (the kernel allocates nothing: it runs without numba's reference counting); this round's
+penalty pile lengths (n) and piles (n x CARDS, seat s at O_PILES + s * CARDS, in the order the
+cards were taken, N9-N11: a search rollout writes them back into the scalar state).
 
 **From a scalar state** (`SixNimmtState`, for a rollout from a position): `state_to_kernel` in
 kernel.py writes each field above from the state's fields of the same meaning (rows, hands,
@@ -33,7 +35,7 @@ from __future__ import annotations
 N, R, CAP, H, DECK, ROUND, TURN, PHASE, ACTOR, CARD, N_SEEN, POOL_LEN = range(12)
 FIRST, FIRST_ONE, DRAFT_I, PENDING_AT = range(12, 16)
 O_ROW_LEN, O_ROWS, O_HAND_LEN, O_HANDS, O_TOTALS, O_POINTS, O_SEEN, O_POOL, O_PENDING, O_LAST, \
-    O_SCRATCH = range(16, 27)
+    O_SCRATCH, O_PILE_LEN, O_PILES = range(16, 29)
 HEADER = 32
 CARDS = 105         # card values index the seen flags and the pool (0 unused)
 SCRATCH = 512
@@ -47,7 +49,8 @@ ASK_CARD, ASK_ROW, ASK_DRAFT = 0, 1, 2
 
 def state_size(n: int, rows: int, capacity: int, hand: int) -> int:
     """Length of `g` for these sizes."""
-    return HEADER + rows + rows * capacity + n + n * hand + n + n + CARDS + CARDS + 2 * n + n + SCRATCH
+    return (HEADER + rows + rows * capacity + n + n * hand + n + n + CARDS + CARDS + 2 * n + n + SCRATCH
+            + n + n * CARDS)
 
 #: the run's settings as an int64 array `cfg` (kernel.py builds it from the config and spec)
 (C_N, C_R, C_CAP, C_H, C_DECK, C_ADVANCED, C_THRESHOLD, C_INCLUSIVE, C_MAX_ROUNDS, C_TIE,

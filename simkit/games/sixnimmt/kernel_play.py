@@ -84,11 +84,11 @@ def new_layout(cfg: np.ndarray) -> np.ndarray:
     n, rows, cap, hand = (int(v) for v in cfg[[L.C_N, L.C_R, L.C_CAP, L.C_H]])
     g = np.zeros(L.state_size(n, rows, cap, hand), dtype=np.int64)
     g[L.N], g[L.R], g[L.CAP], g[L.H], g[L.DECK] = n, rows, cap, hand, cfg[L.C_DECK]
-    sizes = [rows, rows * cap, n, n * hand, n, n, L.CARDS, L.CARDS, 2 * n, n]
+    sizes = [rows, rows * cap, n, n * hand, n, n, L.CARDS, L.CARDS, 2 * n, n, L.SCRATCH, n, n * L.CARDS]
     names = [L.O_ROW_LEN, L.O_ROWS, L.O_HAND_LEN, L.O_HANDS, L.O_TOTALS, L.O_POINTS, L.O_SEEN,
-             L.O_POOL, L.O_PENDING, L.O_LAST, L.O_SCRATCH]
+             L.O_POOL, L.O_PENDING, L.O_LAST, L.O_SCRATCH, L.O_PILE_LEN, L.O_PILES]
     at = L.HEADER
-    for name, size in zip(names, sizes + [0]):
+    for name, size in zip(names, sizes):
         g[name] = at
         at += size
     return g
@@ -116,6 +116,7 @@ def _start_round(g, cfg, chance):
     g[seen:seen + L.CARDS] = 0
     for s in range(n):
         g[g[L.O_POINTS] + s] = 0
+        g[g[L.O_PILE_LEN] + s] = 0
     if cfg[L.C_ADVANCED]:
         deck = g[L.DECK]
         for i in range(deck):
@@ -263,8 +264,14 @@ def _resolve(g, cfg, chance):
 
 @compiled()
 def _take(g, seat, r, card):
-    """N9/N10/N11: the seat takes row r (its bullheads, N13); the card starts the row."""
+    """N9/N10/N11: the seat takes row r into its penalty pile (its bullheads, N13); the card
+    starts the row."""
     g[g[L.O_POINTS] + seat] += row_points(g, r)
+    at, pile = g[L.O_ROWS] + r * g[L.CAP], g[L.O_PILES] + seat * L.CARDS + g[g[L.O_PILE_LEN] + seat]
+    length = g[g[L.O_ROW_LEN] + r]
+    for j in range(length):
+        g[pile + j] = g[at + j]
+    g[g[L.O_PILE_LEN] + seat] += length
     g[g[L.O_ROWS] + r * g[L.CAP]] = card
     g[g[L.O_ROW_LEN] + r] = 1
 
@@ -414,3 +421,50 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
             totals[k, s] = g[g[L.O_TOTALS] + s]
         _results(g, cfg, ranks[k], wins[k])
     return index.size, logged, -1
+
+
+# ---- search rollouts from a scalar position (kernel_rollout.py) ------------------------------
+@compiled()
+def play_rollout(g, cfg, gens, slot_of, bot, params, max_steps, round_cut, seen, log, trace):
+    """A search rollout, `bot` (one kernel bot, params its parameters) in every seat (`slot_of`
+    all zero): steps until the match is over, `max_steps` steps, or (`round_cut`) the step after
+    which the round changed. Besides `g` it keeps what the scalar state holds and `g` does not:
+    `seen[1:1 + seen[0]]`, the seen cards in the scalar engine's order (the row starts, then each
+    turn's cards in seat order, N6), and each finished round's points in `log` (n per round);
+    `trace` as for `step`. Returns (steps, bad seat or -1 or -2 when `log` is full, entries
+    logged). One bot, not a lineup's tuple: a call from Python then costs microseconds."""
+    fns = (bot, bot, bot, bot, bot, bot, bot, bot, bot, bot)            # MAX_SLOTS
+    params = (params, params, params, params, params, params, params, params, params, params)
+    steps, logged = 0, 0
+    n, rows = g[L.N], g[L.R]
+    start = g[L.ROUND]
+    pending = g[L.O_PENDING]
+    while g[L.PHASE] != L.OVER and steps != max_steps:
+        if logged + n > log.size:
+            return steps, -2, logged
+        phase, round_no = g[L.PHASE], g[L.ROUND]
+        bad = step(g, cfg, gens, slot_of, fns, params, trace)
+        if bad >= 0:
+            return steps, bad, logged
+        steps += 1
+        if phase == L.PLAY:                     # this turn's cards, in seat order
+            k = seen[0]
+            for i in range(n):
+                seen[1 + k + g[pending + 2 * i + 1]] = g[pending + 2 * i]
+            seen[0] = k + n
+        if g[L.ROUND] != round_no or g[L.PHASE] == L.OVER:
+            for s in range(n):
+                log[logged + s] = g[g[L.O_LAST] + s]
+            logged += n
+        if (g[L.ROUND] != round_no or phase == L.DRAFT) and g[L.PHASE] == L.PLAY:
+            for r in range(rows):               # a new deal or the draft's end: the row starts
+                seen[1 + r] = g[g[L.O_ROWS] + r * g[L.CAP]]
+            seen[0] = rows
+        elif g[L.PHASE] == L.DRAFT:
+            seen[0] = 0
+        if round_cut and g[L.ROUND] != start:
+            break
+    return steps, -1, logged
+
+
+assert MAX_SLOTS == 10, "play_rollout spells out a lineup of MAX_SLOTS"

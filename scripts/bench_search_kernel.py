@@ -1,0 +1,181 @@
+"""ISMCTS iterations per CPU second with kernel rollouts ÷ with Python rollouts (issue 21 item 4).
+
+    python scripts/bench_search_kernel.py [seconds] [--game NAME ...] [--iterations 100]
+                                          [--profile kernel|python]
+
+For every game naming a `Game.kernel_rollout` ("no kernel rollout" for the others), ISMCTS at
+the game's own defaults (simkit/search/defaults.py: what `-s ismcts` plays) and at the GENERIC
+settings (random rollouts to the end of the game, win reward, no prior), from positions met
+along seeded random games (the seat to act has a choice; a fixed shuffled order, so early and
+late positions count). The same decisions are searched with `kernel=true` and `kernel=false`,
+alternately, each for about `seconds` of CPU time; both must give the same action (checked).
+6 nimmt! is measured on single rounds and on whole matches (4 players); Trains and Shipside with
+2 players. The first kernel rollout of a process loads (or compiles) the kernel: that time is
+printed apart and not counted. Under each row: the CPU time of one rollout alone (no tree, from
+determinized positions), kernel and Python: the most the kernel can save per iteration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+#: game -> [(label, rule overrides, players)]
+VARIANTS = {
+    "sixnimmt": [("single round, 4p", {"max_rounds": "1"}, 4), ("whole match, 4p", {}, 4)],
+    "trains": [("2p", {}, 2)],
+    "shipside": [("2p", {}, 2)],
+}
+GENERIC = dict(rollout="random", reward="win", c=1.414, horizon=0, round_cut=False, prior_weight=0.0)
+
+
+def _positions(game, config, n: int, count: int) -> list:
+    """(state, seat) with a choice, along seeded random games, shuffled."""
+    import numpy as np
+
+    found: list = []
+    k = 0
+    while len(found) < 4 * count and k < 50:
+        state = game.new_state(config, n, np.random.default_rng([5, k]))
+        rng = np.random.default_rng([6, k])
+        steps = 0
+        while not state.is_over() and steps < 2000:
+            seats = state.to_act()
+            legal = [state.legal_actions(s) for s in seats]
+            if len(legal[0]) > 1:
+                found.append((state.clone(), seats[0]))
+            state.apply([actions[rng.integers(len(actions))] for actions in legal])
+            steps += 1
+        k += 1
+    order = np.random.default_rng(7).permutation(len(found))
+    return [found[i] for i in order[:count]]
+
+
+def _search(game, config, n, params, kernel: bool, state, seat, seed):
+    import numpy as np
+
+    from simkit.engine.strategy import Decision, GameInfo
+    from simkit.search.ismcts import ISMCTS
+
+    bot = ISMCTS(**params, kernel=kernel)
+    rng = np.random.default_rng(seed)
+    bot.setup(GameInfo(game.name, config, n), seat, rng)
+    return bot.act(Decision(state, seat, rng))
+
+
+def measure(game, config, n, params, seconds: float, iterations: int, profile: str | None = None) -> dict:
+    """Decisions searched alternately with kernel rollouts and Python ones for about `seconds`
+    each; iterations per CPU second of each, and whether every action agreed."""
+    from simkit.engine.strategy import GameInfo, parse_strategy
+    from simkit.search.defaults import defaults_for
+    from simkit.search.simulator import kernel_rollout
+
+    params = dict(params, iterations=iterations)
+    rollout = params.get("rollout") or defaults_for(game.name).rollout
+    t0 = time.perf_counter()
+    kernel, reason = kernel_rollout(game, GameInfo(game.name, config, n), parse_strategy(rollout, game.name))
+    load = time.perf_counter() - t0
+    positions = _positions(game, config, n, 400)
+    spent = {True: 0.0, False: 0.0}
+    done = 0
+    agree = True
+    profiler = None
+    if profile:
+        from pyinstrument import Profiler
+        profiler = Profiler()
+    while done < 2 or min(spent.values()) < seconds:
+        state, seat = positions[done % len(positions)]
+        actions = {}
+        for use in (True, False):
+            if profiler is not None and use == (profile == "kernel"):
+                profiler.start()
+            t = time.process_time()
+            actions[use] = _search(game, config, n, params, use, state, seat, done)
+            spent[use] += time.process_time() - t
+            if profiler is not None and use == (profile == "kernel"):
+                profiler.stop()
+        agree = agree and actions[True] == actions[False]
+        done += 1
+    if profiler is not None:
+        print(profiler.output_text(unicode=False, color=False, show_all=False))
+    rate = {use: done * iterations / spent[use] for use in spent}
+    return {"kernel": rate[True], "python": rate[False], "ratio": rate[True] / rate[False],
+            "decisions": done, "agree": agree, "load": load, "reason": reason, "rollout": rollout}
+
+
+def rollout_costs(game, config, n, params, seconds: float) -> tuple[float, float]:
+    """CPU µs of one rollout alone (no tree), kernel and Python, from determinized positions with
+    bots set up afresh: what the kernel saves per iteration at most."""
+    import numpy as np
+
+    from simkit.engine.strategy import GameInfo, parse_strategy
+    from simkit.search.defaults import defaults_for
+    from simkit.search.simulator import Simulator
+
+    merged = defaults_for(game.name).merged(**params)
+    spec = parse_strategy(merged.rollout, game.name)
+    info = GameInfo(game.name, config, n)
+    rng = np.random.default_rng(3)
+    samples = [state.determinize(seat, rng) for state, seat in _positions(game, config, n, 200)]
+    spent = {}
+    for use in (True, False):
+        sim = Simulator(game, info, spec, np.random.default_rng(0), merged.reward, None,
+                        merged.horizon or None, merged.round_cut, kernel=use)
+        left = sim.max_steps if not merged.horizon else merged.horizon
+        done, total = 0, 0.0
+        while done < 2 or total < seconds:
+            state = samples[done % len(samples)].clone()
+            sim.start()
+            t = time.process_time()
+            if use:
+                sim.kernel.play(state, sim.rngs, left, merged.round_cut)
+            else:
+                sim._play(state, left)
+            total += time.process_time() - t
+            done += 1
+        spent[use] = 1e6 * total / done
+    return spent[True], spent[False]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("seconds", nargs="?", type=float, default=5.0,
+                        help="CPU seconds per figure and path (default 5)")
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    parser.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per decision")
+    parser.add_argument("--profile", choices=("kernel", "python"), help="pyinstrument that path")
+    parser.add_argument("--settings", choices=("defaults", "generic", "both"), default="both")
+    args = parser.parse_args(argv)
+
+    from simkit.engine.config import with_overrides
+    from simkit.engine.registry import get_game
+
+    print(f"ISMCTS {args.iterations} iterations a decision, iterations per CPU second; "
+          f"about {args.seconds:g} CPU s per figure")
+    print(f"{'game':<10} {'variant':<18} {'settings':<9} {'rollout':<10} {'kernel it/s':>12} "
+          f"{'python it/s':>12} {'ratio':>7} {'decisions':>9}  same actions")
+    for name in args.game or list(VARIANTS):
+        game = get_game(name)
+        if game.kernel_rollout is None:
+            print(f"{name:<10} no kernel rollout")
+            continue
+        settings = {"defaults": {}, "generic": GENERIC}
+        chosen = list(settings) if args.settings == "both" else [args.settings]
+        for label, overrides, n in VARIANTS.get(name, [("", {}, game.min_players)]):
+            config = with_overrides(game.config_cls(), overrides)
+            for which in chosen:
+                row = measure(game, config, n, settings[which], args.seconds, args.iterations, args.profile)
+                if row["reason"] is not None:
+                    print(f"{name:<10} {label:<18} {which:<9} {row['rollout']:<10} python only: "
+                          f"{row['reason']}")
+                    continue
+                kernel_us, python_us = rollout_costs(game, config, n, settings[which], args.seconds / 3)
+                print(f"{name:<10} {label:<18} {which:<9} {row['rollout']:<10} {row['kernel']:>12,.0f} "
+                      f"{row['python']:>12,.0f} {row['ratio']:>6.1f}x {row['decisions']:>9}  "
+                      f"{'yes' if row['agree'] else 'NO'}   (kernel loaded in {row['load']:.1f} s)")
+                print(f"{'':<10} {'':<18} {'':<9} one rollout alone: kernel {kernel_us:,.0f} µs, python "
+                      f"{python_us:,.0f} µs ({python_us / kernel_us:.1f}x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""Search rollouts through a game's kernel (issue 21 item 4): the same decisions as the Python
+path, rollout for rollout, and the Python path where the kernel cannot play."""
+
+import numpy as np
+import pytest
+
+from simkit.engine.config import with_overrides
+from simkit.engine.registry import get_game
+from simkit.engine.strategy import Decision, GameInfo, Strategy, parse_strategy
+from simkit.search import simulator as simulator_module
+from simkit.search.flat import FlatMC
+from simkit.search.ismcts import ISMCTS
+from simkit.search.simulator import Simulator
+
+pytest.importorskip("numba")
+
+NO_KERNEL = "tests.search.test_kernel_rollouts:FirstCard"
+
+
+class FirstCard(Strategy):
+    """A rollout bot with no kernel form: the first legal action."""
+
+    name = "first_card"
+
+    def act(self, decision: Decision):
+        return decision.legal_actions[0]
+
+
+def _positions(overrides, n=4, seed=5, every=3):
+    """Positions met along a seeded random game: (state, config), every `every` steps."""
+    game = get_game("sixnimmt")
+    config = with_overrides(game.config_cls(), overrides)
+    state = game.new_state(config, n, np.random.default_rng(seed))
+    rng = np.random.default_rng(seed + 1)
+    found, k = [], 0
+    while not state.is_over():
+        seats = state.to_act()
+        if k % every == 0 and any(len(state.legal_actions(s)) > 1 for s in seats):
+            found.append((state.clone(), config))
+        state.apply([state.legal_actions(s)[rng.integers(len(state.legal_actions(s)))] for s in seats])
+        k += 1
+    return found
+
+
+def _decide(bot_factory, state, config, seed, monkeypatch):
+    """The bot's action at `state` for its first acting seat, and every rollout reward it scored."""
+    rewards = []
+    rollout = Simulator.rollout
+
+    def recorded(self, *args):
+        reward = rollout(self, *args)
+        rewards.append(reward)
+        return reward
+
+    monkeypatch.setattr(Simulator, "rollout", recorded)
+    seat = state.to_act()[0]
+    bot = bot_factory()
+    rng = np.random.default_rng(seed)
+    bot.setup(GameInfo("sixnimmt", config, state.n), seat, rng)
+    action = bot.act(Decision(state, seat, rng))
+    monkeypatch.setattr(Simulator, "rollout", rollout)
+    return action, rewards
+
+
+SEARCHES = {
+    "ismcts generic (random rollouts to the end)":
+        lambda kernel: ISMCTS(iterations=30, rollout="random", reward="win", c=1.4, round_cut=False,
+                              prior_weight=0, kernel=kernel),
+    "ismcts 6 nimmt! defaults (heuristic rollouts, round cut)":
+        lambda kernel: ISMCTS(iterations=30, kernel=kernel),
+    "mc (random rollouts, common random numbers)":
+        lambda kernel: FlatMC(samples=4, rollout="random", kernel=kernel),
+    "mc heuristic rollouts, horizon 3":
+        lambda kernel: FlatMC(samples=3, rollout="heuristic", horizon=3, kernel=kernel),
+}
+
+
+@pytest.mark.parametrize("overrides", [{"max_rounds": "1"}, {"advanced": "true", "max_rounds": "2"}, {}],
+                         ids=["single round", "advanced", "match"])
+@pytest.mark.parametrize("search", list(SEARCHES))
+def test_kernel_rollouts_give_the_python_paths_decisions(search, overrides, monkeypatch):
+    make = SEARCHES[search]
+    found = _positions(overrides, every=1)
+    positions = found[::max(1, len(found) // 4)]
+    assert len(positions) >= 4
+    for i, (state, config) in enumerate(positions):
+        python = _decide(lambda: make(False), state, config, i, monkeypatch)
+        kernel = _decide(lambda: make(True), state, config, i, monkeypatch)
+        assert kernel == python, f"position {i}"
+        assert python[1], "the search rolled out"
+
+
+def test_the_comparison_can_fail_another_seed_scores_other_rollouts(monkeypatch):
+    state, config = _positions({"max_rounds": "1"})[0]
+    make = SEARCHES["ismcts generic (random rollouts to the end)"]
+    one = _decide(lambda: make(True), state, config, 0, monkeypatch)
+    other = _decide(lambda: make(True), state, config, 1, monkeypatch)
+    assert one[1] != other[1]
+
+
+def test_the_simulator_uses_the_kernel_where_it_can_and_says_why_not():
+    game = get_game("sixnimmt")
+    config = game.config_cls()
+    info = GameInfo("sixnimmt", config, 4)
+    rng = np.random.default_rng(0)
+    on = Simulator(game, info, parse_strategy("heuristic", "sixnimmt"), rng, "win", None)
+    assert on.kernel is not None and on.kernel_reason is None
+    off = Simulator(game, info, parse_strategy("heuristic", "sixnimmt"), rng, "win", None, kernel=False)
+    assert off.kernel is None and off.kernel_reason == "kernel=false"
+    # a rollout bot without a kernel form: the Python path, and the reason names it
+    plugin = parse_strategy(NO_KERNEL, "sixnimmt")
+    fallback = Simulator(game, info, plugin, rng, "win", None)
+    assert fallback.kernel is None and "no kernel form" in (fallback.kernel_reason or "")
+    # a game without a kernel rollout
+    trains = get_game("trains")
+    if trains.kernel_rollout is None:
+        info = GameInfo("trains", trains.config_cls(), 2)
+        none = Simulator(trains, info, parse_strategy("random", "trains"), rng, "win", None)
+        assert none.kernel is None and "no kernel rollout" in (none.kernel_reason or "")
+
+
+def test_a_rollout_bot_without_a_kernel_form_plays_in_python(monkeypatch):
+    """The search still runs, through `_play`, and never through the kernel."""
+    calls = []
+    play = Simulator._play
+
+    def counted(self, state, left):
+        calls.append(left)
+        play(self, state, left)
+
+    monkeypatch.setattr(Simulator, "_play", counted)
+    state, config = _positions({"max_rounds": "1"})[0]
+    bot = ISMCTS(iterations=10, rollout=NO_KERNEL, prior_weight=0)
+    rng = np.random.default_rng(0)
+    bot.setup(GameInfo("sixnimmt", config, state.n), 0, rng)
+    action = bot.act(Decision(state, 0, rng))
+    assert action in state.legal_actions(0)
+    assert len(calls) == 10
+    monkeypatch.setattr(simulator_module, "_KERNELS", {})
+    calls.clear()
+    bot = ISMCTS(iterations=10, rollout="random", prior_weight=0)
+    bot.setup(GameInfo("sixnimmt", config, state.n), 0, rng)
+    bot.act(Decision(state, 0, rng))
+    assert calls == []
