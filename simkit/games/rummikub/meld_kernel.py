@@ -16,6 +16,9 @@ functions of its key.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
@@ -220,7 +223,7 @@ def _new_memo():
     return Dict.empty(_KEY, _VAL)
 
 
-_MEMOS: dict[tuple, object] = {}
+_MEMOS: dict[tuple, Any] = {}
 #: the shared memos are emptied past this many entries (as `solver.SEARCH_MEMO_LIMIT`)
 MEMO_LIMIT = 400_000
 
@@ -230,16 +233,18 @@ def supported(O: list[int], oj: int, min_value: int) -> bool:
     return oj <= 7 and 0 <= min_value < 1 << 13 and max(O) <= 3
 
 
-def search(O: list[int], oj: int, w: list[int], jw: int, min_value: int, memo_key: tuple):
+def search(O: list[int], oj: int, w: Sequence[int], jw: int, min_value: int, memo_key: tuple):
     """The best value of the rack search and its plan as `_Search.reconstruct` gives it:
-    (value, [(faces, jokers, layout, 0, kinds), ...]); the plan is None when value <= 0."""
+    (value, [(faces, jokers, layout, 0, kinds), ...]); the plan is None when value <= 0. The
+    weights `w` (and `jw`, `min_value`) must be the same for every call with one `memo_key`."""
     from simkit.games.rummikub.tiles import GROUP, RUN
 
-    memo = _MEMOS.get(memo_key)
-    if memo is None or len(memo) > MEMO_LIMIT:
-        memo = _MEMOS[memo_key] = _new_memo()
+    got = _MEMOS.get(memo_key)
+    if got is None or len(got[0]) > MEMO_LIMIT:
+        got = _MEMOS[memo_key] = (_new_memo(), np.array(w, dtype=np.int64))
+    memo, weights = got
     counts = np.array(O[:52], dtype=np.int64)
-    value = int(_best(0, 0, counts, oj, np.array(w, dtype=np.int64), jw, min_value, memo))
+    value = int(_best(0, 0, counts, oj, weights, jw, min_value, memo))
     if value <= 0:
         return value, None
     plan = []

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import permutations, product
 
 from simkit.games.rummikub import dp, rules
@@ -246,7 +247,7 @@ def _search_memo(objective: str, joker_points: int, min_value: int) -> dict:
     return memo
 
 
-def _rack_search(O: list[int], oj: int, w: list[int], jw: int, min_value: int, objective: str,
+def _rack_search(O: list[int], oj: int, w: Sequence[int], jw: int, min_value: int, objective: str,
                  joker_points: int) -> list[tuple] | None:
     """The optimal plan of rack tiles alone (`_Search.reconstruct`'s form), new melds worth >=
     `min_value`; None when no play places a tile. Compiled (`meld_kernel`, the same search)
@@ -263,15 +264,21 @@ def _rack_search(O: list[int], oj: int, w: list[int], jw: int, min_value: int, o
     return s.reconstruct(0, 0)
 
 
-def _weights(objective: str, joker_points: int):
+@cache
+def _weights(objective: str, joker_points: int) -> tuple[tuple[int, ...], int]:
     if objective == "tiles":
         # primary: tiles; ties broken by points (scaled so they never outweigh one tile)
-        w = [1000 + (k // 4 + 1) for k in range(52)]
-        return w, 1000 + joker_points
+        return tuple(1000 + (k // 4 + 1) for k in range(52)), 1000 + joker_points
     if objective == "points":
-        w = [(k // 4 + 1) * 1000 + 1 for k in range(52)]
-        return w, joker_points * 1000 + 1
+        return tuple((k // 4 + 1) * 1000 + 1 for k in range(52)), joker_points * 1000 + 1
     raise ValueError(f"objective={objective!r} is not allowed: use 'tiles' or 'points'")
+
+
+@cache
+def _row_weights(objective: str, joker_points: int) -> tuple[list[list[int]], int]:
+    """`_weights` as the table DP reads them: [colour][number] (index 0 unused). Shared: read only."""
+    w1, jw = _weights(objective, joker_points)
+    return [[0] + [w1[(n - 1) * 4 + c] for n in range(1, 14)] for c in range(4)], jw
 
 
 def _build_melds(plan, table_ids, rack_ids, virtual, wild_table, wild_rack) -> list[Meld]:
@@ -360,8 +367,7 @@ class _TablePosition:
     def __init__(self, table: Sequence[Meld], rack: Sequence[int], objective: str, retrieval: str,
                  joker_points: int, state_cap: int | None):
         self.table, self.rack, self.retrieval, self.state_cap = table, rack, retrieval, state_cap
-        w1, self.jw = _weights(objective, joker_points)
-        self.w = [[0] + [w1[(n - 1) * 4 + c] for n in range(1, 14)] for c in range(4)]
+        self.w, self.jw = _row_weights(objective, joker_points)
         self.F0 = [[0] * 15 for _ in range(4)]
         self.O = [[0] * 15 for _ in range(4)]
         self.ids: dict[int, list[int]] = {}     # tile face -> table ids
