@@ -41,7 +41,7 @@ UPPER, EXACT, LOWER = _dp.UPPER, _dp.EXACT, _dp.LOWER
 #: the global option caches are emptied past this many entries (pure caches: results unchanged)
 CACHE_LIMIT = 200_000
 
-_ARR = types.int64[:, :]
+_ARR = types.int64[:, ::1]
 
 # the option caches shared by every DP of the process (pure functions of their keys): a colour's
 # run options by (runs, number, jokers left, tiles of the face and the next two, flags, pattern
@@ -130,16 +130,20 @@ def _any_short(runs):
 @njit(cache=True)
 def _gput(g, c, gr, sort):
     """g (c entries) + (gr,), sorted when `sort`."""
-    g = g | gr << (2 * c)
     if not sort or c == 0:
-        return g
-    vals = np.empty(c + 1, dtype=np.int64)
-    for i in range(c + 1):
-        vals[i] = (g >> (2 * i)) & 3
-    vals.sort()
+        return g | gr << (2 * c)
+    # g's c entries are sorted already (each was put here sorted): insert gr in its place
     out = 0
-    for i in range(c + 1):
-        out |= vals[i] << (2 * i)
+    j = 0
+    for i in range(c):
+        x = (g >> (2 * i)) & 3
+        if gr < x and j == i:
+            out |= gr << (2 * j)
+            j += 1
+        out |= x << (2 * j)
+        j += 1
+    if j == c:
+        out |= gr << (2 * c)
     return out
 
 
@@ -541,6 +545,12 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
     room = ctl[ARGS + 9]
     alpha = ctl[ARGS + 10]
     beta = ctl[ARGS + 11]
+    # each frame's colour options, looked up once per frame (again for the frames of a resumed call)
+    none = np.zeros((0, OPT_COLS), dtype=np.int64)
+    fopts = [none for _ in range(DEPTH)]
+    for i in range(sp):
+        if stack[i, K_KIND] == 0:
+            fopts[i] = copts[stack[i, K_OKEY]]
     while True:
         if mode == ENTER:
             # ---------------------------------------------------------------- a call of best()
@@ -619,8 +629,10 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
                     mode = RETURN
                     continue
                 okey = _options_key(c, n, runs[c], jtot - ju, flags, F, O, csig)
-                if okey not in copts:
-                    copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)
+                if okey in copts:
+                    fopts[sp] = copts[okey]
+                else:
+                    fopts[sp] = copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)
             _push(stack[sp], 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2, okey)
             sp += 1
             mode = NEXT
@@ -655,7 +667,7 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
         child = False
         if not f[K_STOP]:
             if f[K_KIND] == 0:
-                opts = copts[f[K_OKEY]]
+                opts = fopts[sp - 1]
                 nopts = opts.shape[0]
                 Fc = F[fc, fn]
                 Oc = O[fc, fn]
