@@ -14,11 +14,11 @@ so their caches are shared by every DP of the process.
 
 States are packed in integers: a colour's open runs are its sorted (length, mark) pairs, 6 bits
 each (`length << 4 | mark`, marks of at most two joker patterns); the group tiles of a number 2
-bits per colour. The memo is an open-addressing hash table in two arrays (a numba typed dict
-took most of the DP's time), doubled from Python when it could fill (`_run` returns GROW_MEMO
-and goes on where it was, as after a miss). numba is imported with this module, which `dp` imports on the first solve only
-(so `import simkit` and `simkit --help` never compile); functions are compiled on first call and
-cached on disk (`cache=True`).
+bits per colour. The memo is an open-addressing hash table in two arrays, doubled from Python
+when it could fill (`_run` returns GROW_MEMO and goes on where it was, as after a miss). numba
+is imported with this module, which `dp` imports on the first solve only (so `import simkit`
+and `simkit --help` never compile); functions are compiled on first call and cached on disk
+(`cache=True`).
 """
 
 from __future__ import annotations
@@ -632,8 +632,10 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
                 if okey in copts:
                     fopts[sp] = copts[okey]
                 else:
-                    fopts[sp] = copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)
-            _push(stack[sp], 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2, okey)
+                    fopts[sp] = copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm,
+                                                              rp)
+            _push(stack[sp], 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2,
+                  okey)
             sp += 1
             mode = NEXT
             continue
@@ -780,8 +782,8 @@ def _plan(A, mk, mv, copts, all_flags, runs_out, groups_out, counts):  # noqa: C
                 g = _gput(g, c, 0, sortg[n])
                 c += 1
         if c == 4:
-            ch = mv[_slot(mk, runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58 | room << 60,
-                          runs[2] | runs[3] << 24 | g << 48), 1]
+            ch = mv[_slot(mk, runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58
+                          | room << 60, runs[2] | runs[3] << 24 | g << 48), 1]
             groups_out[ngroups, 0] = n
             groups_out[ngroups, 1] = real_g
             groups_out[ngroups, 2] = ch & 15
@@ -996,7 +998,8 @@ class Kernel:
         gsig = self.arrays[8]
         groups = []
         for n, real_g, gj, cleared, groom, flags in groups_out[:counts[1]].tolist():
-            groups += [(n, colours, jk) for colours, jk in _groups(real_g, gj, int(gsig[n, flags]))[cleared, groom]]
+            chosen = _groups(real_g, gj, int(gsig[n, flags]))[cleared, groom]
+            groups += [(n, colours, jk) for colours, jk in chosen]
         return runs, groups
 
 
