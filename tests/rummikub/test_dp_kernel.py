@@ -138,3 +138,26 @@ def test_importing_the_solver_does_not_import_numba():
             "assert 'numba' not in sys.modules, 'numba imported'")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_memo_table_grows_and_keeps_every_state(dp_inputs):
+    """A DP with thousands of states outgrows the kernel's first memo table (MEMO_SIZE slots,
+    doubled from Python as it fills): still the Python DP's value, plan and state count."""
+    from simkit.games.rummikub import dp_kernel
+
+    rng = np.random.default_rng(4)
+    grown = 0
+    for _ in range(6):
+        table, rack = random_position(rng, 45, 14, jokers=True, joker_prob=0.3)
+        dp_inputs.clear()
+        solver.solve(table, rack, state_cap=None)
+        for args, kw in list(dp_inputs):
+            table_dp = dp.TableDP(*args, **kw)
+            value = table_dp.solve()
+            if table_dp.kernel is None or len(table_dp.memo) < dp_kernel.MEMO_SIZE:
+                continue
+            assert table_dp.kernel.mk.shape[0] > dp_kernel.MEMO_SIZE
+            got = (value, table_dp.plan() if value > 0 else None, len(table_dp.memo), [])
+            assert got == _run(args, kw, kernel=False)
+            grown += 1
+    assert grown >= 3

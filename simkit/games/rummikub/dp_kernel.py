@@ -14,13 +14,16 @@ so their caches are shared by every DP of the process.
 
 States are packed in integers: a colour's open runs are its sorted (length, mark) pairs, 6 bits
 each (`length << 4 | mark`, marks of at most two joker patterns); the group tiles of a number 2
-bits per colour. numba is imported with this module, which `dp` imports on the first solve only
-(so `import simkit` and `simkit --help` never compile); functions are compiled on first call and
-cached on disk (`cache=True`).
+bits per colour. The memo is an open-addressing hash table in two arrays, doubled from Python
+when it could fill (`_run` returns GROW_MEMO and goes on where it was, as after a miss). numba
+is imported with this module, which `dp` imports on the first solve only (so `import simkit`
+and `simkit --help` never compile); functions are compiled on first call and cached on disk
+(`cache=True`).
 """
 
 from __future__ import annotations
 
+from operator import add
 from typing import Any
 
 import numpy as np
@@ -41,11 +44,7 @@ UPPER, EXACT, LOWER = _dp.UPPER, _dp.EXACT, _dp.LOWER
 #: the global option caches are emptied past this many entries (pure caches: results unchanged)
 CACHE_LIMIT = 200_000
 
-#: what `memo.get` gives for a state not stored (kind -1)
-_NO_ENTRY = (0, 0, -1)
-_KEY = types.UniTuple(types.int64, 2)
-_VAL = types.UniTuple(types.int64, 3)
-_ARR = types.int64[:, :]
+_ARR = types.int64[:, ::1]
 
 # the option caches shared by every DP of the process (pure functions of their keys): a colour's
 # run options by (runs, number, jokers left, tiles of the face and the next two, flags, pattern
@@ -75,6 +74,21 @@ def _outcomes(g_code: int, gj: int, sig: int) -> np.ndarray:
     for i, (cleared, room, _) in enumerate(outs):
         arr[i] = (cleared, room)
     return arr
+
+
+_GROUPS: dict[int, dict[tuple[int, int], tuple]] = {}
+
+
+def _groups(g_code: int, gj: int, sig: int) -> dict[tuple[int, int], tuple]:
+    """`group_outcomes` for `plan`: its groups per (cleared bits, room), cached by the packed key."""
+    key = g_code | gj << 8 | sig << 12
+    got = _GROUPS.get(key)
+    if got is None:
+        if len(_GROUPS) > CACHE_LIMIT:
+            _GROUPS.clear()
+        g = tuple((g_code >> (2 * i)) & 3 for i in range(4))
+        got = _GROUPS[key] = {(m, r): gs for m, r, gs in _dp.group_outcomes(g, gj, *_GROUP_SIGS[sig])}
+    return got
 
 
 @njit(cache=True)
@@ -119,16 +133,20 @@ def _any_short(runs):
 @njit(cache=True)
 def _gput(g, c, gr, sort):
     """g (c entries) + (gr,), sorted when `sort`."""
-    g = g | gr << (2 * c)
     if not sort or c == 0:
-        return g
-    vals = np.empty(c + 1, dtype=np.int64)
-    for i in range(c + 1):
-        vals[i] = (g >> (2 * i)) & 3
-    vals.sort()
+        return g | gr << (2 * c)
+    # g's c entries are sorted already (each was put here sorted): insert gr in its place
     out = 0
-    for i in range(c + 1):
-        out |= vals[i] << (2 * i)
+    j = 0
+    for i in range(c):
+        x = (g >> (2 * i)) & 3
+        if gr < x and j == i:
+            out |= gr << (2 * j)
+            j += 1
+        out |= x << (2 * j)
+        j += 1
+    if j == c:
+        out |= gr << (2 * c)
     return out
 
 
@@ -396,7 +414,7 @@ def _colour_options(c, n, rcode, jleft, flags, F, O, keepm, rp):  # noqa: C901
 # the driver's control vector: stack depth, mode, returned value, then the pending call's arguments
 SP, MODE, RET, ARGS = 0, 1, 2, 3
 ENTER, RETURN, NEXT = 0, 1, 2
-DONE, MISS_OUTCOMES, CAPPED_STATUS = 0, 2, 3
+DONE, MISS_OUTCOMES, CAPPED_STATUS, GROW_MEMO = 0, 2, 3, 4
 # frame fields
 (K_KIND, K_N, K_C, K_R0, K_G, K_JU, K_FLAGS, K_ROOM, K_ALPHA, K_BETA, K_KEY1, K_KEY2, K_RES, K_CHOICE,
  K_I, K_GR, K_OKEY, K_GAIN, K_STOP) = (0, 1, 2, 3, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21)
@@ -404,8 +422,111 @@ NF = 22
 DEPTH = 160
 
 
+# the memo: an open-addressing table of (key1, key2) -> (value, choice, kind) in two arrays; key1
+# is never 0 (it holds the number, >= 1), so 0 marks a free slot; mc[0] counts the states
+MEMO_SIZE = 1 << 11
+_H1 = np.uint64(0x9E3779B97F4A7C15)
+_H2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
 @njit(cache=True)
-def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
+def _slot(mk, key1, key2):
+    """The slot of (key1, key2) in the memo table, or the free slot where it would go."""
+    mask = np.uint64(mk.shape[0] - 1)
+    h = np.uint64(key1) * _H1 ^ np.uint64(key2) * _H2
+    i = np.int64((h ^ (h >> np.uint64(29))) & mask)
+    while True:
+        k = mk[i, 0]
+        if k == 0 or (k == key1 and mk[i, 1] == key2):
+            return i
+        i = (i + 1) & (mk.shape[0] - 1)
+
+
+@njit(cache=True)
+def _store(mk, mv, mc, slot, key1, key2, value, choice, kind):
+    if not mk[slot, 0]:
+        mc[0] += 1
+        mk[slot, 0] = key1
+        mk[slot, 1] = key2
+    mv[slot, 0] = value
+    mv[slot, 1] = choice
+    mv[slot, 2] = kind
+
+
+@njit(cache=True)
+def _grown(mk, mv):
+    """The memo table at twice the size, every state moved over."""
+    nk = np.zeros((2 * mk.shape[0], 2), dtype=np.int64)
+    nv = np.zeros((2 * mk.shape[0], 3), dtype=np.int64)
+    for i in range(mk.shape[0]):
+        if mk[i, 0]:
+            j = _slot(nk, mk[i, 0], mk[i, 1])
+            nk[j] = mk[i]
+            nv[j] = mv[i]
+    return nk, nv
+
+
+@njit(cache=True)
+def _push(f, kind, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2, okey):
+    """A new frame for a call of best() (kind 0) or _close_number (kind 1), before its first child."""
+    f[K_KIND] = kind
+    f[K_N] = n
+    f[K_C] = c
+    f[K_R0] = runs[0]
+    f[K_R0 + 1] = runs[1]
+    f[K_R0 + 2] = runs[2]
+    f[K_R0 + 3] = runs[3]
+    f[K_G] = g
+    f[K_JU] = ju
+    f[K_FLAGS] = flags
+    f[K_ROOM] = room
+    f[K_ALPHA] = alpha
+    f[K_BETA] = beta
+    f[K_KEY1] = key1
+    f[K_KEY2] = key2
+    f[K_RES] = NEG
+    f[K_CHOICE] = -1
+    f[K_I] = -1
+    f[K_GR] = 0
+    f[K_OKEY] = okey
+    f[K_STOP] = 0
+
+
+@njit(cache=True)
+def _groups_short(g, c, n, runs, jleft, F, O):
+    """`TableDP.best`'s group-tile bound: can the colours still to come (each giving at most as
+    many group tiles as the colour with the most so far, less the tiles its short runs must
+    take at n) and the jokers left not fill the groups that colour needs?"""
+    mx = 0
+    tot = 0
+    for i in range(c):
+        x = (g >> (2 * i)) & 3
+        tot += x
+        if x > mx:
+            mx = x
+    if not mx:
+        return False
+    rest = 0
+    for cc in range(c, 4):
+        free = F[cc, n] + O[cc, n]
+        if free:
+            free -= _short(runs[cc])
+            if free > 0:
+                rest += mx if free > mx else free
+    return tot + rest + jleft < 3 * mx
+
+
+@njit(cache=True)
+def _options_key(c, n, rcode, jleft, flags, F, O, csig):
+    """The key of face (c, n)'s options in the shared cache: all `_colour_options` reads."""
+    av1 = F[c, n + 1] + O[c, n + 1] if n < 13 else 0
+    av2 = F[c, n + 2] + O[c, n + 2] if n < 12 else 0
+    return (rcode | n << 24 | jleft << 28 | (F[c, n] + O[c, n]) << 31 | av1 << 34 | av2 << 37
+            | flags << 40 | (csig[c, n] if flags else 0) << 42)
+
+
+@njit(cache=True)
+def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
     """`TableDP.best` as a loop over an explicit stack, so that it can stop when an option set
     is missing from the caches (`miss` names it; Python fills it and calls again: the pending
     call is entered again from the start, which reads only) and go on exactly where it was."""
@@ -427,6 +548,12 @@ def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
     room = ctl[ARGS + 9]
     alpha = ctl[ARGS + 10]
     beta = ctl[ARGS + 11]
+    # each frame's colour options, looked up once per frame (again for the frames of a resumed call)
+    none = np.zeros((0, OPT_COLS), dtype=np.int64)
+    fopts = [none for _ in range(DEPTH)]
+    for i in range(sp):
+        if stack[i, K_KIND] == 0:
+            fopts[i] = copts[stack[i, K_OKEY]]
     while True:
         if mode == ENTER:
             # ---------------------------------------------------------------- a call of best()
@@ -455,82 +582,31 @@ def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
             ctl[ARGS + 8] = flags
             ctl[ARGS + 10] = alpha
             ctl[ARGS + 11] = beta
+            if 2 * (mc[0] + DEPTH + 2) > mk.shape[0]:
+                # the memo table could fill before the next call: Python doubles it, calls again
+                ctl[SP] = sp
+                ctl[MODE] = ENTER
+                return GROW_MEMO
             if c < 4 and runs[c] == 0 and F[c, n] + O[c, n] == 0:
                 # _skip
                 while c < 4 and runs[c] == 0 and F[c, n] + O[c, n] == 0 and (
                         ju == jtot or (n != 11 and not (flags & keepm[c, n]))):
                     g = _gput(g, c, 0, sortg[n])
                     c += 1
-            if c == 4:
-                # _close_number
-                if room > jtot - ju:
-                    room = jtot - ju
-                key1 = runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58 | room << 60
-                key2 = runs[2] | runs[3] << 24 | g << 48
-                key = (key1, key2)
-                hv, _, hk = memo.get(key, _NO_ENTRY)
-                if hk >= 0 and (hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta))):
+            # _close_number (c == 4) or one colour's options (c < 4): the same probe and bounds
+            if room > jtot - ju:
+                room = jtot - ju          # room beyond the spare jokers is irrelevant
+            key1 = runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60
+            key2 = runs[2] | runs[3] << 24 | g << 48
+            slot = _slot(mk, key1, key2)
+            if mk[slot, 0]:
+                hv = mv[slot, 0]
+                hk = mv[slot, 2]
+                if hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta)):
                     ret = hv
                     mode = RETURN
                     continue
-                if cap >= 0 and len(memo) >= cap:
-                    ctl[SP] = 0
-                    return CAPPED_STATUS
-                ub = suffix[n * 4] + jw * (jtot - (ju if ju > fj else fj))
-                if ub <= alpha:
-                    ret = ub
-                    mode = RETURN
-                    continue
-                sig = gsig[n, flags]
-                missing = -1
-                for gj in range(0, jtot - ju + 1):
-                    if (g | gj << 8 | sig << 12) not in gouts:
-                        missing = gj
-                        break
-                if missing >= 0:
-                    ctl[SP] = sp
-                    ctl[MODE] = ENTER
-                    miss[0] = g
-                    miss[1] = missing
-                    miss[2] = sig
-                    return MISS_OUTCOMES
-                f = stack[sp]
-                sp += 1
-                f[K_KIND] = 1
-                f[K_N] = n
-                f[K_C] = 4
-                f[K_R0] = runs[0]
-                f[K_R0 + 1] = runs[1]
-                f[K_R0 + 2] = runs[2]
-                f[K_R0 + 3] = runs[3]
-                f[K_G] = g
-                f[K_JU] = ju
-                f[K_FLAGS] = flags
-                f[K_ROOM] = room
-                f[K_ALPHA] = alpha
-                f[K_BETA] = beta
-                f[K_KEY1] = key1
-                f[K_KEY2] = key2
-                f[K_RES] = NEG
-                f[K_CHOICE] = -1
-                f[K_I] = -1
-                f[K_GR] = 0
-                f[K_OKEY] = sig
-                f[K_STOP] = 0
-                mode = NEXT
-                continue
-            jleft = jtot - ju
-            if room > jleft:
-                room = jleft
-            key1 = runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60
-            key2 = runs[2] | runs[3] << 24 | g << 48
-            key = (key1, key2)
-            hv, _, hk = memo.get(key, _NO_ENTRY)
-            if hk >= 0 and (hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta))):
-                ret = hv
-                mode = RETURN
-                continue
-            if cap >= 0 and len(memo) >= cap:
+            if cap >= 0 and mc[0] >= cap:
                 ctl[SP] = 0
                 return CAPPED_STATUS
             ub = suffix[(n - 1) * 4 + c] + jw * (jtot - (ju if ju > fj else fj))
@@ -538,61 +614,32 @@ def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
                 ret = ub
                 mode = RETURN
                 continue
-            if flags and not _alive(n, c, runs, ju, flags, jtot, F, O, pats):
-                memo[key] = (NEG, -1, EXACT)
-                ret = NEG
-                mode = RETURN
-                continue
-            if c > 0:
-                mx = 0
-                tot = 0
-                for i in range(c):
-                    x = (g >> (2 * i)) & 3
-                    tot += x
-                    if x > mx:
-                        mx = x
-                if mx:
-                    rest = 0
-                    for cc in range(c, 4):
-                        free = F[cc, n] + O[cc, n]
-                        if free:
-                            free -= _short(runs[cc])
-                            if free > 0:
-                                rest += mx if free > mx else free
-                    if tot + rest + (jtot - ju) < 3 * mx:
-                        memo[key] = (NEG, -1, EXACT)
-                        ret = NEG
-                        mode = RETURN
-                        continue
-            av1 = F[c, n + 1] + O[c, n + 1] if n < 13 else 0
-            av2 = F[c, n + 2] + O[c, n + 2] if n < 12 else 0
-            okey = (runs[c] | n << 24 | jleft << 28 | (F[c, n] + O[c, n]) << 31 | av1 << 34 | av2 << 37
-                    | flags << 40 | (csig[c, n] if flags else 0) << 42)
-            if okey not in copts:
-                copts[okey] = _colour_options(c, n, runs[c], jleft, flags, F, O, keepm, rp)
-            f = stack[sp]
+            if c == 4:
+                okey = gsig[n, flags]
+                for gj in range(0, jtot - ju + 1):
+                    if (g | gj << 8 | okey << 12) not in gouts:
+                        ctl[SP] = sp
+                        ctl[MODE] = ENTER
+                        miss[0] = g
+                        miss[1] = gj
+                        miss[2] = okey
+                        return MISS_OUTCOMES
+            else:
+                if (flags != 0 and not _alive(n, c, runs, ju, flags, jtot, F, O, pats)) or (
+                        c > 0 and _groups_short(g, c, n, runs, jtot - ju, F, O)):
+                    _store(mk, mv, mc, slot, key1, key2, NEG, -1, EXACT)
+                    ret = NEG
+                    mode = RETURN
+                    continue
+                okey = _options_key(c, n, runs[c], jtot - ju, flags, F, O, csig)
+                if okey in copts:
+                    fopts[sp] = copts[okey]
+                else:
+                    fopts[sp] = copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm,
+                                                              rp)
+            _push(stack[sp], 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2,
+                  okey)
             sp += 1
-            f[K_KIND] = 0
-            f[K_N] = n
-            f[K_C] = c
-            f[K_R0] = runs[0]
-            f[K_R0 + 1] = runs[1]
-            f[K_R0 + 2] = runs[2]
-            f[K_R0 + 3] = runs[3]
-            f[K_G] = g
-            f[K_JU] = ju
-            f[K_FLAGS] = flags
-            f[K_ROOM] = room
-            f[K_ALPHA] = alpha
-            f[K_BETA] = beta
-            f[K_KEY1] = key1
-            f[K_KEY2] = key2
-            f[K_RES] = NEG
-            f[K_CHOICE] = -1
-            f[K_I] = -1
-            f[K_GR] = 0
-            f[K_OKEY] = okey
-            f[K_STOP] = 0
             mode = NEXT
             continue
         if mode == RETURN:
@@ -625,7 +672,7 @@ def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
         child = False
         if not f[K_STOP]:
             if f[K_KIND] == 0:
-                opts = copts[f[K_OKEY]]
+                opts = fopts[sp - 1]
                 nopts = opts.shape[0]
                 Fc = F[fc, fn]
                 Oc = O[fc, fn]
@@ -692,15 +739,15 @@ def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
             mode = ENTER
             continue
         # the frame is done: store it, return its value
-        memo[(f[K_KEY1], f[K_KEY2])] = (res, f[K_CHOICE],
-                                        LOWER if res >= f[K_BETA] else EXACT if res > falpha else UPPER)
+        _store(mk, mv, mc, _slot(mk, f[K_KEY1], f[K_KEY2]), f[K_KEY1], f[K_KEY2], res, f[K_CHOICE],
+               LOWER if res >= f[K_BETA] else EXACT if res > falpha else UPPER)
         ret = res
         sp -= 1
         mode = RETURN
 
 
 @njit(cache=True)
-def _plan(A, memo, copts, all_flags, runs_out, groups_out, counts):  # noqa: C901
+def _plan(A, mk, mv, copts, all_flags, runs_out, groups_out, counts):  # noqa: C901
     """`TableDP.plan` from the memo: the optimal choices replayed from the root. Runs go to
     `runs_out` as (colour, first number, length, joker positions mask) in `plan`'s order (as they
     close, then the open ones colour by colour); each number's groups to `groups_out` as (number,
@@ -738,8 +785,8 @@ def _plan(A, memo, copts, all_flags, runs_out, groups_out, counts):  # noqa: C90
                 g = _gput(g, c, 0, sortg[n])
                 c += 1
         if c == 4:
-            ch = memo[(runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58 | room << 60,
-                       runs[2] | runs[3] << 24 | g << 48)][1]
+            ch = mv[_slot(mk, runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58
+                          | room << 60, runs[2] | runs[3] << 24 | g << 48), 1]
             groups_out[ngroups, 0] = n
             groups_out[ngroups, 1] = real_g
             groups_out[ngroups, 2] = ch & 15
@@ -757,15 +804,11 @@ def _plan(A, memo, copts, all_flags, runs_out, groups_out, counts):  # noqa: C90
             continue
         if c == 0 and (n == 14 or (n > last and settled)):
             break
-        ch = memo[(runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60,
-                   runs[2] | runs[3] << 24 | g << 48)][1]
-        av1 = F[c, n + 1] + O[c, n + 1] if n < 13 else 0
-        av2 = F[c, n + 2] + O[c, n + 2] if n < 12 else 0
-        jleft = jtot - ju
-        okey = (runs[c] | n << 24 | jleft << 28 | (F[c, n] + O[c, n]) << 31 | av1 << 34 | av2 << 37
-                | flags << 40 | (csig[c, n] if flags else 0) << 42)
+        ch = mv[_slot(mk, runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60,
+                      runs[2] | runs[3] << 24 | g << 48), 1]
+        okey = _options_key(c, n, runs[c], jtot - ju, flags, F, O, csig)
         if okey not in copts:           # the caches were emptied since the solve
-            copts[okey] = _colour_options(c, n, runs[c], jleft, flags, F, O, keepm, rp)
+            copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)
         opt = copts[okey][ch >> 3]
         gr = ch & 7
         closes = opt[4]
@@ -842,17 +885,11 @@ def _plan(A, memo, copts, all_flags, runs_out, groups_out, counts):  # noqa: C90
     counts[1] = ngroups
 
 
-@njit(cache=True)
-def _new_memo():
-    return Dict.empty(_KEY, _VAL)
-
-
 def supported(table_dp: TableDP) -> bool:
     """Whether the packed state can hold this DP (always, for positions of the real tile set:
     at most two jokers, two copies of a face)."""
-    F, O = table_dp.F, table_dp.O
     return (len(table_dp.patterns) <= 2 and table_dp.jtot <= 7
-            and all(F[c][n] + O[c][n] <= 7 for c in range(4) for n in range(1, 14)))
+            and max(max(map(add, f, o)) for f, o in zip(table_dp.F, table_dp.O)) <= 7)
 
 
 _NO_PATTERNS = (np.zeros((4, 16), dtype=np.int64), np.ones(16, dtype=np.bool_),
@@ -888,7 +925,7 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
             # pattern of colour c, and the jokers with an old role here or at n + 1
             runp = tuple((b, n == v, n in m, n < v, n >= top) for b, v, m, top in t.run_pats[c])
             csig[c, n] = _sig((runp, tuple(t.keep.get((c, n), ())), tuple(t.keep.get((c, n + 1), ()))))
-    for n in range(1, 14):
+    for n in sorted(v for v in {*t.group_pats, *t.keeps_at} if 1 <= v <= 13):
         for flags in range(4):
             pk = (tuple((bit, roles, mates) for bit, roles, mates in t.group_pats.get(n, ()) if flags & bit),
                   tuple((bit, cols) for bit, cols in t.keeps_at.get(n, ()) if flags & bit))
@@ -908,7 +945,8 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
 
 
 class Kernel:
-    """The compiled DP of one `TableDP`: its arrays, its memo (a numba dict) and a `MemoView`."""
+    """The compiled DP of one `TableDP`: its arrays, its memo table (`mk`, `mv`, `mc`: see `_slot`)
+    and a `MemoView`."""
 
     def __init__(self, t: TableDP):
         self.t = t
@@ -923,7 +961,9 @@ class Kernel:
         self.ints = np.array([t.fj, t.jtot, t.jw, t.last, -1], dtype=np.int64)
         suffix = np.array(t.suffix, dtype=np.int64)
         self.arrays = (F, O, W, suffix, keepm, sortg, pats, csig, gsig, self.ints, rp)
-        self.memo = _new_memo()
+        self.mk = np.zeros((MEMO_SIZE, 2), dtype=np.int64)
+        self.mv = np.zeros((MEMO_SIZE, 3), dtype=np.int64)
+        self.mc = np.zeros(1, dtype=np.int64)
         self.ctl = np.zeros(ARGS + 12, dtype=np.int64)
         self.stack = np.zeros((DEPTH, NF), dtype=np.int64)
         self.miss = np.zeros(6, dtype=np.int64)
@@ -939,11 +979,14 @@ class Kernel:
         ctl[ARGS:ARGS + 12] = (1, 0, 0, 0, 0, 0, 0, 0, self.t.all_flags, 0, alpha, beta)
         miss = self.miss
         while True:
-            status = _run(ctl, self.stack, self.arrays, self.memo, _OPTIONS, _OUTCOMES, miss)
+            status = _run(ctl, self.stack, self.arrays, self.mk, self.mv, self.mc, _OPTIONS, _OUTCOMES, miss)
             if status == DONE:
                 return int(ctl[RET])
             if status == CAPPED_STATUS:
                 raise _dp.StateCap
+            if status == GROW_MEMO:
+                self.mk, self.mv = _grown(self.mk, self.mv)
+                continue
             g_code, gj, sig = (int(x) for x in miss[:3])
             _OUTCOMES[g_code | gj << 8 | sig << 12] = _outcomes(g_code, gj, sig)
 
@@ -952,19 +995,14 @@ class Kernel:
         runs_out = np.zeros((64, 4), dtype=np.int64)
         groups_out = np.zeros((16, 6), dtype=np.int64)
         counts = np.zeros(2, dtype=np.int64)
-        _plan(self.arrays, self.memo, _OPTIONS, self.t.all_flags, runs_out, groups_out, counts)
+        _plan(self.arrays, self.mk, self.mv, _OPTIONS, self.t.all_flags, runs_out, groups_out, counts)
         runs = [(c, [("joker" if mask >> j & 1 else "real", start + j) for j in range(length)])
                 for c, start, length, mask in runs_out[:counts[0]].tolist()]
-        t = self.t
+        gsig = self.arrays[8]
         groups = []
         for n, real_g, gj, cleared, groom, flags in groups_out[:counts[1]].tolist():
-            pats = tuple(p for p in t.group_pats.get(n, ()) if flags & p[0])
-            keeps = tuple((b, cols) for b, cols in t.keeps_at.get(n, ()) if flags & b)
-            g = tuple((real_g >> (2 * i)) & 3 for i in range(4))
-            for m, r, gs in _dp.group_outcomes(g, gj, pats, keeps):
-                if (m, r) == (cleared, groom):
-                    groups += [(n, colours, jk) for colours, jk in gs]
-                    break
+            chosen = _groups(real_g, gj, int(gsig[n, flags]))[cleared, groom]
+            groups += [(n, colours, jk) for colours, jk in chosen]
         return runs, groups
 
 
@@ -975,4 +1013,4 @@ class MemoView:
         self.kernel = kernel
 
     def __len__(self) -> int:
-        return len(self.kernel.memo)
+        return int(self.kernel.mc[0])

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import permutations, product
 
-from simkit.games.rummikub import rules
+from simkit.games.rummikub import dp, rules
 from simkit.games.rummikub.actions import InitialMeld, Play
 from simkit.games.rummikub.dp import StateCap, TableDP
 from simkit.games.rummikub.tiles import GROUP, RUN, Meld
@@ -246,15 +247,38 @@ def _search_memo(objective: str, joker_points: int, min_value: int) -> dict:
     return memo
 
 
-def _weights(objective: str, joker_points: int):
+def _rack_search(O: list[int], oj: int, w: Sequence[int], jw: int, min_value: int, objective: str,
+                 joker_points: int) -> list[tuple] | None:
+    """The optimal plan of rack tiles alone (`_Search.reconstruct`'s form), new melds worth >=
+    `min_value`; None when no play places a tile. Compiled (`meld_kernel`, the same search)
+    unless `dp.USE_KERNEL` is off."""
+    if dp.USE_KERNEL:
+        from simkit.games.rummikub import meld_kernel  # numba: imported on the first search only
+
+        if meld_kernel.supported(O, oj, min_value):
+            value, plan = meld_kernel.search(O, oj, w, jw, min_value, (objective, joker_points, min_value))
+            return plan
+    s = _Search([0] * 56, O, 0, oj, w, jw, [], min_value, _search_memo(objective, joker_points, min_value))
+    if s.best(0, 0, 0) <= 0:
+        return None
+    return s.reconstruct(0, 0)
+
+
+@cache
+def _weights(objective: str, joker_points: int) -> tuple[tuple[int, ...], int]:
     if objective == "tiles":
         # primary: tiles; ties broken by points (scaled so they never outweigh one tile)
-        w = [1000 + (k // 4 + 1) for k in range(52)]
-        return w, 1000 + joker_points
+        return tuple(1000 + (k // 4 + 1) for k in range(52)), 1000 + joker_points
     if objective == "points":
-        w = [(k // 4 + 1) * 1000 + 1 for k in range(52)]
-        return w, joker_points * 1000 + 1
+        return tuple((k // 4 + 1) * 1000 + 1 for k in range(52)), joker_points * 1000 + 1
     raise ValueError(f"objective={objective!r} is not allowed: use 'tiles' or 'points'")
+
+
+@cache
+def _row_weights(objective: str, joker_points: int) -> tuple[list[list[int]], int]:
+    """`_weights` as the table DP reads them: [colour][number] (index 0 unused). Shared: read only."""
+    w1, jw = _weights(objective, joker_points)
+    return [[0] + [w1[(n - 1) * 4 + c] for n in range(1, 14)] for c in range(4)], jw
 
 
 def _build_melds(plan, table_ids, rack_ids, virtual, wild_table, wild_rack) -> list[Meld]:
@@ -314,11 +338,9 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
             rack_ids.setdefault(k, []).append(t)
     if not opened:
         oj = len(rack_jokers) if jokers_in_initial else 0
-        s = _Search([0] * 56, O, 0, oj, w, jw, [], initial_points,
-                    _search_memo(objective, joker_points, initial_points))
-        if s.best(0, 0, 0) <= 0:
+        plan = _rack_search(O, oj, w, jw, initial_points, objective, joker_points)
+        if plan is None:
             return None
-        plan = s.reconstruct(0, 0)
         melds = _build_melds(plan, {}, {k: list(v) for k, v in rack_ids.items()}, {}, [], rack_jokers[:oj])
         bad = rules.check_initial_meld(melds, rack, min_points=initial_points,
                                        jokers_allowed=jokers_in_initial)
@@ -327,10 +349,9 @@ def solve(table: Sequence[Meld], rack: Sequence[int], *, opened: bool = True, ob
         return _finish(InitialMeld(tuple(melds)), melds, set(), True)
 
     if not table:
-        s = _Search([0] * 56, O, 0, len(rack_jokers), w, jw, [], 0, _search_memo(objective, joker_points, 0))
-        if s.best(0, 0, 0) <= 0:
+        plan = _rack_search(O, len(rack_jokers), w, jw, 0, objective, joker_points)
+        if plan is None:
             return None
-        plan = s.reconstruct(0, 0)
         melds = _build_melds(plan, {}, {k: list(v) for k, v in rack_ids.items()}, {}, [], rack_jokers)
         if rules.check_play((), melds, rack, retrieval=retrieval) is not None:
             raise SolverError(f"the solver built an invalid table from rack {rack}")
@@ -346,8 +367,7 @@ class _TablePosition:
     def __init__(self, table: Sequence[Meld], rack: Sequence[int], objective: str, retrieval: str,
                  joker_points: int, state_cap: int | None):
         self.table, self.rack, self.retrieval, self.state_cap = table, rack, retrieval, state_cap
-        w1, self.jw = _weights(objective, joker_points)
-        self.w = [[0] + [w1[(n - 1) * 4 + c] for n in range(1, 14)] for c in range(4)]
+        self.w, self.jw = _row_weights(objective, joker_points)
         self.F0 = [[0] * 15 for _ in range(4)]
         self.O = [[0] * 15 for _ in range(4)]
         self.ids: dict[int, list[int]] = {}     # tile face -> table ids
