@@ -16,7 +16,8 @@ States are packed in integers: a colour's open runs are its sorted (length, mark
 each (`length << 4 | mark`, marks of at most two joker patterns); the group tiles of a number 2
 bits per colour. numba is imported with this module, which `dp` imports on the first solve only
 (so `import simkit` and `simkit --help` never compile); functions are compiled on first call and
-cached on disk (`cache=True`).
+cached on disk (`kernel_rng.compiled`, with numba's reference counting: the memo is a numba
+dict).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.typed import Dict
 
+from simkit.engine.kernel_rng import compiled
 from simkit.games.rummikub import dp_parts as _dp
 
 #: the `dp.TableDP` being solved (named, not imported: dp imports this module on its first solve)
@@ -74,7 +76,7 @@ def _outcomes(g_code: int, gj: int, sig: int) -> np.ndarray:
     return arr
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _put(runs, c, x):
     if c == 0:
         return (x, runs[1], runs[2], runs[3])
@@ -85,7 +87,7 @@ def _put(runs, c, x):
     return (runs[0], runs[1], runs[2], x)
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _short(code):
     """Open runs of length 1 or 2 in a colour's runs code."""
     k = 0
@@ -96,7 +98,7 @@ def _short(code):
     return k
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _count(code):
     k = 0
     while code:
@@ -105,7 +107,7 @@ def _count(code):
     return k
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _any_short(runs):
     for c in range(4):
         if _short(runs[c]):
@@ -113,7 +115,7 @@ def _any_short(runs):
     return False
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _gput(g, c, gr, sort):
     """g (c entries) + (gr,), sorted when `sort`."""
     g = g | gr << (2 * c)
@@ -129,7 +131,7 @@ def _gput(g, c, gr, sort):
     return out
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _alive(n, c, runs, ju, flags, jtot, F, O, pats):
     spare = ju < jtot
     for i in range(pats.shape[0]):
@@ -176,7 +178,7 @@ OPT_COLS = 10
 ACTS = ("close", "real", "joker")
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _mark(rp, c, n, mark, real, flags, order):
     """`TableDP._mark`: rp[c, j] = (bit, v, mates mask over numbers, top), rp[c, 4, 0] = count."""
     cleared = 0
@@ -215,7 +217,7 @@ def _mark(rp, c, n, mark, real, flags, order):
     return mark, cleared
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _colour_options(c, n, rcode, jleft, flags, F, O, keepm, rp):  # noqa: C901
     """`TableDP.colour_options` for face (c, n): the same options in the same order, as rows."""
     # the runs, in descriptor (sorted) order
@@ -401,7 +403,7 @@ NF = 22
 DEPTH = 160
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
     """`TableDP.best` as a loop over an explicit stack, so that it can stop when an option set
     is missing from the caches (`miss` names it; Python fills it and calls again: the pending
@@ -696,7 +698,7 @@ def _run(ctl, stack, A, memo, copts, gouts, miss):  # noqa: C901
         mode = RETURN
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _plan(A, memo, copts, all_flags, runs_out, groups_out, counts):  # noqa: C901
     """`TableDP.plan` from the memo: the optimal choices replayed from the root. Runs go to
     `runs_out` as (colour, first number, length, joker positions mask) in `plan`'s order (as they
@@ -839,7 +841,7 @@ def _plan(A, memo, copts, all_flags, runs_out, groups_out, counts):  # noqa: C90
     counts[1] = ngroups
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _new_memo():
     return Dict.empty(_KEY, _VAL)
 
