@@ -2,7 +2,8 @@
 
 Options shared by several commands are defined once in simkit/cli_options.py; `report` and
 `compare` live in simkit/cli_study.py. Heavy modules (pandas, the runner, the report) are
-imported inside the commands, so `simkit games` and `--help` start quickly.
+imported inside the commands, so `simkit games` and `--help` start quickly; so are the registry,
+the run spec, lineups and strategies (they import NumPy), so `--help` imports no NumPy.
 """
 
 from __future__ import annotations
@@ -18,16 +19,6 @@ from simkit.cli_designer import luck_command, tune_command
 from simkit.cli_study import compare_command, ladder_command, report_command, tournament_command
 from simkit.engine.config import describe_fields, parse_set_options
 from simkit.engine.errors import ConfigError, RunFolderError, SimkitError
-from simkit.engine.lineup import (
-    default_opponent,
-    default_players,
-    filled_lineup,
-    lineup_around,
-    named_or_default,
-)
-from simkit.engine.registry import all_games, get_game
-from simkit.engine.spec import RunSpec
-from simkit.engine.strategy import available_strategies, load_class, strategy_parameters
 
 
 class SimkitGroup(click.Group):
@@ -73,6 +64,7 @@ def games():
     Example:
       simkit games
     """
+    from simkit.engine.registry import all_games
     for g in all_games():
         click.echo(f"{g.name:<10} {g.title:<16} {g.players_allowed():<9} players  "
                    f"{g.rules_version:<12} {g.description}")
@@ -87,6 +79,8 @@ def strategies(game):
     Example:
       simkit strategies sixnimmt
     """
+    from simkit.engine.registry import get_game
+    from simkit.engine.strategy import available_strategies, load_class, strategy_parameters
     click.echo(f"Strategies for {game} (use -s NAME or -s NAME:key=value,...):")
     for name, target in sorted(available_strategies(game).items()):
         cls = load_class(target)
@@ -143,8 +137,11 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
       simkit run sixnimmt -p 4 -s heuristic -s random -n 2000 --json -q > summary.json
     """
     from simkit.engine.deals import games_for_deals, ranges_text, read_deals
+    from simkit.engine.lineup import default_players, filled_lineup, named_or_default
+    from simkit.engine.registry import get_game
     from simkit.engine.runner import default_out_dir
     from simkit.engine.runner import run as run_games
+    from simkit.engine.spec import RunSpec
     from simkit.report.console import run_summary
     from simkit.studies.run_facts import facts_text, run_json
 
@@ -255,6 +252,8 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, d
     """
     import json
 
+    from simkit.engine.lineup import default_players, named_or_default
+    from simkit.engine.registry import get_game
     from simkit.report.console import cell_summary
     from simkit.studies.run_facts import facts_text, run_facts, summary_records
     from simkit.studies.sweep import SWEEP_MANIFEST, default_sweep_dir, parse_vary, plan, run_sweep
@@ -332,6 +331,7 @@ def replay(run_dir, index, step, all_games, target, progress):
       simkit replay results/sixnimmt-20261130-101500-s7 --all
       simkit replay results/sixnimmt-20261130-101500-s7 --all --to games.txt
     """
+    from simkit.engine.registry import get_game
     from simkit.engine.runner import replay_game
     from simkit.studies.game_logs import forfeit_line, game_header
 
@@ -398,7 +398,10 @@ def play(game, players, strategy_names, seat, seed, set_items):
     Example:
       simkit play sixnimmt -p 4 -s heuristic --seat 1
     """
+    from simkit.engine.lineup import default_opponent, default_players, lineup_around
+    from simkit.engine.registry import get_game
     from simkit.engine.seats import seat_index, seat_label
+    from simkit.engine.spec import RunSpec
     from simkit.studies.interactive import play_interactive
 
     entry = get_game(game)

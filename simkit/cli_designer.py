@@ -12,7 +12,6 @@ from simkit import cli_options as options
 from simkit.cli_study import study_start
 from simkit.engine.config import parse_set_options
 from simkit.engine.guard import DEFAULT_DECISION_TIMEOUT
-from simkit.engine.registry import get_game
 
 
 @click.command("luck")
@@ -58,6 +57,7 @@ def luck_command(game, strategy_names, players, deals, replays, ladder, seed, jo
       simkit luck trains -p 3 -s random -s greedy -s rival --seed 7
     """
     from simkit.engine.lineup import default_players
+    from simkit.engine.registry import get_game
     from simkit.engine.runner import default_out_dir
     from simkit.report.luck import luck_text, write_luck_report
     from simkit.studies.luck import plan_luck, run_luck
@@ -129,6 +129,7 @@ def tune_command(game, strategy_names, players, vary_items, target_items, budget
       simkit tune trains -p 3 -s rival --vary max_turns=20,30,40 --target draws=0.05±0.02
     """
     from simkit.engine.lineup import default_players
+    from simkit.engine.registry import get_game
     from simkit.engine.runner import stamped_dir
     from simkit.report.tune import read_tune, round_line, tune_text, write_tune_report
     from simkit.studies.tune import TUNE_MANIFEST, plan_tune, run_tune

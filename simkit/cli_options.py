@@ -25,8 +25,6 @@ import click
 from simkit.engine.chunks import resolve_jobs
 from simkit.engine.config import NUMBER_FORM, parse_decimal, parse_whole
 from simkit.engine.errors import ConfigError
-from simkit.engine.registry import get_game
-from simkit.engine.spec import SEATINGS
 from simkit.engine.termination import STOPS, exit_status
 
 
@@ -75,6 +73,7 @@ DECIMAL = _Number("number", parse_decimal)
 
 
 def _known_game(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from simkit.engine.registry import get_game  # imports NumPy: not at --help
     get_game(value)          # raises UnknownNameError naming the allowed games
     return value
 
@@ -129,6 +128,11 @@ jobs = click.option(
 overrides = click.option(
     "--set", "set_items", multiple=True, metavar="FIELD=VALUE",
     help="Override a rule config field (see `simkit strategies GAME`).")
+
+#: simkit.engine.spec's SEATINGS and ENGINES, spelt out: spec imports NumPy, which `--help` must
+#: not wait for (tests/cli/test_help_imports.py checks that they agree)
+SEATINGS = ("rotate", "random", "fixed")
+ENGINES = ("scalar", "batch", "kernel", "auto")
 
 seating = click.option(
     "--seating", type=click.Choice(SEATINGS), default="rotate", show_default=True,
@@ -216,7 +220,7 @@ def recorded_seed(out_dir: Path | None, resume: bool, seed: int | None, listing:
 
 
 engine = click.option(
-    "--engine", type=click.Choice(["scalar", "batch", "kernel", "auto"]), default="scalar",
+    "--engine", type=click.Choice(ENGINES), default="scalar",
     show_default=True,
     help="kernel: the game's compiled kernel (6 nimmt!, Game of Trains, Shipside; every seat a bot with "
          "a kernel form, e.g. random, heuristic, rival, octopus; the same games as the scalar engine, "

@@ -15,7 +15,6 @@ from simkit import cli_options as options
 from simkit.engine.config import parse_set_options
 from simkit.engine.errors import ConfigError
 from simkit.engine.guard import DEFAULT_DECISION_TIMEOUT
-from simkit.engine.registry import get_game
 
 
 @dataclass(frozen=True)
@@ -167,6 +166,7 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
       simkit compare sixnimmt random random --max-games 2000
       simkit compare sixnimmt heuristic random --resume --out results/<compare-folder>
     """
+    from simkit.engine.registry import get_game
     from simkit.engine.runner import default_out_dir
     from simkit.report.console import match_text
     from simkit.studies.compare import plan_compare, run_compare
@@ -205,6 +205,7 @@ def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int 
     """Plan and play the pairings of a ladder or tournament (header, per-pairing lines, resume
     hint on Ctrl-C); return its folder."""
     from simkit.engine.lineup import default_players
+    from simkit.engine.registry import get_game
     from simkit.engine.runner import stamped_dir
     from simkit.studies.ladder import plan_ladder, run_ladder
 

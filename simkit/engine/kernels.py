@@ -20,6 +20,7 @@ so later processes load it. The CLI never imports numba at start-up.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import warnings
@@ -86,10 +87,13 @@ def kernel_reason(strategies: tuple[StrategySpec, ...], config: GameConfig, n_pl
 
 
 def load_function(form: KernelForm) -> Any:
-    """The compiled bot (imports its module: numba compiles or loads it from the cache)."""
+    """The compiled bot (imports its module; numba compiles it, or loads it from the cache,
+    for its declared signature: `kernel_rng.compiled`)."""
     module, _, name = form.function.partition(":")
     with quiet_numba():
-        return getattr(importlib.import_module(module), name)
+        function = getattr(importlib.import_module(module), name)
+        ready = getattr(function, "ready", None)     # a bot made with kernel_rng.compiled
+        return function if ready is None else ready()
 
 
 @contextmanager
@@ -99,6 +103,78 @@ def quiet_numba() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
         yield
+
+
+class KernelLineup:
+    """The compiled bots (`fns`) and float parameters (`params`) of a run's lineup slots, padded
+    to the kernel's `slots` with the first slot's (unused slots hold any bot); `forms` their
+    kernel forms. Loading the bots imports their modules (numba compiles or loads them)."""
+
+    def __init__(self, strategies: tuple[StrategySpec, ...] | list[StrategySpec], config: GameConfig,
+                 n: int, slots: int):
+        self.strategies = list(strategies)
+        self.forms = [kernel_form(s) for s in strategies]
+        fns = [load_function(form) for form in self.forms]
+        params = [kernel_params(s, config, n) for s in strategies]
+        self.fns = tuple(fns + [fns[0]] * (slots - len(fns)))
+        self.params = tuple(params + [params[0]] * (slots - len(params)))
+
+
+@dataclass
+class GameStreams:
+    """Games start..stop-1 of a run as a kernel takes them: their numbers (`index`), each game's
+    stream words (`words`, (G, 2 * streams) uint64, `seeding.batch_stream_array`), the chance
+    stream's words of its deal (`chance`, (G, 2): the game's own, or the deal list's) and its
+    deal number (`deal`); `incs` (streams, 2) each stream's increment (high, low word)."""
+
+    index: np.ndarray
+    words: np.ndarray
+    chance: np.ndarray
+    deal: np.ndarray
+    incs: np.ndarray
+
+
+def game_streams(spec: Any, start: int, stop: int, streams: int) -> GameStreams:
+    """The `GameStreams` of games start..stop-1 of the run `spec` (a RunSpec), `streams` each."""
+    from simkit.engine.play import chunk_deals
+    from simkit.engine.seeding import batch_stream_array
+
+    index = np.arange(start, stop, dtype=np.int64)
+    words = batch_stream_array(spec.seed, start, stop, streams)
+    deals = chunk_deals(spec, start, stop)
+    if deals is None:
+        chance, deal = np.ascontiguousarray(words[:, :2]), index
+    else:
+        chance = np.array(deals[0], dtype=np.uint64).reshape(stop - start, 2)
+        deal = np.array(deals[1], dtype=np.int64)
+    return GameStreams(index, words, chance, deal, stream_incs(streams))
+
+
+@functools.cache
+def stream_incs(streams: int) -> np.ndarray:
+    """(streams, 2) uint64: each stream's PCG64 increment as (high, low) words (shared: not
+    to be written; a read-only array would be another type to numba, compiled again)."""
+    from simkit.engine.seeding import _stream_inc
+
+    incs = np.zeros((streams, 2), dtype=np.uint64)
+    for stream in range(streams):
+        inc = _stream_inc(stream)
+        incs[stream] = (inc >> 64, inc & 0xFFFFFFFFFFFFFFFF)
+    return incs
+
+
+def check_run(reason: str | None) -> None:
+    """ValueError with a game's `kernel_supported` reason when the kernel cannot play the run."""
+    if reason is not None:
+        raise ValueError(f"the kernel cannot play this run: {reason}")
+
+
+def bad_answer(spec: Any, slots: np.ndarray, seat: int, game: int) -> ValueError:
+    """The error for a bot that answered outside its legal list: seat `seat` of game number
+    `game`, whose seats hold the lineup `slots`."""
+    strategy = spec.strategies[slots[seat]]
+    return ValueError(f"the kernel form of {strategy.text!r} (seat {seat}, game {game}) "
+                      f"answered outside its legal list")
 
 
 def replay_answers(state: Any, answers: list[int]) -> int:

@@ -37,7 +37,7 @@ assert _MARK + L.CARDS <= L.SCRATCH + L.SCRATCH_SIZE, "the bots' scratch outgrew
 
 
 # ---- scoring trains (strategies/trains/heuristic.py) --------------------------------------------
-@compiled()
+@compiled(literals=True)
 def sortedness(g, at):
     """32 * LIS - inversions of the 7 values g[at:at+7] (WIN when ascending), as `sortedness`."""
     best = g[_BEST:_BEST + 7]
@@ -59,7 +59,7 @@ def sortedness(g, at):
     return WIN if inv == 0 else 32 * lis - inv
 
 
-@compiled()
+@compiled(literals=True)
 def _ranks(g, at, rank):
     """g[rank + j] = 2 * (values of g[at:at+7] below the j-th) + 1: the train's order pattern,
     with the even values 2 * gap free for a card that has `gap` train cards below it."""
@@ -126,7 +126,7 @@ def _unseen(g, seat, memory):
     return total
 
 
-@compiled()
+@compiled(literals=True)
 def _gap_counts(g, at, total, counts):
     """`gap_counts(train, unseen)` into g[counts:counts+8]: by `bisect_left`, an unseen card
     equal to a train card (refill_danger's trial card) counts in the gap above it."""
@@ -305,7 +305,7 @@ def _rival_place(ask, seat, g, insertion):
     return best_slot
 
 
-@compiled()
+@compiled(literals=True)
 def _draw_win_prob(g, at, total):
     """draw_win_prob: the chance that an unseen card, placed best, completes the train at `at`."""
     if sortedness(g, at) <= 160:

@@ -23,6 +23,10 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from simkit.engine import compile_clock
+
+compile_clock.listen()    # a decision's clock stops while numba compiles (engine/guard.py)
+
 NEG = -(1 << 40)
 #: option row columns: kind (0 run, 1 group), jokers, lowest number, last real number, jokers
 #: beyond the last real (runs), number of faces, then the faces

@@ -16,20 +16,18 @@ game through the scalar engine and shows its log (`traced_game` gives a game's a
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from simkit.engine.kernel_records import ArrayResults, array_chunk
 from simkit.engine.kernels import (
-    kernel_form,
-    kernel_params,
-    load_function,
+    KernelLineup,
+    bad_answer,
+    check_run,
+    game_streams,
     quiet_numba,
     run_reason,
 )
-from simkit.engine.play import Chunk, chunk_deals
-from simkit.engine.seeding import _stream_inc, batch_stream_array
+from simkit.engine.play import Chunk
 from simkit.engine.spec import RunSpec
 from simkit.engine.strategy import StrategySpec
 from simkit.games.shipside import crewstart, rules
@@ -116,24 +114,12 @@ def config_array(config: ShipsideConfig, *, seating: str = "fixed", duplicate: b
     return cfg
 
 
-class _Lineup:
+class _Lineup(KernelLineup):
     """The compiled bots and parameters of a run's lineup slots (padded to MAX_SLOTS)."""
 
     def __init__(self, strategies: tuple[StrategySpec, ...] | list[StrategySpec], config: ShipsideConfig):
         from simkit.games.shipside.kernel_play import MAX_SLOTS
-        fns = [load_function(kernel_form(s)) for s in strategies]
-        params = [kernel_params(s, config, 2) for s in strategies]
-        self.fns = tuple(fns + [fns[0]] * (MAX_SLOTS - len(fns)))
-        self.params = tuple(params + [params[0]] * (MAX_SLOTS - len(params)))
-
-
-@functools.cache
-def _incs() -> np.ndarray:
-    incs = np.zeros((4, 2), dtype=np.uint64)
-    for stream in range(4):
-        inc = _stream_inc(stream)
-        incs[stream] = (inc >> 64, inc & 0xFFFFFFFFFFFFFFFF)
-    return incs
+        super().__init__(strategies, config, 2, MAX_SLOTS)
 
 
 def step_cap(config: ShipsideConfig) -> int:
@@ -148,29 +134,22 @@ class _Run:
     def __init__(self, spec: RunSpec, start: int, stop: int):
         from simkit.games.shipside.kernel_play import ROW_WORDS, new_layout
 
-        reason = kernel_supported(spec)
-        if reason is not None:
-            raise ValueError(f"the kernel cannot play this run: {reason}")
+        check_run(kernel_supported(spec))
         config: ShipsideConfig = spec.config      # type: ignore[assignment]
         self.cap = step_cap(config)
         self.lineup = _Lineup(spec.strategies, config)
         self.cfg = config_array(config, seating=spec.seating, duplicate=spec.duplicate, step_cap=self.cap)
         self.g = new_layout(settings(config), tables(config))
         self.gens = np.zeros((4, ROW_WORDS), dtype=np.uint64)
-        self.words = batch_stream_array(spec.seed, start, stop, 4)
-        deals = chunk_deals(spec, start, stop)
-        self.index = np.arange(start, stop, dtype=np.int64)
-        if deals is None:
-            self.chance, self.deal = np.ascontiguousarray(self.words[:, :2]), self.index
-        else:
-            self.chance = np.array(deals[0], dtype=np.uint64).reshape(stop - start, 2)
-            self.deal = np.array(deals[1], dtype=np.int64)
+        self.streams = game_streams(spec, start, stop, 4)
+        self.index, self.deal = self.streams.index, self.streams.deal
 
     def play(self, part: slice, outputs: tuple, trace: np.ndarray) -> tuple[int, int]:
         from simkit.games.shipside.kernel_play import play_games
         with quiet_numba():
-            return play_games(self.g, self.gens, self.cfg, self.index[part], self.words[part],
-                              self.chance[part], _incs(), self.lineup.fns, self.lineup.params,
+            run = self.streams
+            return play_games(self.g, self.gens, self.cfg, run.index[part], run.words[part],
+                              run.chance[part], run.incs, self.lineup.fns, self.lineup.params,
                               *(out[part] for out in outputs), trace)
 
 
@@ -198,10 +177,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
         end = min(size, at + BLOCK)
         done, bad = run.play(slice(at, end), outputs, _NO_TRACE)
         if bad >= 0:
-            game = at + done
-            strategy = spec.strategies[slots[game, bad]]
-            raise ValueError(f"the kernel form of {strategy.text!r} (seat {bad}, game {start + game}) "
-                             f"answered outside its legal list")
+            raise bad_answer(spec, slots[at + done], bad, start + at + done)
         at = end
     columns: dict[str, np.ndarray] = {name: extras[:, k] for k, name in enumerate(EXTRAS)}
     columns["end_reason"] = np.array(L.REASONS, dtype=object)[extras[:, 2]]

@@ -24,14 +24,14 @@ import numpy as np
 
 from simkit.engine.kernel_records import ArrayResults, array_chunk
 from simkit.engine.kernels import (
-    kernel_form,
-    kernel_params,
-    load_function,
+    KernelLineup,
+    bad_answer,
+    check_run,
+    game_streams,
     quiet_numba,
     run_reason,
 )
-from simkit.engine.play import Chunk, chunk_deals
-from simkit.engine.seeding import _stream_inc, batch_stream_array
+from simkit.engine.play import Chunk
 from simkit.engine.spec import RunSpec
 from simkit.engine.strategy import StrategySpec
 from simkit.games.sixnimmt import kernel_layout as L
@@ -65,17 +65,13 @@ def config_array(config: SixNimmtConfig, n: int, *, seating: str = "fixed",
     return cfg
 
 
-class _Lineup:
+class _Lineup(KernelLineup):
     """The compiled bots and parameters of a run's lineup slots (padded to MAX_SLOTS)."""
 
     def __init__(self, strategies: tuple[StrategySpec, ...] | list[StrategySpec], config: SixNimmtConfig,
                  n: int):
         from simkit.games.sixnimmt.kernel_play import MAX_SLOTS
-        self.strategies = list(strategies)
-        fns = [load_function(kernel_form(s)) for s in strategies]
-        params = [kernel_params(s, config, n) for s in strategies]
-        self.fns = tuple(fns + [fns[0]] * (MAX_SLOTS - len(fns)))
-        self.params = tuple(params + [params[0]] * (MAX_SLOTS - len(params)))
+        super().__init__(strategies, config, n, MAX_SLOTS)
 
 
 def _generators(n: int) -> np.ndarray:
@@ -84,22 +80,12 @@ def _generators(n: int) -> np.ndarray:
     return np.zeros((n + 2, ROW_WORDS), dtype=np.uint64)
 
 
-def _incs(streams: int) -> np.ndarray:
-    incs = np.zeros((streams, 2), dtype=np.uint64)
-    for stream in range(streams):
-        inc = _stream_inc(stream)
-        incs[stream] = (inc >> 64, inc & 0xFFFFFFFFFFFFFFFF)
-    return incs
-
-
 def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     """Play games start..stop-1 of `spec` in the kernel; the same columns as `play_range`.
 
     Raises ValueError with `kernel_supported`'s reason for a run it cannot play.
     """
-    reason = kernel_supported(spec)
-    if reason is not None:
-        raise ValueError(f"the kernel cannot play this run: {reason}")
+    check_run(kernel_supported(spec))
     from simkit.games.sixnimmt.kernel_play import new_layout, play_games
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
@@ -108,15 +94,8 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     g, gens = new_layout(cfg), _generators(n)
     size = stop - start
-    index = np.arange(start, stop, dtype=np.int64)
-    words = batch_stream_array(spec.seed, start, stop, n + 2)
-    deals = chunk_deals(spec, start, stop)
-    if deals is None:
-        chance, deal = np.ascontiguousarray(words[:, :2]), index
-    else:
-        chance = np.array(deals[0], dtype=np.uint64).reshape(size, 2)
-        deal = np.array(deals[1], dtype=np.int64)
-    incs = _incs(n + 2)
+    run = game_streams(spec, start, stop, n + 2)
+    index, words, chance, deal, incs = run.index, run.words, run.chance, run.deal, run.incs
     slots = np.zeros((size, n), dtype=np.int64)
     rotation = np.zeros(size, dtype=np.int64)
     totals = np.zeros((size, n), dtype=np.int64)
@@ -139,10 +118,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
                                            steps[part], failed[part], log, _NO_TRACE)
             pieces.append(log[:logged])
             if bad >= 0:
-                game = at + done
-                strategy = spec.strategies[slots[game, bad]]
-                raise ValueError(f"the kernel form of {strategy.text!r} (seat {bad}, game {start + game}) "
-                                 f"answered outside its legal list")
+                raise bad_answer(spec, slots[at + done], bad, start + at + done)
             if bad == -2:
                 per_game *= 2
             at += done
@@ -271,26 +247,21 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     """Every answer of the bots of game `index` of `spec` played in the kernel, in order:
     positions in the scalar engine's legal lists (`simkit.engine.kernels.replay_answers` plays
     them through the scalar engine)."""
-    reason = kernel_supported(spec)
-    if reason is not None:
-        raise ValueError(f"the kernel cannot play this run: {reason}")
+    check_run(kernel_supported(spec))
     from simkit.games.sixnimmt.kernel_play import new_layout, play_games
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
     lineup = _Lineup(spec.strategies, config, n)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
-    words = batch_stream_array(spec.seed, index, index + 1, n + 2)
-    deals = chunk_deals(spec, index, index + 1)
-    chance = np.ascontiguousarray(words[:, :2]) if deals is None else \
-        np.array(deals[0], dtype=np.uint64).reshape(1, 2)
+    run = game_streams(spec, index, index + 1, n + 2)
     cap = int(cfg[L.C_STEP_CAP])
     trace = np.zeros(1 + min(cap, 1 << 22) * n, dtype=np.int64)
     with quiet_numba():
         outputs = (np.zeros((1, n), dtype=np.int64), np.zeros(1, dtype=np.int64),
                    np.zeros((1, n), dtype=np.int64), np.zeros((1, n), dtype=np.int64), np.zeros((1, n)),
                    np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool))
-        play_games(new_layout(cfg), _generators(n), cfg, np.array([index], dtype=np.int64), words, chance,
-                   _incs(n + 2), lineup.fns, lineup.params, *outputs, np.zeros(1 << 16, dtype=np.int64),
+        play_games(new_layout(cfg), _generators(n), cfg, run.index, run.words, run.chance,
+                   run.incs, lineup.fns, lineup.params, *outputs, np.zeros(1 << 16, dtype=np.int64),
                    trace)
     return trace[1:1 + trace[0]].tolist()

@@ -19,14 +19,15 @@ import numpy as np
 
 from simkit.engine.kernel_records import ArrayResults, array_chunk
 from simkit.engine.kernels import (
-    kernel_form,
-    kernel_params,
-    load_function,
+    GameStreams,
+    KernelLineup,
+    bad_answer,
+    check_run,
+    game_streams,
     quiet_numba,
     run_reason,
 )
-from simkit.engine.play import Chunk, chunk_deals
-from simkit.engine.seeding import _stream_inc, batch_stream_array
+from simkit.engine.play import Chunk
 from simkit.engine.spec import RunSpec
 from simkit.engine.strategy import StrategySpec
 from simkit.games.trains import kernel_layout as L
@@ -75,50 +76,30 @@ def _effects(config: TrainsConfig) -> np.ndarray:
     return np.array([0] + list(table[1:]), dtype=np.int64)
 
 
-class _Lineup:
+class _Lineup(KernelLineup):
     """The compiled bots and parameters of a run's lineup slots (padded to MAX_SLOTS)."""
 
     def __init__(self, strategies: tuple[StrategySpec, ...] | list[StrategySpec], config: TrainsConfig,
                  n: int):
         from simkit.games.trains.kernel_play import MAX_SLOTS, UNIFORM
-        forms = [kernel_form(s) for s in strategies]
-        fns = [load_function(form) for form in forms]
-        params = [kernel_params(s, config, n) for s in strategies]
-        self.fns = tuple(fns + [fns[0]] * (MAX_SLOTS - len(fns)))
-        self.params = tuple(params + [params[0]] * (MAX_SLOTS - len(params)))
+        super().__init__(strategies, config, n, MAX_SLOTS)
         self.direct = np.zeros(MAX_SLOTS, dtype=np.int64)        # slots the step calls directly
-        self.direct[:len(forms)] = [form.function == UNIFORM for form in forms]
+        self.direct[:len(self.forms)] = [form.function == UNIFORM for form in self.forms]
 
 
-def _incs(streams: int) -> np.ndarray:
-    incs = np.zeros((streams, 2), dtype=np.uint64)
-    for stream in range(streams):
-        inc = _stream_inc(stream)
-        incs[stream] = (inc >> 64, inc & 0xFFFFFFFFFFFFFFFF)
-    return incs
-
-
-def _setup(spec: RunSpec, start: int, stop: int):
-    """(lineup, cfg, g, gens, words, chance words, deal numbers) of games start..stop-1."""
+def _setup(spec: RunSpec, start: int, stop: int) -> tuple[_Lineup, np.ndarray, np.ndarray, np.ndarray,
+                                                          GameStreams]:
+    """(lineup, cfg, g, gens, the games' streams) of games start..stop-1."""
     from simkit.games.trains.kernel_play import GEN_WORDS, new_layout
 
-    reason = kernel_supported(spec)
-    if reason is not None:
-        raise ValueError(f"the kernel cannot play this run: {reason}")
+    check_run(kernel_supported(spec))
     config: TrainsConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
     lineup = _Lineup(spec.strategies, config, n)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     g = new_layout(cfg, _effects(config))
     gens = np.zeros((n + 2, GEN_WORDS), dtype=np.uint64)
-    words = batch_stream_array(spec.seed, start, stop, n + 2)
-    deals = chunk_deals(spec, start, stop)
-    if deals is None:
-        chance, deal = np.ascontiguousarray(words[:, :2]), np.arange(start, stop, dtype=np.int64)
-    else:
-        chance = np.array(deals[0], dtype=np.uint64).reshape(stop - start, 2)
-        deal = np.array(deals[1], dtype=np.int64)
-    return lineup, cfg, g, gens, words, chance, deal
+    return lineup, cfg, g, gens, game_streams(spec, start, stop, n + 2)
 
 
 def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
@@ -126,13 +107,12 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
 
     Raises ValueError with `kernel_supported`'s reason for a run it cannot play.
     """
-    lineup, cfg, g, gens, words, chance, deal = _setup(spec, start, stop)
+    lineup, cfg, g, gens, run = _setup(spec, start, stop)
     from simkit.games.trains.kernel_play import play_games
 
     n = spec.n_players
     size = stop - start
-    index = np.arange(start, stop, dtype=np.int64)
-    incs = _incs(n + 2)
+    index, words, chance, deal, incs = run.index, run.words, run.chance, run.deal, run.incs
     slots = np.zeros((size, n), dtype=np.int64)
     rotation = np.zeros(size, dtype=np.int64)
     winner = np.full(size, -1, dtype=np.int64)
@@ -151,10 +131,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
                                    turns[part], first[part], reshuffles[part], capped[part], steps[part],
                                    failed[part], _NO_TRACE)
             if bad >= 0:
-                game = at + done
-                strategy = spec.strategies[slots[game, bad]]
-                raise ValueError(f"the kernel form of {strategy.text!r} (seat {bad}, game {start + game}) "
-                                 f"answered outside its legal list")
+                raise bad_answer(spec, slots[at + done], bad, start + at + done)
             at += done
     won = winner[:, None] == np.arange(n)[None, :]
     scores = won.astype(np.float64)
@@ -170,7 +147,7 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     """Every answer of the bots of game `index` of `spec` played in the kernel, in order:
     positions in the scalar engine's legal lists (`simkit.engine.kernels.replay_answers` plays
     them through the scalar engine)."""
-    lineup, cfg, g, gens, words, chance, _ = _setup(spec, index, index + 1)
+    lineup, cfg, g, gens, run = _setup(spec, index, index + 1)
     from simkit.games.trains.kernel_play import play_games
 
     n = spec.n_players
@@ -178,7 +155,7 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     ints = [np.zeros(1, dtype=np.int64) for _ in range(5)]
     flags = [np.zeros(1, dtype=bool) for _ in range(2)]
     with quiet_numba():
-        play_games(g, gens, cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
+        play_games(g, gens, cfg, run.index, run.words, run.chance, run.incs, lineup.fns,
                    lineup.params, lineup.direct, np.zeros((1, n), dtype=np.int64), *ints, flags[0],
                    np.zeros(1, dtype=np.int64), flags[1], trace)
     return trace[1:1 + trace[0]].tolist()

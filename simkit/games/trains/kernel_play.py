@@ -34,7 +34,6 @@ OFFSET = np.array([0, 1, 2, 2, -2], dtype=np.int64)
 #: §5: each effect's first parameter and how many there are (1-4)
 FIRST_PARAM = np.array([0, 1, 1, 1, 3], dtype=np.int64)
 N_PARAMS = np.array([0, 6, 5, 5, 5], dtype=np.int64)
-_DOUBLE = 1.0 / 9007199254740992.0
 
 
 # ---- reading the state (bots use these too) ----------------------------------------------------
@@ -116,24 +115,10 @@ def is_ascending(g, p):
 
 # ---- the uniform bot (`random`'s kernel form, called directly: no first-class call) ------------
 @compiled(inline=True)
-def buffered_double64(row):
-    """A double from a buffer of 64 refilled by `Generator.random(64)` and popped from its end
-    (the scalar `random`: `buf += rng.random(64).tolist(); buf.pop()`); the buffer lives in the
-    row's words after kernel_rng's (GEN_WORDS long)."""
-    left = row[kr.SCRATCH]
-    if left == 0:
-        for i in range(64):
-            row[kr.SCRATCH + 1 + i] = kr.next64(row)
-        left = np.uint64(64)
-    left -= np.uint64(1)
-    row[kr.SCRATCH] = left
-    return np.float64(row[kr.SCRATCH + 1 + np.int64(left)] >> np.uint64(11)) * _DOUBLE
-
-
-@compiled(inline=True)
 def uniform_choice(ask, seat, g, gen):
-    """Uniform over the legal list: `legal[int(buf.pop() * len(legal))]`."""
-    return np.int64(buffered_double64(gen) * legal_count(ask, seat, g))
+    """Uniform over the legal list: `legal[int(buf.pop() * len(legal))]`, the buffer of 64
+    doubles in the row's words after kernel_rng's (GEN_WORDS long)."""
+    return np.int64(kr.buffered_double(gen, 64) * legal_count(ask, seat, g))
 
 
 @compiled(BOT_SIG)
