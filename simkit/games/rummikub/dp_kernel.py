@@ -27,13 +27,11 @@ from operator import add
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.typed import Dict
 
-from simkit.engine import compile_clock
+from simkit.engine.kernel_rng import compiled
 from simkit.games.rummikub import dp_parts as _dp
-
-compile_clock.listen()    # a decision's clock stops while numba compiles (engine/guard.py)
 
 #: the `dp.TableDP` being solved (named, not imported: dp imports this module on its first solve)
 TableDP = Any
@@ -91,7 +89,7 @@ def _groups(g_code: int, gj: int, sig: int) -> dict[tuple[int, int], tuple]:
     return got
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _put(runs, c, x):
     if c == 0:
         return (x, runs[1], runs[2], runs[3])
@@ -102,7 +100,7 @@ def _put(runs, c, x):
     return (runs[0], runs[1], runs[2], x)
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _short(code):
     """Open runs of length 1 or 2 in a colour's runs code."""
     k = 0
@@ -113,7 +111,7 @@ def _short(code):
     return k
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _count(code):
     k = 0
     while code:
@@ -122,7 +120,7 @@ def _count(code):
     return k
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _any_short(runs):
     for c in range(4):
         if _short(runs[c]):
@@ -130,7 +128,7 @@ def _any_short(runs):
     return False
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _gput(g, c, gr, sort):
     """g (c entries) + (gr,), sorted when `sort`."""
     if not sort or c == 0:
@@ -150,7 +148,7 @@ def _gput(g, c, gr, sort):
     return out
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _alive(n, c, runs, ju, flags, jtot, F, O, pats):
     spare = ju < jtot
     for i in range(pats.shape[0]):
@@ -197,7 +195,7 @@ OPT_COLS = 10
 ACTS = ("close", "real", "joker")
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _mark(rp, c, n, mark, real, flags, order):
     """`TableDP._mark`: rp[c, j] = (bit, v, mates mask over numbers, top), rp[c, 4, 0] = count."""
     cleared = 0
@@ -236,7 +234,7 @@ def _mark(rp, c, n, mark, real, flags, order):
     return mark, cleared
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _colour_options(c, n, rcode, jleft, flags, F, O, keepm, rp):  # noqa: C901
     """`TableDP.colour_options` for face (c, n): the same options in the same order, as rows."""
     # the runs, in descriptor (sorted) order
@@ -429,7 +427,7 @@ _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _slot(mk, key1, key2):
     """The slot of (key1, key2) in the memo table, or the free slot where it would go."""
     mask = np.uint64(mk.shape[0] - 1)
@@ -442,7 +440,7 @@ def _slot(mk, key1, key2):
         i = (i + 1) & (mk.shape[0] - 1)
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _store(mk, mv, mc, slot, key1, key2, value, choice, kind):
     if not mk[slot, 0]:
         mc[0] += 1
@@ -453,7 +451,7 @@ def _store(mk, mv, mc, slot, key1, key2, value, choice, kind):
     mv[slot, 2] = kind
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _grown(mk, mv):
     """The memo table at twice the size, every state moved over."""
     nk = np.zeros((2 * mk.shape[0], 2), dtype=np.int64)
@@ -466,7 +464,7 @@ def _grown(mk, mv):
     return nk, nv
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _push(f, kind, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2, okey):
     """A new frame for a call of best() (kind 0) or _close_number (kind 1), before its first child."""
     f[K_KIND] = kind
@@ -492,7 +490,7 @@ def _push(f, kind, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2, okey
     f[K_STOP] = 0
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _groups_short(g, c, n, runs, jleft, F, O):
     """`TableDP.best`'s group-tile bound: can the colours still to come (each giving at most as
     many group tiles as the colour with the most so far, less the tiles its short runs must
@@ -516,7 +514,7 @@ def _groups_short(g, c, n, runs, jleft, F, O):
     return tot + rest + jleft < 3 * mx
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _options_key(c, n, rcode, jleft, flags, F, O, csig):
     """The key of face (c, n)'s options in the shared cache: all `_colour_options` reads."""
     av1 = F[c, n + 1] + O[c, n + 1] if n < 13 else 0
@@ -525,7 +523,7 @@ def _options_key(c, n, rcode, jleft, flags, F, O, csig):
             | flags << 40 | (csig[c, n] if flags else 0) << 42)
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
     """`TableDP.best` as a loop over an explicit stack, so that it can stop when an option set
     is missing from the caches (`miss` names it; Python fills it and calls again: the pending
@@ -746,7 +744,7 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
         mode = RETURN
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _plan(A, mk, mv, copts, all_flags, runs_out, groups_out, counts):  # noqa: C901
     """`TableDP.plan` from the memo: the optimal choices replayed from the root. Runs go to
     `runs_out` as (colour, first number, length, joker positions mask) in `plan`'s order (as they

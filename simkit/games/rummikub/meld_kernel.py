@@ -20,12 +20,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.typed import Dict
 
-from simkit.engine import compile_clock
-
-compile_clock.listen()    # a decision's clock stops while numba compiles (engine/guard.py)
+from simkit.engine.kernel_rng import compiled
 
 NEG = -(1 << 40)
 #: option row columns: kind (0 run, 1 group), jokers, lowest number, last real number, jokers
@@ -37,14 +35,14 @@ _VAL = types.UniTuple(types.int64, 2)
 _NO_ENTRY = (0, -2)
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _grow(a):
     bigger = np.zeros((2 * a.shape[0], a.shape[1]), dtype=np.int64)
     bigger[:a.shape[0]] = a
     return bigger
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _options(k, O, jav):  # noqa: C901
     """`_Search._options(k)` without table tiles: rows of (kind, jokers, n, last, x, faces)."""
     n = k // 4 + 1
@@ -122,7 +120,7 @@ def _options(k, O, jav):  # noqa: C901
     return out[:nout]
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _meld_value(row):
     """`_Search._meld_value`: the points of an option's meld (jokers at their role's value)."""
     nf = row[NFACES]
@@ -138,7 +136,7 @@ def _meld_value(row):
     return L * s + L * (L - 1) // 2
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _key(O, k, j, val):
     a = 0
     for f in range(k, 32):
@@ -149,7 +147,7 @@ def _key(O, k, j, val):
     return (a, b | k << 40 | j << 46 | val << 50)
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _best(k, val, O, j, w, jw, min_value, memo):
     """`_Search.best(k, 0, val)` with no table tiles, no table jokers and no patterns."""
     while k < 52 and O[k] == 0:
@@ -193,7 +191,7 @@ def _best(k, val, O, j, w, jw, min_value, memo):
     return res
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _plan(O, j, min_value, memo):
     """`_Search.reconstruct(0, 0)`: the chosen option rows from the root, in order."""
     O = O.copy()
@@ -222,7 +220,7 @@ def _plan(O, j, min_value, memo):
     return out[:nout]
 
 
-@njit(cache=True)
+@compiled(nrt=True)
 def _new_memo():
     return Dict.empty(_KEY, _VAL)
 
