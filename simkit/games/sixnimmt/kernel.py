@@ -100,16 +100,18 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     reason = kernel_supported(spec)
     if reason is not None:
         raise ValueError(f"the kernel cannot play this run: {reason}")
-    from simkit.games.sixnimmt.kernel_play import new_layout, play_games
+    from simkit.engine.kernel_rng import batch_stream_words
+    from simkit.games.sixnimmt.kernel_play import direct_bots, new_layout, play_games
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
     lineup = _Lineup(spec.strategies, config, n)
+    fns = direct_bots(lineup.fns)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     g, gens = new_layout(cfg), _generators(n)
     size = stop - start
     index = np.arange(start, stop, dtype=np.int64)
-    words = batch_stream_array(spec.seed, start, stop, n + 2)
+    words = batch_stream_words(spec.seed, start, stop, n + 2)
     deals = chunk_deals(spec, start, stop)
     if deals is None:
         chance, deal = np.ascontiguousarray(words[:, :2]), index
@@ -134,7 +136,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
             log = np.empty(max(n, (end - at) * n * per_game), dtype=np.int64)
             part = slice(at, end)
             done, logged, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs,
-                                           lineup.fns, lineup.params, slots[part], rotation[part],
+                                           fns, lineup.params, slots[part], rotation[part],
                                            totals[part], ranks[part], wins[part], rounds[part],
                                            steps[part], failed[part], log, _NO_TRACE)
             pieces.append(log[:logged])
