@@ -136,11 +136,11 @@ class GameStreams:
 
 def game_streams(spec: Any, start: int, stop: int, streams: int) -> GameStreams:
     """The `GameStreams` of games start..stop-1 of the run `spec` (a RunSpec), `streams` each."""
+    from simkit.engine.kernel_rng import batch_stream_words
     from simkit.engine.play import chunk_deals
-    from simkit.engine.seeding import batch_stream_array
 
     index = np.arange(start, stop, dtype=np.int64)
-    words = batch_stream_array(spec.seed, start, stop, streams)
+    words = batch_stream_words(spec.seed, start, stop, streams)
     deals = chunk_deals(spec, start, stop)
     if deals is None:
         chance, deal = np.ascontiguousarray(words[:, :2]), index

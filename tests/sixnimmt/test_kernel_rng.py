@@ -18,6 +18,18 @@ def test_the_array_of_stream_words_is_the_list_the_scalar_engine_uses():
     assert batch_stream_array(99, 5, 40, 4).tolist() == batch_stream_words(99, 5, 40, 4)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2**40 + 3, (1 << 128) - 1])
+def test_the_compiled_stream_words_are_seed_sequences_words(seed):
+    """kr.batch_stream_words (seed_words, compiled) gives SeedSequence's words, game by game:
+    small and large masters, a chunk near the 2**32 games where the compiled path ends."""
+    for start, stop, streams in ((0, 300, 6), (2**32 - 50, 2**32, 3), (17, 18, 1)):
+        words = kr.batch_stream_words(seed, start, stop, streams)
+        assert words.dtype == np.uint64 and words.shape == (stop - start, 2 * streams)
+        assert words.tolist() == batch_stream_array(seed, start, stop, streams).tolist()
+    assert kr.batch_stream_words(seed, 3, 5, 2).tolist() == [
+        np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(4, np.uint64).tolist() for i in (3, 4)]
+
+
 @pytest.mark.parametrize("seed", [0, 7, 2**100 + 3])
 def test_every_draw_matches_numpy_on_the_games_own_streams(seed):
     rows = _rows(seed, 25, 4)

@@ -86,11 +86,12 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     Raises ValueError with `kernel_supported`'s reason for a run it cannot play.
     """
     check_run(kernel_supported(spec))
-    from simkit.games.sixnimmt.kernel_play import new_layout, play_games
+    from simkit.games.sixnimmt.kernel_play import direct_bots, new_layout, play_games
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
     lineup = _Lineup(spec.strategies, config, n)
+    fns = direct_bots(lineup.fns)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     g, gens = new_layout(cfg), _generators(n)
     size = stop - start
@@ -113,7 +114,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
             log = np.empty(max(n, (end - at) * n * per_game), dtype=np.int64)
             part = slice(at, end)
             done, logged, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs,
-                                           lineup.fns, lineup.params, slots[part], rotation[part],
+                                           fns, lineup.params, slots[part], rotation[part],
                                            totals[part], ranks[part], wins[part], rounds[part],
                                            steps[part], failed[part], log, _NO_TRACE)
             pieces.append(log[:logged])
