@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from simkit.engine.game import ROUND_SCORES
+from simkit.engine.game import ROUND_SCORES, RUNNING_SCORE
 from simkit.engine.play import ENGINE_ERROR, Chunk
 
 
@@ -24,7 +24,8 @@ class ArrayResults:
     `failed`: games with no result (the step cap; their scores, wins and extras are ignored);
     `failure`: their error text without ENGINE_ERROR; `extras`: game-level int columns (e.g.
     rounds); `round_counts`/`round_points`: per game its rounds, and every finished round's points
-    (n per round, games in order, failed games left out)."""
+    (n per round, games in order, failed games left out); `running_counts`/`running_points` the
+    same for the running score (per game its steps, every step's standings: `running_score`)."""
 
     index: np.ndarray           # (G,) int64
     deal: np.ndarray            # (G,) int64
@@ -39,6 +40,8 @@ class ArrayResults:
     extras: dict[str, np.ndarray]
     round_counts: np.ndarray | None = None
     round_points: np.ndarray | None = None
+    running_counts: np.ndarray | None = None
+    running_points: np.ndarray | None = None
 
 
 def array_chunk(start: int, stop: int, labels: list[str], res: ArrayResults) -> Chunk:
@@ -66,7 +69,17 @@ def array_chunk(start: int, stop: int, labels: list[str], res: ArrayResults) -> 
              "win": wins.reshape(-1), "forfeit": np.zeros(size * n, dtype=bool)}
     if res.round_counts is not None and res.round_points is not None:
         seats[ROUND_SCORES] = _round_scores(res.round_counts, res.round_points, failed, n)
+    if res.running_counts is not None and res.running_points is not None:
+        seats[RUNNING_SCORE] = _round_scores(res.running_counts, res.running_points, failed, n)
     return Chunk(start, stop, games, seats)
+
+
+def running_points(counts: np.ndarray, values: np.ndarray, failed: np.ndarray) -> np.ndarray:
+    """A kernel's running-score record, values[game, point, seat] with counts[game] points, in a
+    row as `ArrayResults.running_points` takes it (n per point, games in order, failed games
+    left out)."""
+    keep = (np.arange(values.shape[1])[None, :] < counts[:, None]) & ~failed[:, None]
+    return values[keep].reshape(-1)
 
 
 def _strings(codes: np.ndarray, texts: list[str]) -> pa.Array:
@@ -77,7 +90,8 @@ def _strings(codes: np.ndarray, texts: list[str]) -> pa.Array:
 
 def _round_scores(counts: np.ndarray, points: np.ndarray, failed: np.ndarray, n: int) -> pa.ListArray:
     """list<double> per seat row: its points in each round of its game (empty without a result).
-    `points`: n per round, games in order, the failed games' rounds left out."""
+    `points`: n per round, games in order, the failed games' rounds left out. (The same for the
+    running score: a step for a round.)"""
     played = np.where(failed, 0, counts).astype(np.int64)
     lengths = np.repeat(played, n)
     offsets = np.zeros(lengths.size + 1, dtype=np.int32)

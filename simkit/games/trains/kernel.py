@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.engine.kernel_records import ArrayResults, array_chunk
+from simkit.engine.kernel_records import ArrayResults, array_chunk, running_points
 from simkit.engine.kernels import (
     kernel_form,
     kernel_params,
@@ -26,6 +26,7 @@ from simkit.engine.kernels import (
     run_reason,
 )
 from simkit.engine.play import Chunk, chunk_deals
+from simkit.engine.running import CAP
 from simkit.engine.seeding import _stream_inc, batch_stream_array
 from simkit.engine.spec import RunSpec
 from simkit.engine.strategy import StrategySpec
@@ -142,6 +143,8 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     capped = np.zeros(size, dtype=bool)
     steps = np.zeros(size, dtype=np.int64)
     failed = np.zeros(size, dtype=bool)
+    run_len = np.zeros(size, dtype=np.int64)
+    run_vals = np.zeros((size, CAP, n), dtype=np.int32)
     at = 0
     with quiet_numba():
         while at < size:
@@ -149,7 +152,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
             done, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs, lineup.fns,
                                    lineup.params, lineup.direct, slots[part], rotation[part], winner[part],
                                    turns[part], first[part], reshuffles[part], capped[part], steps[part],
-                                   failed[part], _NO_TRACE)
+                                   failed[part], _NO_TRACE, run_len[part], run_vals[part])
             if bad >= 0:
                 game = at + done
                 strategy = spec.strategies[slots[game, bad]]
@@ -162,7 +165,8 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     results = ArrayResults(index, deal, rotation, slots, steps, scores, ranks, scores.copy(), failed,
                            f"the game did not end within {cfg[L.C_STEP_CAP]} steps (its hard step cap, "
                            "Game.max_steps)",
-                           {"turns": turns, "capped": capped, "start_seat": first, "reshuffles": reshuffles})
+                           {"turns": turns, "capped": capped, "start_seat": first, "reshuffles": reshuffles},
+                           running_counts=run_len, running_points=running_points(run_len, run_vals, failed))
     return array_chunk(start, stop, [s.text for s in spec.strategies], results)
 
 
@@ -180,5 +184,6 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     with quiet_numba():
         play_games(g, gens, cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
                    lineup.params, lineup.direct, np.zeros((1, n), dtype=np.int64), *ints, flags[0],
-                   np.zeros(1, dtype=np.int64), flags[1], trace)
+                   np.zeros(1, dtype=np.int64), flags[1], trace, np.zeros(1, dtype=np.int64),
+                   np.zeros((1, CAP, n), dtype=np.int32))
     return trace[1:1 + trace[0]].tolist()
