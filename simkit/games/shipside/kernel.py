@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from simkit.engine.kernel_records import ArrayResults, array_chunk
+from simkit.engine.kernel_records import ArrayResults, array_chunk, running_points
 from simkit.engine.kernels import (
     kernel_form,
     kernel_params,
@@ -29,6 +29,7 @@ from simkit.engine.kernels import (
     run_reason,
 )
 from simkit.engine.play import Chunk, chunk_deals
+from simkit.engine.running import CAP
 from simkit.engine.seeding import _stream_inc, batch_stream_array
 from simkit.engine.spec import RunSpec
 from simkit.engine.strategy import StrategySpec
@@ -192,7 +193,9 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     extras = np.zeros((size, len(EXTRAS)), dtype=np.int64)
     steps = np.zeros(size, dtype=np.int64)
     failed = np.zeros(size, dtype=bool)
-    outputs = (slots, rotation, scores, ranks, wins, extras, steps, failed)
+    run_len = np.zeros(size, dtype=np.int64)
+    run_vals = np.zeros((size, CAP, 2), dtype=np.int32)
+    outputs = (slots, rotation, scores, ranks, wins, extras, steps, failed, run_len, run_vals)
     at = 0
     while at < size:
         end = min(size, at + BLOCK)
@@ -207,7 +210,8 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     columns["end_reason"] = np.array(L.REASONS, dtype=object)[extras[:, 2]]
     results = ArrayResults(run.index, run.deal, rotation, slots, steps, scores.astype(np.float64), ranks,
                            wins, failed, f"the game did not end within {run.cap} steps (its hard step "
-                           "cap, Game.max_steps)", columns)
+                           "cap, Game.max_steps)", columns, running_counts=run_len,
+                           running_points=running_points(run_len, run_vals, failed))
     return array_chunk(start, stop, [s.text for s in spec.strategies], results)
 
 
@@ -220,6 +224,7 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     ints = np.int64
     outputs = (np.zeros((1, 2), dtype=ints), np.zeros(1, dtype=ints), np.zeros((1, 2), dtype=ints),
                np.zeros((1, 2), dtype=ints), np.zeros((1, 2)), np.zeros((1, len(EXTRAS)), dtype=ints),
-               np.zeros(1, dtype=ints), np.zeros(1, dtype=bool))
+               np.zeros(1, dtype=ints), np.zeros(1, dtype=bool), np.zeros(1, dtype=ints),
+               np.zeros((1, CAP, 2), dtype=np.int32))
     run.play(slice(0, 1), outputs, trace)
     return trace[1:1 + trace[0]].tolist()
