@@ -167,6 +167,9 @@ def _read_chunk_tables(run_dir: Path, chunk_ids) -> tuple[pa.Table, pa.Table] | 
         g_path, s_path, _ = chunk_files(run_dir, chunk_id)
         games.append(read_table_file(g_path))
         seats.append(read_table_file(s_path))
+    if any(RUNNING_SCORE not in t.column_names for t in seats):     # an old run resumed: its
+        seats = [t.drop_columns([RUNNING_SCORE]) if RUNNING_SCORE in t.column_names else t  # tables
+                 for t in seats]                                     # keep their columns
     return (_concat(games), _concat(seats)) if games else None
 
 
