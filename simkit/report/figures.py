@@ -19,8 +19,15 @@ import pandas as pd
 
 from simkit.engine.errors import RunFolderError
 from simkit.engine.runner import RunResult
+from simkit.stats.arc import (
+    RUNNING_SCORE,
+    arc_column,
+    arc_table,
+    lead_margins,
+    running_scores,
+    summarise_table,
+)
 from simkit.stats.arc import Figure as ArcFigure
-from simkit.stats.arc import RUNNING_SCORE, arc_column, arc_table, lead_margins, running_scores, summarise_table
 from simkit.stats.elo import SPRT, EloEstimate
 from simkit.stats.match import MatchSummary, match_summary, sides_from_slots
 from simkit.stats.multiple import flag_significant, seat_effect_flags

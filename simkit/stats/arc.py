@@ -31,11 +31,11 @@ from scipy import stats as _st
 
 from simkit.stats.intervals import wilson
 from simkit.stats.rounds import ROUND_SCORES
+from simkit.stats.tables import player_key
 
 #: the seats.parquet column of standings per step (written by the engine:
 #: `simkit.engine.game.RUNNING_SCORE`, Game of Trains and Shipside)
 RUNNING_SCORE = "running_score"
-from simkit.stats.tables import player_key
 
 #: the figures in report order, with what each means in one line
 MEANINGS = {
