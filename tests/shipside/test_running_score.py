@@ -73,9 +73,27 @@ def thinned(rounds: list) -> list:
 @pytest.mark.parametrize("overrides", [{}, *ALTERNATIVES])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_every_games_record_is_its_points_round_by_round(overrides, seed):
-    """Also past CAP rounds (rum before the action: 46 and 61 rounds), where it is thinned."""
+    """Also past CAP rounds (the free octopus: 46 and 61 rounds), where it is thinned."""
     cfg = config(**overrides)
     st = play_randomly(GAME.new_state(cfg, 2, np.random.default_rng(seed)), seed)
     ship_points, crew = cfg.scoring.ship_points, cfg.crew.points
     expected = from_the_log(st.events, lambda e: ship_points + sum(crew[k] for k in e[7]))
     assert list(st.outcome().running) == expected
+
+
+def test_the_kernel_records_the_same_running_score_thinned_games_too():
+    """The kernel's record equals the scalar engine's, also past CAP rounds (an octopus used
+    again and again, drawing a card each time: S41, S44; 47 to 83 rounds)."""
+    import pyarrow as pa
+
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
+
+    def chunk(engine: str):
+        spec = RunSpec.create("shipside", 2, ["random"], 8, seed=2, engine=engine,
+                              overrides={"octopus.reuse": "free", "octopus.draw": "true"})
+        return play_range(spec, 0, 8)
+
+    scalar, kernel = chunk("scalar"), chunk("kernel")
+    assert pa.array(kernel.seats["running_score"]).to_pylist() == scalar.seats["running_score"]
+    assert max(scalar.games["turns"]) // 2 > CAP                    # some game was thinned

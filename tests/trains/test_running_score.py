@@ -66,3 +66,15 @@ def test_every_games_record_ends_with_its_final_standings(players, strategy):
         assert rounds < CAP and len(record) == rounds
         if win == 1.0:
             assert record[-1] == 7.0
+
+
+def test_the_kernel_records_the_same_running_score_thinned_games_too():
+    """The kernel's record (engine/kernel_running.py) equals the scalar engine's, also for
+    turn-capped games of 500 rounds (thinned to every 16th round, T15)."""
+    import pyarrow as pa
+
+    spec = RunSpec.create("trains", 2, ["random"], 4, seed=4)
+    scalar = play_range(spec, 0, 4)
+    kernel = play_range(RunSpec.create("trains", 2, ["random"], 4, seed=4, engine="kernel"), 0, 4)
+    assert pa.array(kernel.seats["running_score"]).to_pylist() == scalar.seats["running_score"]
+    assert max(scalar.games["turns"]) // 2 > CAP                    # some game was thinned
