@@ -527,7 +527,10 @@ def _record_standings(g, closing):
 def _end_action(g, cfg):
     """T8/T15/T25: one action done; the game ends on a win or at the turn cap (a draw)."""
     g[L.TURNS] += 1
-    if running.turn_end(g, L.RUNNING, g[L.TURNS] % g[L.N] == 0):
+    cur = g[L.CUR] + 1
+    if cur == g[L.N]:
+        cur = 0
+    if running.turn_end(g, L.RUNNING, cur == g[L.START]):     # a round of turns is done
         _record_standings(g, False)
     if g[L.WINNER] >= 0:
         g[L.PHASE] = L.OVER
@@ -537,9 +540,6 @@ def _end_action(g, cfg):
         g[L.CAPPED] = 1
         g[L.N_ACTING] = 0
     else:
-        cur = g[L.CUR] + 1
-        if cur == g[L.N]:
-            cur = 0
         g[L.CUR] = cur
         g[L.PHASE] = L.TURN
         g[L.ACTING] = cur
