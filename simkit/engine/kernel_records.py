@@ -24,8 +24,8 @@ class ArrayResults:
     `failed`: games with no result (the step cap; their scores, wins and extras are ignored);
     `failure`: their error text without ENGINE_ERROR; `extras`: game-level int columns (e.g.
     rounds); `round_counts`/`round_points`: per game its rounds, and every finished round's points
-    (n per round, games in order, failed games left out); `running_counts`/`running_points` the
-    same for the running score (per game its steps, every step's standings: `running_score`)."""
+    (n per round, games in order, failed games left out); `running`: the `running_score` column
+    as it is (`seat_lists`)."""
 
     index: np.ndarray           # (G,) int64
     deal: np.ndarray            # (G,) int64
@@ -40,8 +40,7 @@ class ArrayResults:
     extras: dict[str, np.ndarray]
     round_counts: np.ndarray | None = None
     round_points: np.ndarray | None = None
-    running_counts: np.ndarray | None = None
-    running_points: np.ndarray | None = None
+    running: pa.ListArray | None = None
 
 
 def array_chunk(start: int, stop: int, labels: list[str], res: ArrayResults) -> Chunk:
@@ -69,17 +68,17 @@ def array_chunk(start: int, stop: int, labels: list[str], res: ArrayResults) -> 
              "win": wins.reshape(-1), "forfeit": np.zeros(size * n, dtype=bool)}
     if res.round_counts is not None and res.round_points is not None:
         seats[ROUND_SCORES] = _round_scores(res.round_counts, res.round_points, failed, n)
-    if res.running_counts is not None and res.running_points is not None:
-        seats[RUNNING_SCORE] = _round_scores(res.running_counts, res.running_points, failed, n)
+    if res.running is not None:
+        seats[RUNNING_SCORE] = res.running
     return Chunk(start, stop, games, seats)
 
 
-def running_points(counts: np.ndarray, values: np.ndarray, failed: np.ndarray) -> np.ndarray:
-    """A kernel's running-score record, values[game, point, seat] with counts[game] points, in a
-    row as `ArrayResults.running_points` takes it (n per point, games in order, failed games
-    left out)."""
-    keep = (np.arange(values.shape[1])[None, :] < counts[:, None]) & ~failed[:, None]
-    return values[keep].reshape(-1)
+def seat_lists(counts: np.ndarray, flat: np.ndarray, n: int) -> pa.ListArray:
+    """list<double> per seat row from a kernel's record: counts[game] values for each of its n
+    seats, `flat` holding them seat row by seat row (a game without a result: count 0)."""
+    offsets = np.zeros(counts.size * n + 1, dtype=np.int32)
+    np.cumsum(np.repeat(counts, n), out=offsets[1:])
+    return pa.ListArray.from_arrays(offsets, flat[:int(offsets[-1])])
 
 
 def _strings(codes: np.ndarray, texts: list[str]) -> pa.Array:
@@ -90,8 +89,7 @@ def _strings(codes: np.ndarray, texts: list[str]) -> pa.Array:
 
 def _round_scores(counts: np.ndarray, points: np.ndarray, failed: np.ndarray, n: int) -> pa.ListArray:
     """list<double> per seat row: its points in each round of its game (empty without a result).
-    `points`: n per round, games in order, the failed games' rounds left out. (The same for the
-    running score: a step for a round.)"""
+    `points`: n per round, games in order, the failed games' rounds left out."""
     played = np.where(failed, 0, counts).astype(np.int64)
     lengths = np.repeat(played, n)
     offsets = np.zeros(lengths.size + 1, dtype=np.int32)

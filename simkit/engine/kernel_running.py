@@ -77,11 +77,15 @@ def closed(g, base):
 
 
 @compiled()
-def copy_out(g, base, max_n, n, count_out, values_out):
-    """The finished record into a game's outputs: `count_out[0]` points, `values_out[j, s]`."""
+def copy_out(g, base, max_n, n, count_out, flat, cursor):
+    """The finished record into the run's outputs: `count_out[0]` points, and each seat's
+    points in a row at flat[cursor[0]:] (seat by seat: the list column's values as they are)."""
     count = g[base + COUNT]
     count_out[0] = count
     points = base + HEAD
-    for j in range(count):
-        for s in range(n):
-            values_out[j, s] = g[points + j * max_n + s]
+    at = cursor[0]
+    for s in range(n):
+        for j in range(count):
+            flat[at] = g[points + j * max_n + s]
+            at += 1
+    cursor[0] = at

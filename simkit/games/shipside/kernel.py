@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from simkit.engine.kernel_records import ArrayResults, array_chunk, running_points
+from simkit.engine.kernel_records import ArrayResults, array_chunk, seat_lists
 from simkit.engine.kernels import (
     kernel_form,
     kernel_params,
@@ -158,6 +158,7 @@ class _Run:
         self.cfg = config_array(config, seating=spec.seating, duplicate=spec.duplicate, step_cap=self.cap)
         self.g = new_layout(settings(config), tables(config))
         self.gens = np.zeros((4, ROW_WORDS), dtype=np.uint64)
+        self.run_at = np.zeros(1, dtype=np.int64)        # where the next running score goes
         self.words = batch_stream_array(spec.seed, start, stop, 4)
         deals = chunk_deals(spec, start, stop)
         self.index = np.arange(start, stop, dtype=np.int64)
@@ -167,12 +168,14 @@ class _Run:
             self.chance = np.array(deals[0], dtype=np.uint64).reshape(stop - start, 2)
             self.deal = np.array(deals[1], dtype=np.int64)
 
-    def play(self, part: slice, outputs: tuple, trace: np.ndarray) -> tuple[int, int]:
+    def play(self, part: slice, outputs: tuple, run_flat: np.ndarray, trace: np.ndarray) -> tuple[int, int]:
+        """`outputs` per game (sliced to `part`); `run_flat` the running score's values of the
+        whole chunk, filled on from `self.run_at` (kernel_running.copy_out)."""
         from simkit.games.shipside.kernel_play import play_games
         with quiet_numba():
             return play_games(self.g, self.gens, self.cfg, self.index[part], self.words[part],
                               self.chance[part], _incs(), self.lineup.fns, self.lineup.params,
-                              *(out[part] for out in outputs), trace)
+                              *(out[part] for out in outputs), run_flat, self.run_at, trace)
 
 
 _NO_TRACE = np.zeros(0, dtype=np.int64)
@@ -194,12 +197,12 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     steps = np.zeros(size, dtype=np.int64)
     failed = np.zeros(size, dtype=bool)
     run_len = np.zeros(size, dtype=np.int64)
-    run_vals = np.zeros((size, CAP, 2), dtype=np.int32)
-    outputs = (slots, rotation, scores, ranks, wins, extras, steps, failed, run_len, run_vals)
+    outputs = (slots, rotation, scores, ranks, wins, extras, steps, failed, run_len)
+    run_flat = np.zeros(size * CAP * 2, dtype=np.float64)
     at = 0
     while at < size:
         end = min(size, at + BLOCK)
-        done, bad = run.play(slice(at, end), outputs, _NO_TRACE)
+        done, bad = run.play(slice(at, end), outputs, run_flat, _NO_TRACE)
         if bad >= 0:
             game = at + done
             strategy = spec.strategies[slots[game, bad]]
@@ -210,8 +213,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     columns["end_reason"] = np.array(L.REASONS, dtype=object)[extras[:, 2]]
     results = ArrayResults(run.index, run.deal, rotation, slots, steps, scores.astype(np.float64), ranks,
                            wins, failed, f"the game did not end within {run.cap} steps (its hard step "
-                           "cap, Game.max_steps)", columns, running_counts=run_len,
-                           running_points=running_points(run_len, run_vals, failed))
+                           "cap, Game.max_steps)", columns, running=seat_lists(run_len, run_flat, 2))
     return array_chunk(start, stop, [s.text for s in spec.strategies], results)
 
 
@@ -224,7 +226,6 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     ints = np.int64
     outputs = (np.zeros((1, 2), dtype=ints), np.zeros(1, dtype=ints), np.zeros((1, 2), dtype=ints),
                np.zeros((1, 2), dtype=ints), np.zeros((1, 2)), np.zeros((1, len(EXTRAS)), dtype=ints),
-               np.zeros(1, dtype=ints), np.zeros(1, dtype=bool), np.zeros(1, dtype=ints),
-               np.zeros((1, CAP, 2), dtype=np.int32))
-    run.play(slice(0, 1), outputs, trace)
+               np.zeros(1, dtype=ints), np.zeros(1, dtype=bool), np.zeros(1, dtype=ints))
+    run.play(slice(0, 1), outputs, np.zeros(CAP * 2), trace)
     return trace[1:1 + trace[0]].tolist()

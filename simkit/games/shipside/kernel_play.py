@@ -916,14 +916,14 @@ def _results(g, ranks, wins):
 
 @compiled()
 def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slots, rotation, scores,
-               ranks, wins, extras, steps, failed, run_len, run_vals, trace):
+               ranks, wins, extras, steps, failed, run_len, run_flat, run_at, trace):
     """Games `index` of a run, one after another. `words` (G, 8): each game's stream words
     (seats 1..2, seating 3); `chance_words` (G, 2): its deal's chance stream; `incs` (4, 2): each
     stream's increment; `g` (new_layout) and `gens` ((4, ROW_WORDS) uint64) scratch. Fills the
     per-game outputs (`extras`: turns, start seat, end reason, ships scored, ships removed,
     octopus moves, rum mugs). Returns (games played, bad seat or -1): it stops early when a bot
-    answers outside its legal list. `trace`: see `step`. `run_len` (G,), `run_vals` (G, CAP, 2):
-    each game's running score (simkit/engine/running.py)."""
+    answers outside its legal list. `trace`: see `step`. `run_len` (G,), `run_flat`, `run_at` (1,):
+    each game's running score (simkit/engine/running.py; `kernel_running.copy_out`)."""
     for k in range(index.size):
         for stream in range(4):
             row = gens[stream]
@@ -949,5 +949,5 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
         e[5], e[6] = g[L.N_OCTO], g[L.N_RUM]
         if running.wants_close(g, L.O_RUNNING):
             _record_points(g, True)
-        running.copy_out(g, L.O_RUNNING, 2, 2, run_len[k:k + 1], run_vals[k])
+        running.copy_out(g, L.O_RUNNING, 2, 2, run_len[k:k + 1], run_flat, run_at)
     return index.size, -1

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.engine.kernel_records import ArrayResults, array_chunk, running_points
+from simkit.engine.kernel_records import ArrayResults, array_chunk, seat_lists
 from simkit.engine.kernels import (
     kernel_form,
     kernel_params,
@@ -144,7 +144,8 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     steps = np.zeros(size, dtype=np.int64)
     failed = np.zeros(size, dtype=bool)
     run_len = np.zeros(size, dtype=np.int64)
-    run_vals = np.zeros((size, CAP, n), dtype=np.int32)
+    run_flat = np.zeros(size * CAP * n, dtype=np.float64)
+    run_at = np.zeros(1, dtype=np.int64)
     at = 0
     with quiet_numba():
         while at < size:
@@ -152,7 +153,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
             done, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs, lineup.fns,
                                    lineup.params, lineup.direct, slots[part], rotation[part], winner[part],
                                    turns[part], first[part], reshuffles[part], capped[part], steps[part],
-                                   failed[part], _NO_TRACE, run_len[part], run_vals[part])
+                                   failed[part], _NO_TRACE, run_len[part], run_flat, run_at)
             if bad >= 0:
                 game = at + done
                 strategy = spec.strategies[slots[game, bad]]
@@ -166,7 +167,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
                            f"the game did not end within {cfg[L.C_STEP_CAP]} steps (its hard step cap, "
                            "Game.max_steps)",
                            {"turns": turns, "capped": capped, "start_seat": first, "reshuffles": reshuffles},
-                           running_counts=run_len, running_points=running_points(run_len, run_vals, failed))
+                           running=seat_lists(run_len, run_flat, n))
     return array_chunk(start, stop, [s.text for s in spec.strategies], results)
 
 
@@ -185,5 +186,5 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
         play_games(g, gens, cfg, np.array([index], dtype=np.int64), words, chance, _incs(n + 2), lineup.fns,
                    lineup.params, lineup.direct, np.zeros((1, n), dtype=np.int64), *ints, flags[0],
                    np.zeros(1, dtype=np.int64), flags[1], trace, np.zeros(1, dtype=np.int64),
-                   np.zeros((1, CAP, n), dtype=np.int32))
+                   np.zeros(CAP * n), np.zeros(1, dtype=np.int64))
     return trace[1:1 + trace[0]].tolist()

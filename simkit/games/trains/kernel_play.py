@@ -622,13 +622,14 @@ def play_on(g, cfg, gens, slot_of, fns, params, direct, max_steps, trace):
 
 @compiled()
 def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, direct, slots, rotation,
-               winner, turns, start, reshuffles, capped, steps, failed, trace, run_len, run_vals):
+               winner, turns, start, reshuffles, capped, steps, failed, trace, run_len, run_flat, run_at):
     """Games `index` of a run, one after another. `words` (G, 2(n+2)): each game's stream words
     (seats 1..n, seating n+1); `chance_words` (G, 2): its deal's chance stream; `incs` (n+2, 2):
     each stream's increment; `g` (new_layout) and `gens` ((n + 2, GEN_WORDS) uint64) scratch.
     Fills the per-game outputs. Returns (games played, bad seat or -1): it stops early when a
     bot answers outside its legal list. `trace`: every answer of one game's bots (see `_record`).
-    `run_len` (G,), `run_vals` (G, CAP, n): each game's running score (simkit/engine/running.py)."""
+    `run_len` (G,), `run_flat`, `run_at` (1,): each game's running score (simkit/engine/running.py;
+    its points seat by seat from run_flat[run_at[0]], see `kernel_running.copy_out`)."""
     n = cfg[L.C_N]
     for k in range(index.size):
         for stream in range(n + 2):
@@ -655,5 +656,5 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, dire
         capped[k] = g[L.CAPPED] != 0
         if running.wants_close(g, L.RUNNING):
             _record_standings(g, True)
-        running.copy_out(g, L.RUNNING, L.MAX_N, n, run_len[k:k + 1], run_vals[k])
+        running.copy_out(g, L.RUNNING, L.MAX_N, n, run_len[k:k + 1], run_flat, run_at)
     return index.size, -1
