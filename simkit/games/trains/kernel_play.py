@@ -485,7 +485,7 @@ def _use(g, cfg, chance, e, param):
             g[at] = card
 
 
-@compiled()
+@compiled(inline=True)
 def in_order(g, p):
     """`evaluate.standings` of seat p: the longest ascending run of its train's cards (a
     subsequence; an empty slot left out), by patience sorting in the TAILS words."""
