@@ -23,6 +23,9 @@ Action = Hashable
 
 #: seats.parquet column of games with rounds (`Game.has_rounds`): a list of the seat's points per round
 ROUND_SCORES = "round_scores"
+#: seats.parquet column of games with a running score (`Game.running_unit`): the seat's standing
+#: after each step of the game's arc (simkit/engine/running.py)
+RUNNING_SCORE = "running_score"
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,8 @@ class Outcome:
     win_shares: per seat, 1/k for each of k co-winners, 0 otherwise; all zero for a draw with no
     winner. extras: game-level columns for games.parquet (e.g. rounds played, turn cap hit).
 round_scores: one tuple of per-seat points per round played (games with rounds only).
+running: one tuple of every seat's standing per step of the game's arc (games with a
+`Game.running_unit` only; simkit/engine/running.py).
     """
 
     scores: tuple[float, ...]
@@ -42,6 +47,8 @@ round_scores: one tuple of per-seat points per round played (games with rounds o
     extras: dict[str, Any] = field(default_factory=dict)
     #: per round (hand), each seat's points in it, for games with `Game.has_rounds`
     round_scores: tuple[tuple[float, ...], ...] = ()
+    #: per step (a round of turns), each seat's standing after it, for games with `Game.running_unit`
+    running: tuple[tuple[float, ...], ...] = ()
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -206,6 +213,9 @@ class Game(Generic[ConfigT, StateT]):
     #: a game of several scored rounds (hands): its Outcome has round_scores, and seats.parquet
     #: a `round_scores` column (one list of points per seat row)
     has_rounds: bool = False
+    #: a game without rounds that records a running score (singular, plural: what it counts):
+    #: its Outcome has `running`, and seats.parquet a `running_score` column (the game's arc)
+    running_unit: tuple[str, str] | None = None
     description: str = ""
     #: (config, players) -> upper bound on decision steps of one game (the loop's hard cap)
     max_steps: Callable[[ConfigT, int], int] = _no_step_cap

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from simkit.engine.game import ROUND_SCORES
+from simkit.engine.game import ROUND_SCORES, RUNNING_SCORE
 from simkit.engine.play import ENGINE_ERROR, Chunk
 
 
@@ -24,7 +24,8 @@ class ArrayResults:
     `failed`: games with no result (the step cap; their scores, wins and extras are ignored);
     `failure`: their error text without ENGINE_ERROR; `extras`: game-level int columns (e.g.
     rounds); `round_counts`/`round_points`: per game its rounds, and every finished round's points
-    (n per round, games in order, failed games left out)."""
+    (n per round, games in order, failed games left out); `running`: the `running_score` column
+    as it is (`seat_lists`)."""
 
     index: np.ndarray           # (G,) int64
     deal: np.ndarray            # (G,) int64
@@ -39,6 +40,7 @@ class ArrayResults:
     extras: dict[str, np.ndarray]
     round_counts: np.ndarray | None = None
     round_points: np.ndarray | None = None
+    running: pa.ListArray | None = None
 
 
 def array_chunk(start: int, stop: int, labels: list[str], res: ArrayResults) -> Chunk:
@@ -66,7 +68,17 @@ def array_chunk(start: int, stop: int, labels: list[str], res: ArrayResults) -> 
              "win": wins.reshape(-1), "forfeit": np.zeros(size * n, dtype=bool)}
     if res.round_counts is not None and res.round_points is not None:
         seats[ROUND_SCORES] = _round_scores(res.round_counts, res.round_points, failed, n)
+    if res.running is not None:
+        seats[RUNNING_SCORE] = res.running
     return Chunk(start, stop, games, seats)
+
+
+def seat_lists(counts: np.ndarray, flat: np.ndarray, n: int) -> pa.ListArray:
+    """list<double> per seat row from a kernel's record: counts[game] values for each of its n
+    seats, `flat` holding them seat row by seat row (a game without a result: count 0)."""
+    offsets = np.zeros(counts.size * n + 1, dtype=np.int32)
+    np.cumsum(np.repeat(counts, n), out=offsets[1:])
+    return pa.ListArray.from_arrays(offsets, flat[:int(offsets[-1])])
 
 
 def _strings(codes: np.ndarray, texts: list[str]) -> pa.Array:

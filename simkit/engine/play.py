@@ -22,7 +22,7 @@ import numpy as np
 from simkit.engine.act_audit import sealed_acts
 from simkit.engine.errors import EngineError, IllegalAction, StrategyError
 from simkit.engine.faults import capped, error_text, safe_text, settle_step
-from simkit.engine.game import ROUND_SCORES, Game, State
+from simkit.engine.game import ROUND_SCORES, RUNNING_SCORE, Game, State
 from simkit.engine.guard import DecisionGuard, DecisionTimeout
 from simkit.engine.registry import get_game
 from simkit.engine.seeding import (
@@ -266,6 +266,8 @@ class GameRecord:
     extras: dict[str, Any]
     #: per round, each seat's points (games with `Game.has_rounds`; empty without a result)
     round_scores: Sequence[Sequence[float]] = ()
+    #: per step of the arc, each seat's standing (games with `Game.running_unit`; empty without a result)
+    running: Sequence[Sequence[float]] = ()
 
 
 ENGINE_ERROR = "engine error: "
@@ -361,7 +363,7 @@ class _Table:
         out = state.outcome()
         return GameRecord(index, deal, rotation, slots, played.steps, forfeit, played.error,
                           not any(out.win_shares), out.scores, out.ranks, out.win_shares, out.extras,
-                          out.round_scores), state
+                          out.round_scores, out.running), state
 
     def _forfeited(self, index: int, deal: int, rotation: int, slots: list[int],
                    played: Played) -> GameRecord:
@@ -416,7 +418,8 @@ def play_range(spec: RunSpec, start: int, stop: int, mark: Callable[[int], None]
         return kernel_module(spec.game).play_range_kernel(spec, start, stop)
     table = _Table(spec, GeneratorPool())
     n = spec.n_players
-    rows = _Rows(n, [s.text for s in spec.strategies], table.game.has_rounds)
+    rows = _Rows(n, [s.text for s in spec.strategies], table.game.has_rounds,
+                 table.game.running_unit is not None)
     words = batch_stream_words(spec.seed, start, stop, n + 2)
     deals = chunk_deals(spec, start, stop)
     guard = DecisionGuard(spec.decision_timeout)
@@ -459,7 +462,8 @@ def died_game(spec: RunSpec, index: int, seat: int, why: str) -> Chunk:
     else:
         record = GameRecord(index, deal, rotation, slots, 0, -1, ENGINE_ERROR + why, False,
                             [math.nan] * n, [n] * n, [math.nan] * n, {})
-    rows = _Rows(n, [s.text for s in spec.strategies], get_game(spec.game).has_rounds)
+    game = get_game(spec.game)
+    rows = _Rows(n, [s.text for s in spec.strategies], game.has_rounds, game.running_unit is not None)
     rows.add(record)
     return rows.chunk(index, index + 1)
 
@@ -494,10 +498,11 @@ class _Rows:
     """A chunk's game records, turned into column lists once at the end (a pass per column
     costs less than a dozen appends per game)."""
 
-    def __init__(self, n: int, labels: list[str], has_rounds: bool):
+    def __init__(self, n: int, labels: list[str], has_rounds: bool, has_running: bool = False):
         self.n = n
         self.labels = labels
         self.has_rounds = has_rounds
+        self.has_running = has_running
         self.records: list[GameRecord] = []
         self.add = self.records.append
 
@@ -523,6 +528,8 @@ class _Rows:
             "forfeit": [s == r.forfeit for r in recs for s in seats]}
         if self.has_rounds:
             st[ROUND_SCORES] = list(chain.from_iterable(seat_round_scores(r.round_scores, n) for r in recs))
+        if self.has_running:
+            st[RUNNING_SCORE] = list(chain.from_iterable(seat_round_scores(r.running, n) for r in recs))
         return Chunk(start, stop, g, st)
 
 

@@ -33,7 +33,7 @@ from simkit.engine.chunk_index import (
 )
 from simkit.engine.errors import RunFolderError
 from simkit.engine.folder_lock import is_locked
-from simkit.engine.game import ROUND_SCORES
+from simkit.engine.game import ROUND_SCORES, RUNNING_SCORE
 from simkit.engine.table_schema import ROUND_SCORES_TYPE, SCHEMA_VERSION, settled, to_current
 
 MANIFEST = "manifest.json"
@@ -114,9 +114,10 @@ def check_schema(manifest: dict, run_dir: Path) -> None:
 def _table(columns: Columns) -> pa.Table:
     """A chunk's columns (with the play loop's sentinels) as a table in the current schema."""
     table = pa.Table.from_pydict(columns)
-    if ROUND_SCORES in columns:     # typed here: a chunk of forfeits only has no float to infer from
-        i = table.schema.get_field_index(ROUND_SCORES)
-        table = table.set_column(i, ROUND_SCORES, table.column(i).cast(ROUND_SCORES_TYPE))
+    for name in (ROUND_SCORES, RUNNING_SCORE):   # typed here: a chunk of forfeits only has no
+        if name in columns:                       # float to infer from
+            i = table.schema.get_field_index(name)
+            table = table.set_column(i, name, table.column(i).cast(ROUND_SCORES_TYPE))
     return to_current(table)
 
 
@@ -166,6 +167,9 @@ def _read_chunk_tables(run_dir: Path, chunk_ids) -> tuple[pa.Table, pa.Table] | 
         g_path, s_path, _ = chunk_files(run_dir, chunk_id)
         games.append(read_table_file(g_path))
         seats.append(read_table_file(s_path))
+    if any(RUNNING_SCORE not in t.column_names for t in seats):     # an old run resumed: its
+        seats = [t.drop_columns([RUNNING_SCORE]) if RUNNING_SCORE in t.column_names else t  # tables
+                 for t in seats]                                     # keep their columns
     return (_concat(games), _concat(seats)) if games else None
 
 

@@ -71,7 +71,8 @@ SEATS = (
     Column("forfeit", pa.bool_(), "this seat forfeited the game"),
 )
 
-#: the type of `round_scores` (seats of games played in rounds: one value per round)
+#: the type of `round_scores` (seats of games played in rounds: one value per round), and of
+#: `running_score` (seats of Game of Trains and Shipside: one standing per step of the arc)
 ROUND_SCORES_TYPE = pa.list_(pa.float64())
 
 

@@ -19,8 +19,15 @@ import pandas as pd
 
 from simkit.engine.errors import RunFolderError
 from simkit.engine.runner import RunResult
+from simkit.stats.arc import (
+    RUNNING_SCORE,
+    arc_column,
+    arc_table,
+    lead_margins,
+    running_scores,
+    summarise_table,
+)
 from simkit.stats.arc import Figure as ArcFigure
-from simkit.stats.arc import arc_table, lead_margins, running_scores, summarise_table
 from simkit.stats.elo import SPRT, EloEstimate
 from simkit.stats.match import MatchSummary, match_summary, sides_from_slots
 from simkit.stats.multiple import flag_significant, seat_effect_flags
@@ -130,16 +137,51 @@ class ArcFigures:
     games: pd.DataFrame
     summary: dict[str, ArcFigure]
     margins: pd.DataFrame | None
+    #: what the running score counts, plural (the game's score unit, or its `Game.running_unit`)
+    unit: str = ""
 
 
-def arc_figures(seats: pd.DataFrame, higher_is_better: bool) -> ArcFigures | None:
+def arc_figures(seats: pd.DataFrame, higher_is_better: bool, unit: str = "") -> ArcFigures | None:
     """The arc from the seats' running scores; None for a run without them (or one step only)."""
     found = running_scores(seats)
     if found is None or found.cum.shape[2] < 2:
         return None
     table = arc_table(found.cum, found.length, found.win, higher_is_better)
     table.insert(0, "game", found.games)
-    return ArcFigures(table, summarise_table(table), lead_margins(seats, higher_is_better))
+    return ArcFigures(table, summarise_table(table), lead_margins(seats, higher_is_better), unit)
+
+
+def arc_unit(manifest: dict[str, Any], seats: pd.DataFrame) -> str:
+    """What the arc's running score counts, plural: the game's score unit for points per round,
+    its `Game.running_unit` for a `running_score` (Game of Trains: cards in order)."""
+    if arc_column(seats) == RUNNING_SCORE:
+        try:
+            from simkit.engine.registry import get_game
+
+            unit = get_game(str(manifest.get("game", "?"))).running_unit
+            if unit is not None:
+                return unit[1]
+        except Exception:  # an unknown or uninstalled game: the neutral word
+            return "points"
+    return score_units(manifest)[1]
+
+
+def arc_reason(manifest: dict[str, Any], seats: pd.DataFrame) -> str | None:
+    """Why a run of a game with an arc has none, in one line (None: the game has no arc, or
+    the run has one)."""
+    try:
+        from simkit.engine.registry import get_game
+
+        game = get_game(str(manifest.get("game", "?")))
+    except Exception:  # an unknown or uninstalled game: nothing to say
+        return None
+    if game.running_unit is None:
+        return None
+    if arc_column(seats) is None:
+        return (f"No arc: this run was recorded before simkit kept the running score of {game.title} "
+                f"({game.running_unit[1]} after each round of turns); a new run shows it.")
+    return ("No arc: no game of this run had a winner and more than one round of turns, so the "
+            "lead had no time to move.")
 
 
 @dataclass
@@ -165,6 +207,8 @@ class RunAnalysis:
     compare: dict[str, Any] | None = None
     round_curves: pd.DataFrame | None = None     # score after each round (games with rounds)
     arc: ArcFigures | None = None                # the game's arc (games with running scores)
+    #: why a game with an arc has none in this run, one line (an old run folder)
+    arc_reason: str | None = None
     #: the summary with each strategy's p-value against its fair share, Holm-adjusted over the
     #: strategies (`strategy_effect_flags`): who is stronger only when it is significant
     strategy_table: pd.DataFrame | None = None
@@ -280,8 +324,11 @@ def analyze_run(run_dir: Path | str, name: str | None = None) -> RunAnalysis:
         independence=seat_independence(seats),
         h2h_score=score, h2h_count=count, ratings=plackett_luce(seats),
         balance=balance(games, seats, hib), paired=paired_table(seats), compare=compare,
-        round_curves=round_score_curves(seats), arc=arc_figures(seats, hib), slug=safe_name(name),
+        round_curves=round_score_curves(seats), arc=arc_figures(seats, hib, arc_unit(manifest, seats)),
+        slug=safe_name(name),
         strategy_table=strategy_effect_flags(seats, method="holm"))
+    if analysis.arc is None:
+        analysis.arc_reason = arc_reason(manifest, seats)
     analysis.match = _match(analysis)
     return analysis
 

@@ -132,7 +132,9 @@ class _RunPage:
 
     def arc(self) -> list[str]:
         if self.a.arc is None:
-            return []
+            if self.a.arc_reason is None:
+                return []
+            return [self.open("arc", TITLES["arc"]), _note(self.a.arc_reason), "</section>"]
         return ([self.open("arc", TITLES["arc"]), _html_table(arc_rows(self.a), wrap_last=True),
                  _note(NOTES["arc"])] + ([self.fig("lead")] if "lead" in self.a.figures else [])
                 + ["</section>"])

@@ -90,6 +90,8 @@ def _run_markdown(r: RunAnalysis) -> list[str]:
         out += [_title("arc"), "", _md_table(arc_rows(r)), "", _md_cell(NOTES["arc"]), ""]
         if "lead" in r.figures:
             out += [chart("lead"), ""]
+    elif r.arc_reason is not None:
+        out += [_title("arc"), "", _md_cell(r.arc_reason), ""]
     out += [_title("ratings"), "", _md_table(rating_rows(r)), "", _md_cell(ratings_note(r)), ""]
     out += [_title("seats"), "", _md_table(seat_rows(r)), "",
             _md_cell(independence_text(r)), "", chart("seats"), ""]

@@ -54,7 +54,7 @@ def quantile_rows(a: RunAnalysis) -> Table:
 def arc_rows(a: RunAnalysis) -> Table:
     """The game's arc: each figure with its 95% interval and what it means."""
     assert a.arc is not None
-    f, w, unit = a.arc.summary, a.round_word, a.score_unit
+    f, w, unit = a.arc.summary, a.round_word, a.arc.unit or a.score_unit
 
     def mean(key: str, digits: int = 2, suffix: str = "") -> list[str]:
         x = f[key]

@@ -551,7 +551,8 @@ def chart_caption(key: str, a: RunAnalysis) -> str:
         "convergence": "Running win share per game of each strategy with its 95% band (log "
                        "scale of games); dotted lines: fair shares.",
         "lead": (f"Each strategy's mean lead over the best other seat after each {a.round_word} "
-                 f"(negative: behind), in {a.score_unit}, with 95% bands; a game that ended "
+                 f"(negative: behind), in {(a.arc.unit if a.arc else '') or a.score_unit}, with "
+                 f"95% bands; a game that ended "
                  f"earlier counts with its final margin."),
     }[key]
 

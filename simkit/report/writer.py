@@ -108,7 +108,7 @@ def _draw(r: RunAnalysis, out_dir: Path) -> None:
         if rounds is not None:
             figs["rounds"] = rounds
     if r.arc is not None and r.arc.margins is not None:
-        figs["lead"] = charts.lead_margin_chart(r.arc.margins, r.score_unit, r.round_word)
+        figs["lead"] = charts.lead_margin_chart(r.arc.margins, r.arc.unit or r.score_unit, r.round_word)
     fig_dir = out_dir / "figures" / r.slug
     for key, fig in figs.items():
         charts.save_figure(fig, fig_dir / key)

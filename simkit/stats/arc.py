@@ -1,7 +1,9 @@
 """The game's arc: how the lead moves during a game, from every seat's running score.
 
 Input per game: the cumulative score of every seat after each step of the arc (a round of 6
-nimmt!, a hand of Rummikub, or the game's own progress points), and who won. Per game:
+nimmt!, a hand of Rummikub: their `round_scores`, points per round, added up here; a round of
+turns of Game of Trains and Shipside: their `running_score`, already the standing after each
+step, simkit/engine/running.py), and who won. Per game:
 
 - length: the number of steps;
 - lead changes: steps at which no seat that led before still leads (ties share the lead);
@@ -13,7 +15,8 @@ nimmt!, a hand of Rummikub, or the game's own progress points), and who won. Per
 
 Each is summarised over games with a 95 % interval (Student-t for means, Wilson for shares).
 A game with co-winners counts the co-winner that took the lead for good earliest; a game where
-a seat has no result (forfeit, engine error) is left out.
+a seat has no result (forfeit, engine error) or without a winner (a draw: Trains' turn cap) is
+left out.
 """
 
 from __future__ import annotations
@@ -30,9 +33,13 @@ from simkit.stats.intervals import wilson
 from simkit.stats.rounds import ROUND_SCORES
 from simkit.stats.tables import player_key
 
+#: the seats.parquet column of standings per step (written by the engine:
+#: `simkit.engine.game.RUNNING_SCORE`, Game of Trains and Shipside)
+RUNNING_SCORE = "running_score"
+
 #: the figures in report order, with what each means in one line
 MEANINGS = {
-    "length": "steps (rounds, hands) a game lasts",
+    "length": "steps (rounds, hands, rounds of turns) a game lasts",
     "lead_changes": "how often the lead passes to a seat that did not lead before, per game",
     "decided_at": "share of the game played when the eventual winner took the lead for good",
     "comebacks": "share of games won by the seat that was alone in last place at half time",
@@ -106,8 +113,8 @@ def arc_summary(arcs: Sequence[GameArc]) -> dict[str, Figure]:
 
 
 def arcs_from_round_scores(seats: pd.DataFrame, higher_is_better: bool) -> list[GameArc]:
-    """Every game's arc from a seats table with a `round_scores` column, game by game (the
-    readable definition; `arc_table` computes the same for all games at once)."""
+    """Every game's arc from a seats table with a `round_scores` or `running_score` column, game
+    by game (the readable definition; `arc_table` computes the same for all games at once)."""
     found = running_scores(seats)
     if found is None:
         return []
@@ -126,12 +133,19 @@ class RunningScores(NamedTuple):
     games: np.ndarray
 
 
+def arc_column(seats: pd.DataFrame) -> str | None:
+    """The seats table's column the arc is read from: `round_scores` (points per round) or
+    `running_score` (the standing after each step); None when it has neither."""
+    return next((c for c in (ROUND_SCORES, RUNNING_SCORE) if c in seats.columns), None)
+
+
 def running_scores(seats: pd.DataFrame) -> RunningScores | None:
-    """From a seats table with `round_scores`; games with a seat without a result are left out.
-    None without the column."""
-    if ROUND_SCORES not in seats.columns or seats.empty:
+    """From a seats table with `round_scores` or `running_score`; games with a seat without a
+    result, or without a winner, are left out. None without the column or such a game."""
+    column = arc_column(seats)
+    if column is None or seats.empty:
         return None
-    lists = seats[ROUND_SCORES].map(lambda x: () if x is None else x)
+    lists = seats[column].map(lambda x: () if x is None else x)
     rows = seats[seats["game"].isin(_kept_games(seats))].sort_values(["game", "seat"])
     if rows.empty:
         return None
@@ -141,8 +155,13 @@ def running_scores(seats: pd.DataFrame) -> RunningScores | None:
     width = int(lengths.max())
     points = np.zeros((len(rows), width))
     flat = np.concatenate([np.asarray(x, dtype=float) for x in lists])
+    starts = np.cumsum(lengths) - lengths
+    if column == RUNNING_SCORE:             # standings: each step's change, added up again below
+        flat[1:] -= flat[:-1].copy()
+        first = np.concatenate([np.asarray(x[:1], dtype=float) for x in lists])
+        flat[starts[lengths > 0]] = first
     r = np.repeat(np.arange(len(rows)), lengths)
-    c = np.arange(flat.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    c = np.arange(flat.size) - np.repeat(starts, lengths)
     points[r, c] = flat
     cum = np.cumsum(points, axis=1).reshape(-1, n, width)
     win = rows["win"].to_numpy(dtype=float).reshape(-1, n)
@@ -212,7 +231,11 @@ def lead_margins(seats: pd.DataFrame, higher_is_better: bool, level: float = 0.9
 
 
 def _kept_games(seats: pd.DataFrame) -> set:
-    """The games `running_scores` keeps: every seat has its round scores and a score."""
-    lists = seats[ROUND_SCORES].map(lambda x: () if x is None else x)
+    """The games `running_scores` keeps: every seat has its running scores and a score, and
+    some seat won (a share of) the game."""
+    column = arc_column(seats)
+    assert column is not None
+    lists = seats[column].map(lambda x: () if x is None else x)
     bad = set(seats.loc[(lists.map(len) == 0).to_numpy() | seats["score"].isna().to_numpy(), "game"])
-    return set(seats["game"]) - bad
+    won = set(seats.loc[seats["win"].to_numpy(dtype=float) > 0, "game"])
+    return won - bad

@@ -81,3 +81,28 @@ def test_the_vectorised_table_equals_the_game_by_game_definition():
                 (one.length, one.lead_changes, one.comeback), g
             assert table.loc[g, "decided_at"] == pytest.approx(one.decided_at)
             assert table.loc[g, "drama"] == pytest.approx(one.drama)
+
+
+def standings_table():
+    """Three 2-seat games of a higher-is-better game with standings per step (`running_score`,
+    as Game of Trains and Shipside record them): game 1 shorter, game 2 a draw."""
+    return pd.DataFrame({
+        "game": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3, "slot": [0, 1] * 3, "strategy": ["a", "b"] * 3,
+        "score": [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], "win": [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+        "running_score": [[5.0, 4.0, 7.0], [6.0, 6.0, 5.0], [3.0, 4.0], [5.0, 7.0],
+                          [2.0, 2.0], [3.0, 3.0]]})
+
+
+def test_standings_are_read_as_they_are_and_a_draw_is_left_out():
+    """Standings are not added up; the draw (no winner: Trains' turn cap) has no arc."""
+    arcs = arcs_from_round_scores(standings_table(), higher_is_better=True)
+    assert [(a.length, a.lead_changes, a.drama) for a in arcs] == [(3, 1, 2.0), (2, 0, 0.0)]
+    assert arcs[0].decided_at == 1.0 and arcs[1].decided_at == 0.5
+
+
+def test_lead_margins_carry_a_shorter_games_final_standing_forward():
+    margins = lead_margins(standings_table(), higher_is_better=True).set_index(["player", "step"])
+    # a: game 0 margins -1, -2, +2; game 1 margins -2, -3 (then -3 carried): means -1.5, -2.5, -0.5
+    assert margins.loc[("a", 1), "mean"] == pytest.approx(-1.5)
+    assert margins.loc[("a", 3), "mean"] == pytest.approx(-0.5)
+    assert (margins["games"] == 2).all()

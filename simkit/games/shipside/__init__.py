@@ -34,6 +34,7 @@ GAME = Game(
                 "and crew, first to 4 points wins. Octopus and rum mug.",
     max_steps=_max_steps,
     strongest_bot="octopus",
+    running_unit=("point", "points"),
     evaluate=evaluate.evaluate,
     kernel_engine="simkit.games.shipside.kernel",
     kernel_rollout="simkit.games.shipside.kernel_rollout:KernelRollout",

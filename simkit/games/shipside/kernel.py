@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.engine.kernel_records import ArrayResults, array_chunk
+from simkit.engine.kernel_records import ArrayResults, array_chunk, seat_lists
 from simkit.engine.kernels import (
     KernelLineup,
     bad_answer,
@@ -28,6 +28,7 @@ from simkit.engine.kernels import (
     run_reason,
 )
 from simkit.engine.play import Chunk
+from simkit.engine.running import CAP
 from simkit.engine.spec import RunSpec
 from simkit.engine.strategy import StrategySpec
 from simkit.games.shipside import crewstart, rules
@@ -141,16 +142,19 @@ class _Run:
         self.cfg = config_array(config, seating=spec.seating, duplicate=spec.duplicate, step_cap=self.cap)
         self.g = new_layout(settings(config), tables(config))
         self.gens = np.zeros((4, ROW_WORDS), dtype=np.uint64)
+        self.run_at = np.zeros(1, dtype=np.int64)        # where the next running score goes
         self.streams = game_streams(spec, start, stop, 4)
         self.index, self.deal = self.streams.index, self.streams.deal
 
-    def play(self, part: slice, outputs: tuple, trace: np.ndarray) -> tuple[int, int]:
+    def play(self, part: slice, outputs: tuple, run_flat: np.ndarray, trace: np.ndarray) -> tuple[int, int]:
+        """`outputs` per game (sliced to `part`); `run_flat` the running score's values of the
+        whole chunk, filled on from `self.run_at` (kernel_running.copy_out)."""
         from simkit.games.shipside.kernel_play import play_games
         with quiet_numba():
             run = self.streams
             return play_games(self.g, self.gens, self.cfg, run.index[part], run.words[part],
                               run.chance[part], run.incs, self.lineup.fns, self.lineup.params,
-                              *(out[part] for out in outputs), trace)
+                              *(out[part] for out in outputs), run_flat, self.run_at, trace)
 
 
 _NO_TRACE = np.zeros(0, dtype=np.int64)
@@ -171,11 +175,13 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     extras = np.zeros((size, len(EXTRAS)), dtype=np.int64)
     steps = np.zeros(size, dtype=np.int64)
     failed = np.zeros(size, dtype=bool)
-    outputs = (slots, rotation, scores, ranks, wins, extras, steps, failed)
+    run_len = np.zeros(size, dtype=np.int64)
+    outputs = (slots, rotation, scores, ranks, wins, extras, steps, failed, run_len)
+    run_flat = np.zeros(size * CAP * 2, dtype=np.float64)
     at = 0
     while at < size:
         end = min(size, at + BLOCK)
-        done, bad = run.play(slice(at, end), outputs, _NO_TRACE)
+        done, bad = run.play(slice(at, end), outputs, run_flat, _NO_TRACE)
         if bad >= 0:
             raise bad_answer(spec, slots[at + done], bad, start + at + done)
         at = end
@@ -183,7 +189,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     columns["end_reason"] = np.array(L.REASONS, dtype=object)[extras[:, 2]]
     results = ArrayResults(run.index, run.deal, rotation, slots, steps, scores.astype(np.float64), ranks,
                            wins, failed, f"the game did not end within {run.cap} steps (its hard step "
-                           "cap, Game.max_steps)", columns)
+                           "cap, Game.max_steps)", columns, running=seat_lists(run_len, run_flat, 2))
     return array_chunk(start, stop, [s.text for s in spec.strategies], results)
 
 
@@ -196,6 +202,6 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     ints = np.int64
     outputs = (np.zeros((1, 2), dtype=ints), np.zeros(1, dtype=ints), np.zeros((1, 2), dtype=ints),
                np.zeros((1, 2), dtype=ints), np.zeros((1, 2)), np.zeros((1, len(EXTRAS)), dtype=ints),
-               np.zeros(1, dtype=ints), np.zeros(1, dtype=bool))
-    run.play(slice(0, 1), outputs, trace)
+               np.zeros(1, dtype=ints), np.zeros(1, dtype=bool), np.zeros(1, dtype=ints))
+    run.play(slice(0, 1), outputs, np.zeros(CAP * 2), trace)
     return trace[1:1 + trace[0]].tolist()

@@ -69,7 +69,8 @@ O_MCOUNT = O_PCOUNT + 2 * MAX_SHIPS                 # listing: places-with-direc
 O_DSC = O_MCOUNT + 2 * MAX_SHIPS                    # each ship's crew directions (valid: DS_VALID)
 O_SCRATCH = O_DSC + MAX_SHIPS
 SCRATCH = 256
-SIZE = O_SCRATCH + SCRATCH
+O_RUNNING = O_SCRATCH + SCRATCH     # the running score's record (simkit/engine/kernel_running.py)
+SIZE = O_RUNNING + 4 + 32 * 2       # kernel_running.region_size(2) (running.CAP = 32)
 
 #: phases (as rules.PHASES)
 MARK, PICK, MAIN, DIR, RUM, OVER = range(6)

@@ -17,6 +17,7 @@ import numpy as np
 from numba import types
 
 from simkit.engine import kernel_rng as kr
+from simkit.engine import kernel_running as running
 from simkit.engine.kernel_games import record_answer, seat_slots
 from simkit.engine.kernel_rng import compiled
 from simkit.games.shipside import kernel_layout as L
@@ -441,6 +442,7 @@ def new_game(g, cfg, chance):
     ns, nc = g[L.NSHIPS], g[L.NCARDS]
     for k in range(L.PHASE, L.HEADER):
         g[k] = 0
+    running.reset(g, L.O_RUNNING)
     for k in range(L.O_ROW, L.O_OCTO_ON):
         g[k] = 0
     for c in range(nc):
@@ -562,7 +564,23 @@ def can_act(g, p):
 
 
 @compiled()
+def _record_points(g, closing):
+    """The running score (simkit/engine/running.py): both seats' points, as a point after a
+    round of turns or (`closing`) as the final one."""
+    at = running.slot(g, L.O_RUNNING, 2)
+    g[at] = g[L.SCORE]
+    g[at + 1] = g[L.SCORE + 1]
+    if closing:
+        running.closed(g, L.O_RUNNING)
+    else:
+        running.pushed(g, L.O_RUNNING, 2, 2)
+
+
+@compiled()
 def _end(g, reason):
+    if reason != L.R_CAP and reason != L.R_STUCK:      # ended during a turn: that turn counts
+        if running.turn_end(g, L.O_RUNNING, (g[L.TURN] + 1) % 2 == 0):
+            _record_points(g, False)
     g[L.PHASE] = L.OVER
     g[L.REASON] = reason
 
@@ -581,6 +599,8 @@ def _start_turn(g):
 def _next_turn(g):
     g[L.CUR] = 1 - g[L.CUR]
     g[L.TURN] += 1
+    if running.turn_end(g, L.O_RUNNING, g[L.TURN] % 2 == 0):
+        _record_points(g, False)
     g[L.PHASE] = L.MAIN
     _start_turn(g)
 
@@ -896,13 +916,14 @@ def _results(g, ranks, wins):
 
 @compiled()
 def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slots, rotation, scores,
-               ranks, wins, extras, steps, failed, trace):
+               ranks, wins, extras, steps, failed, run_len, run_flat, run_at, trace):
     """Games `index` of a run, one after another. `words` (G, 8): each game's stream words
     (seats 1..2, seating 3); `chance_words` (G, 2): its deal's chance stream; `incs` (4, 2): each
     stream's increment; `g` (new_layout) and `gens` ((4, ROW_WORDS) uint64) scratch. Fills the
     per-game outputs (`extras`: turns, start seat, end reason, ships scored, ships removed,
     octopus moves, rum mugs). Returns (games played, bad seat or -1): it stops early when a bot
-    answers outside its legal list. `trace`: see `step`."""
+    answers outside its legal list. `trace`: see `step`. `run_len` (G,), `run_flat`, `run_at` (1,):
+    each game's running score (simkit/engine/running.py; `kernel_running.copy_out`)."""
     for k in range(index.size):
         for stream in range(4):
             row = gens[stream]
@@ -926,6 +947,9 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
         e[0], e[1], e[2] = g[L.TURN], g[L.FIRST], g[L.REASON]
         e[3], e[4] = g[L.NSHIPS] - g[L.ROW_LEN], g[L.SHIPS_OUT]
         e[5], e[6] = g[L.N_OCTO], g[L.N_RUM]
+        if running.wants_close(g, L.O_RUNNING):
+            _record_points(g, True)
+        running.copy_out(g, L.O_RUNNING, 2, 2, run_len[k:k + 1], run_flat, run_at)
     return index.size, -1
 
 

@@ -29,6 +29,7 @@ from simkit.engine.position_text import (
     words,
     yes_no,
 )
+from simkit.engine.running import Running
 from simkit.games.shipside.actions import DIR_NAMES
 from simkit.games.shipside.config import MARKS, ShipsideConfig
 from simkit.games.shipside.rules import DIR, MARK, OVER, PHASES, PICK, tables
@@ -154,6 +155,7 @@ def parse_position(text: str, config: ShipsideConfig, rng: np.random.Generator |
     st.config, st.T = config, T
     st.rng = rng if rng is not None else np.random.default_rng(0)
     st.events, st.n_octo, st.n_rum = [], 0, 0
+    st.running = Running()          # the arc before this position is not in it: from here on
     st._forget_board(crew=True)
     _read_turn(lines, st)
     side_text = _read_board(lines, st)

@@ -17,6 +17,7 @@ from simkit.engine.cloning import Cloning
 from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Outcome, State
 from simkit.engine.public_log import PublicLog
+from simkit.engine.running import Running
 from simkit.games.shipside import moves, phases, rules, views
 from simkit.games.shipside.actions import DIRECTIONS, END_TURN, Mark, Pick
 from simkit.games.shipside.config import MARKS, ShipsideConfig
@@ -45,6 +46,10 @@ def _copy_own(state: ShipsideState) -> list | None:
     return None if state.own is None else [o[:] for o in state.own]
 
 
+def _copy_running(state: ShipsideState) -> Running:
+    return state.running.copy()
+
+
 def _no_open_places(state: ShipsideState) -> list:
     return [None, None]         # as after _forget_board: moves.py finds them again
 
@@ -54,13 +59,13 @@ class ShipsideState(State):
                  "octo_on", "octo_at", "octo_spent", "hands", "piles", "pile_of", "out",
                  "captured", "crew_won", "crew_out", "ships_out", "score", "rum_left",
                  "rum_turn", "phase", "acting", "cur", "first", "pending", "turn", "passes", "reason",
-                 "events", "marks", "own", "n_octo", "n_rum", "_open", "_crew", "public_log")
+                 "events", "marks", "own", "n_octo", "n_rum", "_open", "_crew", "public_log", "running")
     cloning = Cloning(lists=("row", "octo_on", "octo_at", "octo_spent", "out", "crew_out", "ships_out",
                              "score", "rum_left", "events"),
                       nested=("tot", "mugs", "crew", "hands", "piles", "captured", "crew_won"),
                       generators=("rng",), reset={"_crew": None, "public_log": None},
                       computed={"sides": _copy_sides, "pending": _copy_pending, "own": _copy_own,
-                                "_open": _no_open_places})
+                                "_open": _no_open_places, "running": _copy_running})
 
     config: ShipsideConfig
     T: rules.Tables
@@ -82,6 +87,7 @@ class ShipsideState(State):
     crew_out: list[int]
     ships_out: list[int]
     score: list[int]
+    running: Running                    # the arc: simkit/engine/running.py
     rum_left: list[int]
     rum_turn: bool
     phase: str
@@ -126,6 +132,7 @@ class ShipsideState(State):
         self.crew_out = []
         self.ships_out = []
         self.score = [0, 0]
+        self.running = Running()        # the arc: points after each round of turns
         self.rum_left = [config.rum.uses_per_player] * 2                           # S9, S47
         self.rum_turn = False
         self.pending = None
@@ -398,6 +405,8 @@ class ShipsideState(State):
     def _next_turn(self) -> None:
         self.cur = 1 - self.cur
         self.turn += 1
+        if self.running.turn_end(self.turn % 2 == 0):
+            self.running.push(self.score)
         self.phase, self.acting = MAIN, ALONE[self.cur]
         self._start_turn()
 
@@ -411,6 +420,9 @@ class ShipsideState(State):
             self._end("stuck")
 
     def _end(self, reason: str) -> None:
+        if reason not in ("turn cap", "stuck"):     # ended during a turn: that turn counts
+            if self.running.turn_end((self.turn + 1) % 2 == 0):
+                self.running.push(self.score)
         self.phase, self.acting = OVER, ()
         self.reason = reason
         self.events.append(("end", reason, tuple(self.score)))
@@ -427,7 +439,7 @@ class ShipsideState(State):
                         "end_reason": self.reason or "running",
                         "ships_scored": len(self.T.defense) - len(self.row),
                         "ships_removed": len(self.ships_out), "octopus_moves": self.n_octo,
-                        "rum_mugs": self.n_rum})
+                        "rum_mugs": self.n_rum}, running=self.running.close(self.score))
 
     # ------------------------------------------------------------------ views (views.py)
     observe = views.observe

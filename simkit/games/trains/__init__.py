@@ -10,6 +10,7 @@ GAME = Game(
     name="trains", title="Game of Trains", min_players=2, max_players=4, rules_version="trains-1",
     config_cls=TrainsConfig, new_state=new_state, **text_forms(actions, position, render),
     score_unit=("win", "wins"),
+    running_unit=("card in order", "cards in order"),
     description="Sort your 7 wagons into ascending order first; 8 card effects, locks, a display.",
     max_steps=lambda config, n: 2 * n + 2 * config.max_turns + 10,
     strongest_bot="rival",

@@ -24,5 +24,11 @@ def in_order(train) -> int:
     return len(tails)
 
 
+def standings(trains) -> list[int]:
+    """Every seat's running score (the game's arc, simkit/engine/running.py): the cards of its
+    train in order, `in_order` without an empty slot (a refill cut short by a win leaves one)."""
+    return [in_order([c for c in t if c]) if 0 in t else in_order(t) for t in trains]
+
+
 def evaluate(state, seat: int) -> float:
     return standing([in_order(t) for t in state.trains], seat, SCALE)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.engine.kernel_records import ArrayResults, array_chunk
+from simkit.engine.kernel_records import ArrayResults, array_chunk, seat_lists
 from simkit.engine.kernels import (
     GameStreams,
     KernelLineup,
@@ -28,6 +28,7 @@ from simkit.engine.kernels import (
     run_reason,
 )
 from simkit.engine.play import Chunk
+from simkit.engine.running import CAP
 from simkit.engine.spec import RunSpec
 from simkit.engine.strategy import StrategySpec
 from simkit.games.trains import kernel_layout as L
@@ -122,6 +123,9 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     capped = np.zeros(size, dtype=bool)
     steps = np.zeros(size, dtype=np.int64)
     failed = np.zeros(size, dtype=bool)
+    run_len = np.zeros(size, dtype=np.int64)
+    run_flat = np.zeros(size * CAP * n, dtype=np.float64)
+    run_at = np.zeros(1, dtype=np.int64)
     at = 0
     with quiet_numba():
         while at < size:
@@ -129,7 +133,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
             done, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs, lineup.fns,
                                    lineup.params, lineup.direct, slots[part], rotation[part], winner[part],
                                    turns[part], first[part], reshuffles[part], capped[part], steps[part],
-                                   failed[part], _NO_TRACE)
+                                   failed[part], _NO_TRACE, run_len[part], run_flat, run_at)
             if bad >= 0:
                 raise bad_answer(spec, slots[at + done], bad, start + at + done)
             at += done
@@ -139,7 +143,8 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     results = ArrayResults(index, deal, rotation, slots, steps, scores, ranks, scores.copy(), failed,
                            f"the game did not end within {cfg[L.C_STEP_CAP]} steps (its hard step cap, "
                            "Game.max_steps)",
-                           {"turns": turns, "capped": capped, "start_seat": first, "reshuffles": reshuffles})
+                           {"turns": turns, "capped": capped, "start_seat": first, "reshuffles": reshuffles},
+                           running=seat_lists(run_len, run_flat, n))
     return array_chunk(start, stop, [s.text for s in spec.strategies], results)
 
 
@@ -157,5 +162,6 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     with quiet_numba():
         play_games(g, gens, cfg, run.index, run.words, run.chance, run.incs, lineup.fns,
                    lineup.params, lineup.direct, np.zeros((1, n), dtype=np.int64), *ints, flags[0],
-                   np.zeros(1, dtype=np.int64), flags[1], trace)
+                   np.zeros(1, dtype=np.int64), flags[1], trace, np.zeros(1, dtype=np.int64),
+                   np.zeros(CAP * n), np.zeros(1, dtype=np.int64))
     return trace[1:1 + trace[0]].tolist()

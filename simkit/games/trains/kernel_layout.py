@@ -22,7 +22,8 @@ HIDDEN + 3p (seat p's setup discards still in the discard pile, HIDDEN_LEN + p o
 + 4p (an undecided setup draw, HAND_LEN + p cards, T5-T6); KEPT + p (T7); KNOWN + card (1: the
 public log shows the card went to the discard pile, as `DiscardMemory` reads it); EFF + card
 (its effect, §1.1); ANSWERS (a step's answers); SCRATCH words a bot may use during its call
-(the engine uses them only outside bot calls).
+(the engine uses them only outside bot calls); RUNNING the record of every seat's cards in
+order after each round of turns (the game's arc), TAILS the engine's words for counting them.
 """
 
 from __future__ import annotations
@@ -51,7 +52,10 @@ LIST = EFF + CARDS      # the turn's legal actions, 16 * effect + param (Draw: 0
 ANSWERS = LIST + 32     # a step's answers (the engine's: bots leave them alone)
 SCRATCH = ANSWERS + MAX_N
 SCRATCH_SIZE = 320
-SIZE = SCRATCH + SCRATCH_SIZE
+RUNNING = SCRATCH + SCRATCH_SIZE    # the running score's record (simkit/engine/kernel_running.py)
+RUNNING_SIZE = 4 + 32 * MAX_N       # kernel_running.region_size(MAX_N) (running.CAP = 32)
+TAILS = RUNNING + RUNNING_SIZE      # 7 words: the engine's patience piles for `in_order`
+SIZE = TAILS + 7
 
 #: phases (rules.PHASES order); a bot is asked with the phase: KEEP a card of its setup draw
 #: (a position in its hand), SETUP_PLACE / PLACE a slot (position 0..6), TURN a position in the

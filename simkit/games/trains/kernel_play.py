@@ -16,6 +16,7 @@ import numpy as np
 from numba import types
 
 from simkit.engine import kernel_rng as kr
+from simkit.engine import kernel_running as running
 from simkit.engine.kernel_games import record_answer, seat_slots
 from simkit.engine.kernel_rng import compiled
 from simkit.games.trains import kernel_layout as L
@@ -259,6 +260,7 @@ def new_game(g, cfg, chance):
     g[L.HEADER:L.EFF] = 0
     g[L.CUR:L.N_ACTING + 5] = 0
     g[L.WINNER] = -1
+    running.reset(g, L.RUNNING)
     deck = g[L.SCRATCH:L.SCRATCH + 84]
     for i in range(84):
         deck[i] = i
@@ -469,9 +471,52 @@ def _use(g, cfg, chance, e, param):
 
 
 @compiled(inline=True)
+def in_order(g, p):
+    """`evaluate.standings` of seat p: the longest ascending run of its train's cards (a
+    subsequence; an empty slot left out), by patience sorting in the TAILS words."""
+    t = L.TRAINS + 7 * p
+    length = 0
+    for k in range(7):
+        card = g[t + k]
+        if card == 0:
+            continue
+        lo = 0
+        hi = length
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if g[L.TAILS + mid] < card:
+                lo = mid + 1
+            else:
+                hi = mid
+        g[L.TAILS + lo] = card
+        if lo == length:
+            length += 1
+    return length
+
+
+@compiled()
+def _record_standings(g, closing):
+    """The running score (simkit/engine/running.py): every seat's cards in order, as a point
+    after a round of turns or (`closing`) as the final one."""
+    at = running.slot(g, L.RUNNING, L.MAX_N)
+    n = g[L.N]
+    for p in range(n):
+        g[at + p] = in_order(g, p)
+    if closing:
+        running.closed(g, L.RUNNING)
+    else:
+        running.pushed(g, L.RUNNING, L.MAX_N, n)
+
+
+@compiled(inline=True)
 def _end_action(g, cfg):
     """T8/T15/T25: one action done; the game ends on a win or at the turn cap (a draw)."""
     g[L.TURNS] += 1
+    cur = g[L.CUR] + 1
+    if cur == g[L.N]:
+        cur = 0
+    if running.turn_end(g, L.RUNNING, cur == g[L.START]):     # a round of turns is done
+        _record_standings(g, False)
     if g[L.WINNER] >= 0:
         g[L.PHASE] = L.OVER
         g[L.N_ACTING] = 0
@@ -480,9 +525,6 @@ def _end_action(g, cfg):
         g[L.CAPPED] = 1
         g[L.N_ACTING] = 0
     else:
-        cur = g[L.CUR] + 1
-        if cur == g[L.N]:
-            cur = 0
         g[L.CUR] = cur
         g[L.PHASE] = L.TURN
         g[L.ACTING] = cur
@@ -565,12 +607,14 @@ def play_on(g, cfg, gens, slot_of, fns, params, direct, max_steps, trace):
 
 @compiled()
 def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, direct, slots, rotation,
-               winner, turns, start, reshuffles, capped, steps, failed, trace):
+               winner, turns, start, reshuffles, capped, steps, failed, trace, run_len, run_flat, run_at):
     """Games `index` of a run, one after another. `words` (G, 2(n+2)): each game's stream words
     (seats 1..n, seating n+1); `chance_words` (G, 2): its deal's chance stream; `incs` (n+2, 2):
     each stream's increment; `g` (new_layout) and `gens` ((n + 2, GEN_WORDS) uint64) scratch.
     Fills the per-game outputs. Returns (games played, bad seat or -1): it stops early when a
-    bot answers outside its legal list. `trace`: every answer of one game's bots (see `_record`)."""
+    bot answers outside its legal list. `trace`: every answer of one game's bots (see `_record`).
+    `run_len` (G,), `run_flat`, `run_at` (1,): each game's running score (simkit/engine/running.py;
+    its points seat by seat from run_flat[run_at[0]], see `kernel_running.copy_out`)."""
     n = cfg[L.C_N]
     for k in range(index.size):
         for stream in range(n + 2):
@@ -595,4 +639,7 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, dire
         start[k] = g[L.START]
         reshuffles[k] = g[L.RESHUFFLES]
         capped[k] = g[L.CAPPED] != 0
+        if running.wants_close(g, L.RUNNING):
+            _record_standings(g, True)
+        running.copy_out(g, L.RUNNING, L.MAX_N, n, run_len[k:k + 1], run_flat, run_at)
     return index.size, -1

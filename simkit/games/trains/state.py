@@ -19,8 +19,10 @@ import numpy as np
 from simkit.engine.cloning import Cloning
 from simkit.engine.errors import IllegalAction
 from simkit.engine.game import Outcome, State
+from simkit.engine.running import Running
 from simkit.games.trains.actions import DRAW, KEEP, PLACE, USE, USE_ONE
 from simkit.games.trains.config import TrainsConfig
+from simkit.games.trains.evaluate import standings
 from simkit.games.trains.rules import (
     KEEP_PHASE,
     N_CARDS,
@@ -77,7 +79,7 @@ def public_event(event: tuple) -> tuple:
 class TrainsState(State):
     cloning = Cloning(lists=("display", "draw", "discard", "kept", "events", "_log"),
                       nested=("trains", "locks", "hidden", "hands"), generators=("rng",),
-                      reset={"_turn": None})
+                      reset={"_turn": None}, computed={"running": lambda s: s.running.copy()})
 
     def __init__(self, config: TrainsConfig, n_players: int, rng: np.random.Generator):
         self._configure(config, n_players, rng)
@@ -128,6 +130,7 @@ class TrainsState(State):
         self.winner = -1
         self.capped = False
         self.reshuffles = 0
+        self.running = Running()    # the arc: cards in order after each round of turns
         self.events: list = []
         self._log: list = []        # the public log, caught up with `events` when observed
         self._turn: tuple[tuple, frozenset] | None = None    # this turn's legal actions
@@ -349,6 +352,8 @@ class TrainsState(State):
                 return
             # T8/T15: one action done; the game ends on a win or at the turn cap (a draw)
             turns = self.turns = self.turns + 1
+            if self.running.turn_end(turns % self.n == 0):
+                self.running.push(standings(self.trains))
             if self.winner >= 0:
                 self.phase = OVER
                 self.acting = ()
@@ -563,7 +568,7 @@ class TrainsState(State):
             shares = scores
         return Outcome(scores, ranks, shares, {
             "turns": self.turns, "capped": self.capped, "start_seat": self.start,
-            "reshuffles": self.reshuffles})
+            "reshuffles": self.reshuffles}, running=self.running.close(standings(self.trains)))
 
     # ------------------------------------------------------------------ copies and views
 
