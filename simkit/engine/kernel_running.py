@@ -10,7 +10,7 @@ point), then the points, `max_n` words each (seat order). All zero is a new game
 from __future__ import annotations
 
 from simkit.engine.kernel_rng import compiled
-from simkit.engine.running import CAP
+from simkit.engine.running import CAP, Running
 
 COUNT, SHIFT, ROUNDS, FRESH = range(4)
 HEAD = 4
@@ -89,3 +89,25 @@ def copy_out(g, base, max_n, n, count_out, flat, cursor):
             flat[at] = g[points + j * max_n + s]
             at += 1
     cursor[0] = at
+
+
+def put_record(g, base: int, record: Running, max_n: int) -> None:
+    """A scalar `Running` into the region at `base` (Python; a search rollout starts from it)."""
+    g[base + COUNT] = len(record.points)
+    g[base + SHIFT] = record.stride.bit_length() - 1
+    g[base + ROUNDS] = record.rounds
+    g[base + FRESH] = int(record.fresh)
+    for j, point in enumerate(record.points):
+        at = base + HEAD + j * max_n
+        g[at:at + len(point)] = point
+
+
+def take_record(g, base: int, max_n: int, n: int) -> Running:
+    """The region at `base` as a scalar `Running` (Python; the record a rollout leaves)."""
+    head = g[base:base + HEAD].tolist()
+    record = Running()
+    record.stride = 1 << head[SHIFT]
+    record.rounds, record.fresh = head[ROUNDS], head[FRESH] != 0
+    values = g[base + HEAD:base + HEAD + head[COUNT] * max_n].tolist()
+    record.points = [tuple(map(float, values[j * max_n:j * max_n + n])) for j in range(head[COUNT])]
+    return record

@@ -44,6 +44,14 @@ class Running:
         other.stride, other.rounds, other.fresh = self.stride, self.rounds, self.fresh
         return other
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Running):
+            return NotImplemented
+        return (self.points, self.stride, self.rounds, self.fresh) == \
+            (other.points, other.stride, other.rounds, other.fresh)
+
+    __hash__ = None  # type: ignore[assignment]    # mutable
+
     def turn_end(self, round_end: bool) -> bool:
         """A turn ended (`round_end`: it completed a round); True when the caller must `push`
         the standing now."""

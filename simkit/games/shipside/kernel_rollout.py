@@ -135,6 +135,9 @@ class KernelRollout:
             g[L.O_CREW_LEN + ship] = len(crew)
             put(g, L.O_CREW + ship * L.MAX_CREW, crew)
         g[L.O_OCTO_ON:L.O_OCTO_ON + len(s.octo_on)] = s.octo_on
+        from simkit.engine import kernel_running
+
+        kernel_running.put_record(g, L.O_RUNNING, s.running, 2)
         return g
 
     # ---- the ships a step scored ----------------------------------------------------------------
@@ -198,6 +201,9 @@ class KernelRollout:
         s.reason = "" if h[L.REASON] == L.R_RUNNING else L.REASONS[h[L.REASON]]
         s.rum_turn = h[L.RUM_TURN] != 0
         s.score = h[L.SCORE:L.SCORE + 2]
+        from simkit.engine import kernel_running
+
+        s.running = kernel_running.take_record(g, L.O_RUNNING, 2, 2)
         s.rum_left = h[L.RUM_LEFT:L.RUM_LEFT + 2]
         s.octo_at = h[L.OCTO_AT:L.OCTO_AT + 2]
         s.octo_spent = [x != 0 for x in h[L.OCTO_SPENT:L.OCTO_SPENT + 2]]

@@ -164,6 +164,9 @@ class KernelRollout:
             g[L.HIDDEN_LEN + p], g[L.HAND_LEN + p] = len(hidden), len(hand)
             put(g, L.HIDDEN + 3 * p, hidden)
             put(g, L.HANDS + 4 * p, hand)
+        from simkit.engine import kernel_running
+
+        kernel_running.put_record(g, L.RUNNING, s.running, L.MAX_N)
         if self.memory:
             known, pending = self.known(s.events)
             g[L.PENDING] = pending
@@ -193,3 +196,6 @@ class KernelRollout:
         s.hands = [rest[L.HANDS + 4 * p - at:L.HANDS + 4 * p - at + rest[L.HAND_LEN + p - at]]
                    for p in range(n)]
         s.kept = rest[L.KEPT - at:L.KEPT - at + n]
+        from simkit.engine import kernel_running
+
+        s.running = kernel_running.take_record(g, L.RUNNING, L.MAX_N, n)
