@@ -64,6 +64,18 @@ def test_trains_evaluate_rewards_a_train_closer_to_ascending():
     assert game.evaluate(state, 0) > 0.5 > game.evaluate(state, 1)
 
 
+def test_trains_evaluate_prefers_fewer_slots_out_of_order_at_the_same_run():
+    """T25: both trains have 6 slots in order; the one with fewer pairs out of order (one swap
+    from ascending, against a 1 that must travel six slots) stands better; counting the run
+    alone, they were level."""
+    from simkit.games.trains.evaluate import in_order, inversions
+    game, state = _played("trains", 2, 0)
+    state.trains[0], state.trains[1] = [1, 2, 3, 4, 5, 7, 6], [2, 3, 4, 5, 6, 7, 1]
+    assert in_order(state.trains[0]) == in_order(state.trains[1]) == 6
+    assert inversions(state.trains[0]) == 1 and inversions(state.trains[1]) == 6
+    assert game.evaluate(state, 0) > 0.5 > game.evaluate(state, 1)
+
+
 def test_shipside_evaluate_counts_points_and_the_board():
     """S54: points from captured ships; a side near a ship's defense (S32) is worth something."""
     game, state = _played("shipside", 2, 0)
