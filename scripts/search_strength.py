@@ -18,6 +18,7 @@ Run (one process: the CPU time per decision is read in-process, so there is no -
     python scripts/search_strength.py --row sixnimmt-round --games 200
     python scripts/search_strength.py --row trains-2p --games 200 --searcher ismcts:iterations=100
     python scripts/search_strength.py --row shipside --games 40 --searcher mc:samples=10
+    python scripts/search_strength.py --row trains-2p --games 100 --first-game 100   # games 100-199
 
 `--searcher` is any strategy text of the game (default `ismcts`: its per-game defaults);
 `--set field=value` changes a rule of the row's game. Results are a function of the seed and the
@@ -117,8 +118,8 @@ def measure(row: str, searcher: str, n_games: int, seed: int = 2026,
     n_games -= n_games % n                                   # whole duplicate sets
     first_game -= first_game % n
     spec = RunSpec.create(game=setup.game, n_players=n, strategies=[searcher] + [setup.opponent] * (n - 1),
-                          n_games=first_game + n_games, seed=seed, overrides={**setup.rules, **(overrides or {})},
-                          duplicate=True)
+                          n_games=first_game + n_games, seed=seed,
+                          overrides={**setup.rules, **(overrides or {})}, duplicate=True)
     clock = _Clock()
     saved = ISMCTS.act, FlatMC.act
     clock.wrap(ISMCTS)
@@ -174,8 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     overrides = dict(kv.partition("=")[::2] for kv in args.set)
     rows = args.row or [r for r in ROWS if r != "rummikub"]
-    print(f"# seed {args.seed}, {args.games} games per row from game {args.first_game} (duplicate deals, seats rotated), "
-          f"rules changed: {overrides or 'none'}", flush=True)
+    print(f"# seed {args.seed}, {args.games} games per row from game {args.first_game} "
+          f"(duplicate deals, seats rotated), rules changed: {overrides or 'none'}", flush=True)
     print(HEADER, flush=True)
     for row in rows:
         for searcher in args.searcher or ["ismcts"]:
