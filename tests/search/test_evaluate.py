@@ -151,6 +151,25 @@ def test_a_heavy_prior_makes_the_search_play_the_prior_choice():
     assert chosen[1] == wanted and chosen[0] != wanted
 
 
+def test_a_guard_keeps_the_prior_choice_the_search_does_not_clearly_beat():
+    """Rewards lie in [0, 1], so no choice beats another by a guard of 1.5: the prior's is played.
+    Without the guard (and without a bias) the same search plays another card."""
+    state, config = _first_decision("sixnimmt", 4)
+    info = GameInfo("sixnimmt", config, 4)
+    prior = parse_strategy("lowest", "sixnimmt").build()
+    prior.setup(info, 0, np.random.default_rng(0))
+    wanted = prior.act(Decision(state, 0, np.random.default_rng(0)))
+    chosen = []
+    for guard in (0.0, 1.5):
+        bot = ISMCTS(iterations=40, rollout="random", prior="lowest", prior_weight=0, guard=guard)
+        rng = np.random.default_rng(7)
+        bot.setup(info, 0, rng)
+        chosen.append(bot.act(Decision(state, 0, rng)))
+    assert chosen[1] == wanted and chosen[0] != wanted
+    with pytest.raises(ValueError, match="guard=-1"):
+        ISMCTS(guard=-1)
+
+
 def test_a_depth_cap_of_one_grows_no_node_below_the_root(monkeypatch):
     roots = []
     real = Node.__init__
