@@ -35,8 +35,7 @@ class ISMCTS(SearchStrategy):
         "round_cut=true: they also stop at the end of a round. prior=STRATEGY, prior_weight=W: "
         "that strategy's choice at the root gets a progressive bias W/(visits+1); guard=G: the "
         "prior's choice is played unless the search's choice has a mean reward at least G above "
-        "it. depth=D: at "
-        "most D of this seat's own actions per iteration in the tree (0: no cap).")
+        "it. depth=D: at most D of this seat's own actions per iteration in the tree (0: no cap).")
 
     def __init__(self, iterations: int | None = None, time_ms: float | None = None,
                  c: float | None = None, rollout: str | None = None, reward: str | None = None,
