@@ -18,6 +18,7 @@ Run (one process: the CPU time per decision is read in-process, so there is no -
     python scripts/search_strength.py --row sixnimmt-round --games 200
     python scripts/search_strength.py --row trains-2p --games 200 --searcher ismcts:iterations=100
     python scripts/search_strength.py --row shipside --games 40 --searcher mc:samples=10
+    python scripts/search_strength.py --row trains-2p --games 100 --first-game 100   # games 100-199
 
 `--searcher` is any strategy text of the game (default `ismcts`: its per-game defaults);
 `--set field=value` changes a rule of the row's game. Results are a function of the seed and the
@@ -101,9 +102,11 @@ class _Clock:
 
 
 def measure(row: str, searcher: str, n_games: int, seed: int = 2026,
-            overrides: dict[str, str] | None = None, progress: int = 0) -> Result:
+            overrides: dict[str, str] | None = None, progress: int = 0, first_game: int = 0) -> Result:
     """The row's games; with `progress`, a running line on stderr every `progress` games (whole
-    duplicate sets), so a long row can be read before it ends."""
+    duplicate sets), so a long row can be read before it ends. `first_game` skips the run's
+    first games (whole duplicate sets): a later run adds games 200-399 to a row that measured
+    0-199, so the two add up to one row of the same seed."""
     from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
     from simkit.search.flat import FlatMC
@@ -113,9 +116,10 @@ def measure(row: str, searcher: str, n_games: int, seed: int = 2026,
     setup = ROWS[row]
     n = setup.players
     n_games -= n_games % n                                   # whole duplicate sets
+    first_game -= first_game % n
     spec = RunSpec.create(game=setup.game, n_players=n, strategies=[searcher] + [setup.opponent] * (n - 1),
-                          n_games=n_games, seed=seed, overrides={**setup.rules, **(overrides or {})},
-                          duplicate=True)
+                          n_games=first_game + n_games, seed=seed,
+                          overrides={**setup.rules, **(overrides or {})}, duplicate=True)
     clock = _Clock()
     saved = ISMCTS.act, FlatMC.act
     clock.wrap(ISMCTS)
@@ -125,7 +129,7 @@ def measure(row: str, searcher: str, n_games: int, seed: int = 2026,
     step = n * max(1, progress // n) if progress else n_games
     try:
         for first in range(0, n_games, step):
-            chunk = play_range(spec, first, min(first + step, n_games))
+            chunk = play_range(spec, first_game + first, first_game + min(first + step, n_games))
             forfeits += sum(1 for f in chunk.games["forfeit_seat"] if f >= 0)
             forfeits += sum(1 for e in chunk.games["error"] if e)    # engine errors: no winner
             wins += sum(w for w, slot in zip(chunk.seats["win"], chunk.seats["slot"])
@@ -163,18 +167,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per row (rounded down to "
                         "whole duplicate sets)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--first-game", type=int, default=0, metavar="K",
+                        help="start at game K of the seed's run (to add games to a row measured before)")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE")
     parser.add_argument("--progress", type=int, default=0, metavar="GAMES",
                         help="print a running share on stderr every GAMES games")
     args = parser.parse_args(argv)
     overrides = dict(kv.partition("=")[::2] for kv in args.set)
     rows = args.row or [r for r in ROWS if r != "rummikub"]
-    print(f"# seed {args.seed}, {args.games} games per row (duplicate deals, seats rotated), "
-          f"rules changed: {overrides or 'none'}", flush=True)
+    print(f"# seed {args.seed}, {args.games} games per row from game {args.first_game} "
+          f"(duplicate deals, seats rotated), rules changed: {overrides or 'none'}", flush=True)
     print(HEADER, flush=True)
     for row in rows:
         for searcher in args.searcher or ["ismcts"]:
-            print(format_result(measure(row, searcher, args.games, args.seed, overrides, args.progress)),
+            print(format_result(measure(row, searcher, args.games, args.seed, overrides, args.progress,
+                                         args.first_game)),
                   flush=True)
     return 0
 

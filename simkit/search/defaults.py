@@ -22,6 +22,7 @@ class SearchDefaults:
     prior: str | None = None        # strategy whose choice gets the root's progressive bias
     prior_weight: float = 0.0       # bias / (visits + 1) added to that action's score
     depth: int | None = None        # cap on the seat's own actions per iteration in the tree
+    guard: float = 0.0              # mean reward by which a move must beat the prior's to overrule it
 
     def merged(self, **given) -> SearchDefaults:
         """These defaults with every parameter given (not None) in its place."""
@@ -32,10 +33,10 @@ GENERIC = SearchDefaults()
 
 #: game -> defaults of `ismcts` there (see docs/search.md for the measurements behind each)
 PER_GAME: dict[str, SearchDefaults] = {
-    "sixnimmt": SearchDefaults(iterations=100, c=0.4, rollout="heuristic", reward="rank",
+    "sixnimmt": SearchDefaults(iterations=75, c=0.4, rollout="heuristic", reward="rank",
                                round_cut=True, prior="heuristic", prior_weight=0.2),
     "trains": SearchDefaults(iterations=60, c=0.7, rollout="greedy", reward="win", horizon=12,
-                             prior="rival", prior_weight=2.0),
+                             prior="rival", prior_weight=2.0, guard=0.15),
     "shipside": SearchDefaults(iterations=55, c=0.5, rollout="greedy", reward="margin", horizon=2,
                                prior="octopus", prior_weight=1.0),
 }

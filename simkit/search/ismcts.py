@@ -33,16 +33,18 @@ class ISMCTS(SearchStrategy):
         "reward=win, rank or margin (normalised score margin). horizon=N: rollouts stop N steps "
         "after the tree and the game's evaluate values the position (0: to the end); "
         "round_cut=true: they also stop at the end of a round. prior=STRATEGY, prior_weight=W: "
-        "that strategy's choice at the root gets a progressive bias W/(visits+1). depth=D: at "
-        "most D of this seat's own actions per iteration in the tree (0: no cap). kernel=false: "
-        "rollouts in Python even where the game's compiled kernel could play them (the same "
-        "decisions, slower).")
+        "that strategy's choice at the root gets a progressive bias W/(visits+1); guard=G: the "
+        "prior's choice is played unless the search's choice has a mean reward at least G above "
+        "it. depth=D: at most D of this seat's own actions per iteration in the tree (0: no cap). "
+        "kernel=false: rollouts in Python even where the game's compiled kernel could play them "
+        "(the same decisions, slower).")
 
     def __init__(self, iterations: int | None = None, time_ms: float | None = None,
                  c: float | None = None, rollout: str | None = None, reward: str | None = None,
                  max_rollout_steps: int | None = None, horizon: int | None = None,
                  round_cut: bool | None = None, prior: str | None = None,
-                 prior_weight: float | None = None, depth: int | None = None, kernel: bool = True):
+                 prior_weight: float | None = None, depth: int | None = None,
+                 guard: float | None = None, kernel: bool = True):
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations={iterations} is not allowed: 1 or more")
         if time_ms is not None and not time_ms > 0:
@@ -51,12 +53,15 @@ class ISMCTS(SearchStrategy):
             raise ValueError(f"c={c} is not allowed: 0 or more")
         if prior_weight is not None and not prior_weight >= 0:
             raise ValueError(f"prior_weight={prior_weight} is not allowed: 0 or more")
+        if guard is not None and not guard >= 0:
+            raise ValueError(f"guard={guard} is not allowed: 0 (off) or more")
         for key, value in (("horizon", horizon), ("depth", depth)):
             if value is not None and value < 0:
                 raise ValueError(f"{key}={value} is not allowed: 0 (none) or more")
         check_rollout_params(reward or GENERIC.reward, max_rollout_steps)
         self.given = dict(iterations=iterations, c=c, rollout=rollout, reward=reward, horizon=horizon,
-                          round_cut=round_cut, prior=prior, prior_weight=prior_weight, depth=depth)
+                          round_cut=round_cut, prior=prior, prior_weight=prior_weight, depth=depth,
+                          guard=guard)
         self.time_ms = time_ms
         self.max_rollout_steps = max_rollout_steps
         self.kernel = kernel
@@ -77,7 +82,8 @@ class ISMCTS(SearchStrategy):
         self.round_cut = p.round_cut
         self.depth = p.depth or None
         self.prior_weight = p.prior_weight
-        self.prior = p.prior if p.prior_weight > 0 else None
+        self.prior = p.prior if p.prior_weight > 0 or p.guard > 0 else None
+        self.guard = p.guard
 
     def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
         self._resolve(defaults_for(info.game))
@@ -100,6 +106,8 @@ class ISMCTS(SearchStrategy):
         root = Node()
         if prior is not None and prior in actions:
             root.set_bias(prior, self.prior_weight)
+        else:
+            prior = None
         sim = self.simulator(decision.rng)
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         done = 0
@@ -112,7 +120,11 @@ class ISMCTS(SearchStrategy):
             done += 1
         listed = decision.legal_actions is not None
         best = root.most_visited(actions.__contains__ if listed else decision.is_legal)
-        return actions[0] if best is None else best.action
+        if best is None:
+            return actions[0]
+        if prior is not None and self.guard > 0:
+            return root.guarded(best, prior, self.guard).action
+        return best.action
 
     def _iterate(self, root: Node, decision: Decision, sim: Simulator,
                  root_actions: Sequence[Action]) -> None:

@@ -89,6 +89,15 @@ class Node:
             edge.child = Node()
         return edge.child
 
+    def guarded(self, best: Edge, prior: Action, guard: float) -> Edge:
+        """`best` if its mean reward beats the prior's choice by at least `guard`, else the prior's
+        edge: the search overrules the prior only on a clear difference (an untried prior choice
+        is overruled)."""
+        edge = self.edges.get(prior)
+        if edge is None or edge is best or not edge.visits:
+            return best
+        return best if best.mean - edge.mean >= guard else edge
+
     def most_visited(self, allowed) -> Edge | None:
         """The most visited edge whose action `allowed` accepts (higher mean reward on ties)."""
         best = None

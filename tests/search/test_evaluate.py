@@ -64,6 +64,18 @@ def test_trains_evaluate_rewards_a_train_closer_to_ascending():
     assert game.evaluate(state, 0) > 0.5 > game.evaluate(state, 1)
 
 
+def test_trains_evaluate_prefers_fewer_slots_out_of_order_at_the_same_run():
+    """T25: both trains have 6 slots in order; the one with fewer pairs out of order (one swap
+    from ascending, against a 1 that must travel six slots) stands better; counting the run
+    alone, they were level."""
+    from simkit.games.trains.evaluate import in_order, inversions
+    game, state = _played("trains", 2, 0)
+    state.trains[0], state.trains[1] = [1, 2, 3, 4, 5, 7, 6], [2, 3, 4, 5, 6, 7, 1]
+    assert in_order(state.trains[0]) == in_order(state.trains[1]) == 6
+    assert inversions(state.trains[0]) == 1 and inversions(state.trains[1]) == 6
+    assert game.evaluate(state, 0) > 0.5 > game.evaluate(state, 1)
+
+
 def test_shipside_evaluate_counts_points_and_the_board():
     """S54: points from captured ships; a side near a ship's defense (S32) is worth something."""
     game, state = _played("shipside", 2, 0)
@@ -137,6 +149,25 @@ def test_a_heavy_prior_makes_the_search_play_the_prior_choice():
         bot.setup(info, 0, rng)
         chosen.append(bot.act(Decision(state, 0, rng)))
     assert chosen[1] == wanted and chosen[0] != wanted
+
+
+def test_a_guard_keeps_the_prior_choice_the_search_does_not_clearly_beat():
+    """Rewards lie in [0, 1], so no choice beats another by a guard of 1.5: the prior's is played.
+    Without the guard (and without a bias) the same search plays another card."""
+    state, config = _first_decision("sixnimmt", 4)
+    info = GameInfo("sixnimmt", config, 4)
+    prior = parse_strategy("lowest", "sixnimmt").build()
+    prior.setup(info, 0, np.random.default_rng(0))
+    wanted = prior.act(Decision(state, 0, np.random.default_rng(0)))
+    chosen = []
+    for guard in (0.0, 1.5):
+        bot = ISMCTS(iterations=40, rollout="random", prior="lowest", prior_weight=0, guard=guard)
+        rng = np.random.default_rng(7)
+        bot.setup(info, 0, rng)
+        chosen.append(bot.act(Decision(state, 0, rng)))
+    assert chosen[1] == wanted and chosen[0] != wanted
+    with pytest.raises(ValueError, match="guard=-1"):
+        ISMCTS(guard=-1)
 
 
 def test_a_depth_cap_of_one_grows_no_node_below_the_root(monkeypatch):

@@ -55,7 +55,7 @@ TRAINS_WIN = ("use", 1, 4)
 
 
 #: ISMCTS parameters of the search before per-game defaults (greedy rollouts to the end)
-GENERIC = {"rollout": "greedy", "c": 2 ** 0.5, "horizon": 0, "prior_weight": 0.0}
+GENERIC = {"rollout": "greedy", "c": 2 ** 0.5, "horizon": 0, "prior_weight": 0.0, "guard": 0.0}
 
 
 def _state(game_name, text, overrides=None):

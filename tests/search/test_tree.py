@@ -66,3 +66,27 @@ def test_a_biased_untried_action_is_expanded_first_and_keeps_a_fading_bonus():
     for _ in range(20):
         _visit(node, "c", 0.4)
     assert node.select(["a", "b", "c"], c=0.0, rng=rng).action == "a"     # the bonus faded
+
+
+def _edge_with(node, action, visits, mean):
+    node.select([action], c=0.0, rng=np.random.default_rng(0))
+    for _ in range(visits):
+        _visit(node, action, mean)
+    return node.edges[action]
+
+
+def test_the_guard_keeps_the_prior_choice_unless_the_search_beats_it_clearly():
+    node = Node()
+    prior = _edge_with(node, "prior", 10, 0.50)
+    close = _edge_with(node, "close", 12, 0.625)
+    assert node.guarded(close, "prior", guard=0.25) is prior        # 0.125 better: not enough
+    assert node.guarded(close, "prior", guard=0.125) is close       # exactly the margin: overruled
+    assert node.guarded(prior, "prior", guard=0.25) is prior
+
+
+def test_the_guard_overrules_a_prior_choice_the_search_never_tried():
+    node = Node()
+    best = _edge_with(node, "best", 5, 0.4)
+    assert node.guarded(best, "absent", guard=0.5) is best
+    node.edges["untried"] = type(best)("untried")
+    assert node.guarded(best, "untried", guard=0.5) is best
