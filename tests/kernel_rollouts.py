@@ -96,3 +96,38 @@ def differences(info: GameInfo, state: State, strategy: str, left: int, round_cu
     else:
         bad.append("is_over")
     return bad
+
+
+def carried_differences(info: GameInfo, state: State, strategy: str, used: int, seed: int) -> list[str]:
+    """As `differences`, after `used` tree steps asked of the rollout bots (a search's other seats):
+    two Simulators of one seed, the Python rollout on one clone and `KernelRollout.play(...,
+    bots=)` on the other, to the end; also "buffer s" when a bot's draw buffer differs after."""
+    game = get_game(info.game)
+    spec = parse_strategy(strategy, info.game)
+    kernel = kernel_rollout(game.name)(info, spec)
+    assert kernel.carries_bots, strategy
+    sims, copies = [], []
+    for _ in range(2):
+        sim = Simulator(game, info, spec, np.random.default_rng(seed), "win", None, kernel=False)
+        sim.start()
+        copy = state.clone()
+        for _ in range(used):
+            if not copy.is_over():
+                copy.apply([sim.choose(copy, s) for s in copy.to_act()])
+        sims.append(sim)
+        copies.append(copy)
+    (py_sim, k_sim), (python, compiled) = sims, copies
+    py_sim._play(python, 10_000)
+    kernel.play(compiled, k_sim.rngs, 10_000, False, bots=k_sim.bots)
+    bad = [name for name in _fields(python) if name not in NOT_COMPARED
+           and getattr(python, name) != getattr(compiled, name)]
+    if python.rng.bit_generator.state != compiled.rng.bit_generator.state:
+        bad.append("rng")
+    bad += [f"seat rng {s}" for s, (a, b) in enumerate(zip(py_sim.rngs, k_sim.rngs))
+            if a.bit_generator.state != b.bit_generator.state]
+    bad += [f"buffer {s}" for s, (a, b) in enumerate(zip(py_sim.bots, k_sim.bots))
+            if getattr(a, "_buf", None) != getattr(b, "_buf", None)]
+    over = python.is_over()
+    if over != compiled.is_over() or (over and python.outcome() != compiled.outcome()):
+        bad.append("outcome")
+    return bad

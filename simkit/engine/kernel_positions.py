@@ -44,6 +44,39 @@ def restore_generators(rngs: Sequence[np.random.Generator], rows: np.ndarray) ->
                                    "has_uint32": has32, "uinteger": half}
 
 
+#: a double of a `random` bot's buffer is (word >> 11) / 2**53 (`kernel_rng.buffered_double`):
+#: the word back from the double
+_DOUBLE_BITS = float(1 << 53)
+
+
+def buffer_fits(width: int, size: int) -> None:
+    """ValueError unless kernel rows of `width` words hold a draw buffer of `size` (its fill at
+    kernel_rng.SCRATCH, the draws after)."""
+    if width < kr.SCRATCH + 1 + size:
+        raise ValueError(f"kernel rows of {width} words cannot hold a buffer of {size} draws")
+
+
+def buffers_in(rows: np.ndarray, bots: Sequence[Any], size: int) -> None:
+    """Each Python bot's part-used draw buffer (`bot._buf`, doubles popped from its end, at most
+    `size`) into its kernel row's scratch columns, where `kernel_rng.buffered_double(row, size)`
+    goes on popping it; a bot without a buffer leaves the row's empty. Rows as wide as
+    `buffer_fits` asks."""
+    for row, bot in zip(rows, bots):
+        buf = getattr(bot, "_buf", None) or ()
+        row[kr.SCRATCH] = len(buf)
+        if buf:
+            row[kr.SCRATCH + 1:kr.SCRATCH + 1 + len(buf)] = [int(x * _DOUBLE_BITS) << 11 for x in buf]
+
+
+def buffers_out(rows: np.ndarray, bots: Sequence[Any], size: int) -> None:
+    """The draws left in each kernel row's buffer back into its bot's `_buf` (bots without one
+    are left alone): the Python bot then continues where the kernel form stopped."""
+    for row, bot in zip(rows, bots):
+        if hasattr(bot, "_buf"):
+            words = row[kr.SCRATCH:kr.SCRATCH + 1 + size].tolist()
+            bot._buf = [(w >> 11) / _DOUBLE_BITS for w in words[1:1 + words[0]]]
+
+
 def put(g: np.ndarray, at: int, values: Sequence[int]) -> None:
     """g[at:at + len(values)] = values (a list of ints; nothing for an empty one)."""
     if values:

@@ -142,3 +142,96 @@ def test_a_rollout_bot_without_a_kernel_form_plays_in_python(monkeypatch):
     bot.setup(GameInfo("sixnimmt", config, state.n), 0, rng)
     bot.act(Decision(state, 0, rng))
     assert calls == []
+
+
+# ---- Game of Trains and Shipside: bots asked in the tree continue in the kernel ----------------
+def _game_positions(game_name, count):
+    """`count` determinized positions (info, state) along a seeded random game of `game_name`, 2
+    players, spread from its start to its end."""
+    from tests.kernel_rollouts import positions
+
+    found = [(info, state) for info, kind, state in positions(game_name, 2, {}, ["random"], 3, every=2)
+             if kind == "sampled" and len(state.legal_actions(state.to_act()[0])) > 1]
+    return found[::max(1, len(found) // count)][:count]
+
+
+def _game_decide(make, info, state, seed, monkeypatch):
+    """The search's action at `state` for its first acting seat, and every rollout reward."""
+    rewards = []
+    rollout = Simulator.rollout
+
+    def recorded(self, *args):
+        reward = rollout(self, *args)
+        rewards.append(reward)
+        return reward
+
+    monkeypatch.setattr(Simulator, "rollout", recorded)
+    seat = state.to_act()[0]
+    bot = make()
+    rng = np.random.default_rng(seed)
+    bot.setup(info, seat, rng)
+    action = bot.act(Decision(state.clone(), seat, rng))
+    monkeypatch.setattr(Simulator, "rollout", rollout)
+    return action, rewards
+
+
+GAME_SEARCHES = {
+    "generic (random rollouts to the end)":
+        lambda kernel: ISMCTS(iterations=100, rollout="random", reward="win", c=1.414, horizon=0,
+                              round_cut=False, prior_weight=0, kernel=kernel),
+    "the game's defaults": lambda kernel: ISMCTS(iterations=100, kernel=kernel),
+}
+
+
+@pytest.mark.parametrize("search", list(GAME_SEARCHES))
+@pytest.mark.parametrize("game_name", ["trains", "shipside"])
+def test_trains_and_shipside_searches_score_the_python_paths_rewards(game_name, search, monkeypatch):
+    make = GAME_SEARCHES[search]
+    for i, (info, state) in enumerate(_game_positions(game_name, 4)):
+        python = _game_decide(lambda: make(False), info, state, i, monkeypatch)
+        kernel = _game_decide(lambda: make(True), info, state, i, monkeypatch)
+        assert kernel == python, f"{game_name}, position {i}"
+        assert python[1], "the search rolled out"
+
+
+@pytest.mark.parametrize("game_name", ["trains", "shipside"])
+def test_random_rollouts_after_tree_steps_play_in_the_kernel_with_the_used_buffers(game_name, monkeypatch):
+    """The kernel plays rollouts whose bots the tree asked (not only fresh ones), and their
+    part-used draw buffers go in: what the comparison above then checks."""
+    carried = []
+    make = GAME_SEARCHES["generic (random rollouts to the end)"]
+    found = _game_positions(game_name, 4)
+    info = found[0][0]
+    spec = parse_strategy("random", game_name)
+    kernel = simulator_module.kernel_rollout(get_game(game_name), info, spec)[0]
+    assert kernel is not None and kernel.carries_bots
+    play = type(kernel).play
+
+    def watched(self, state, rngs, left, round_cut, bots=None):
+        carried.append(bots is not None and any(getattr(b, "_buf", None) for b in bots))
+        play(self, state, rngs, left, round_cut, bots=bots)
+
+    monkeypatch.setattr(type(kernel), "play", watched)
+    for i, (info, state) in enumerate(found):
+        bot = make(True)
+        rng = np.random.default_rng(i)
+        bot.setup(info, state.to_act()[0], rng)
+        bot.act(Decision(state.clone(), state.to_act()[0], rng))
+    assert sum(carried) > 0, "no rollout after tree steps went to the kernel"
+
+
+@pytest.mark.parametrize("game_name", ["trains", "shipside"])
+def test_the_comparison_fails_when_the_buffers_are_not_carried(game_name, monkeypatch):
+    """Control: a kernel that starts every rollout with empty buffers (as for fresh bots) scores
+    other rewards than the Python path once the tree has asked the bots."""
+    from simkit.engine import kernel_positions
+
+    make = GAME_SEARCHES["generic (random rollouts to the end)"]
+    differs = 0
+    for i, (info, state) in enumerate(_game_positions(game_name, 3)):
+        python = _game_decide(lambda: make(False), info, state, i, monkeypatch)
+        monkeypatch.setattr(kernel_positions, "buffers_in", lambda rows, bots, size: None)
+        kernel = _game_decide(lambda: make(True), info, state, i, monkeypatch)
+        monkeypatch.undo()
+        differs += kernel[1] != python[1]
+    assert differs > 0

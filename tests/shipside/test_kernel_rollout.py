@@ -14,7 +14,7 @@ import pytest
 from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.shipside.config import ShipsideConfig
 from simkit.games.trains.config import TrainsConfig
-from tests.kernel_rollouts import differences, kernel_rollout, positions
+from tests.kernel_rollouts import carried_differences, differences, kernel_rollout, positions
 
 #: (config overrides, seed) of the seeded `random` games the positions come from
 CONFIGS = [
@@ -112,3 +112,25 @@ def test_what_the_kernel_cannot_roll_out_is_refused_with_a_reason():
         rollout(info, parse_strategy("ismcts", "shipside"))
     with pytest.raises(ValueError, match="not a Shipside config"):
         rollout(GameInfo("shipside", TrainsConfig(), 2), parse_strategy("random", "shipside"))
+
+
+@pytest.mark.parametrize("overrides,seed", [CONFIGS[0], CONFIGS[1], CONFIGS[2]])
+@pytest.mark.parametrize("bot", BOTS)
+def test_bots_asked_in_the_tree_continue_in_the_kernel(overrides, seed, bot):
+    """`carries_bots`: after tree steps `random`'s buffer (32 draws) is part used and goes into
+    the kernel and back; greedy and octopus keep nothing between decisions. State, generators
+    and buffers end as in Python."""
+    for i, (info, kind, state) in enumerate(_positions(overrides, seed)[::2]):
+        for used in (1, 3):
+            bad = carried_differences(info, state, bot, used, seed=seed * 1000 + i)
+            assert not bad, f"{kind} position {i} ({state.phase}), {used} tree steps: {bad} differ"
+
+
+def test_the_carry_comparison_fails_without_the_buffer(monkeypatch):
+    """Control: a kernel that starts with empty buffers after tree steps ends elsewhere."""
+    from simkit.engine import kernel_positions
+
+    monkeypatch.setattr(kernel_positions, "buffers_in", lambda rows, bots, size: None)
+    found = _positions(*CONFIGS[0])[:10]
+    assert any(carried_differences(info, state, "random", 1, seed=i)
+               for i, (info, _, state) in enumerate(found))

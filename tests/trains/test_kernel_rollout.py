@@ -24,7 +24,7 @@ from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.trains.config import TrainsConfig
 from simkit.search.simulator import Simulator
 from strategies.trains import heuristic
-from tests.kernel_rollouts import differences, kernel_rollout, positions
+from tests.kernel_rollouts import carried_differences, differences, kernel_rollout, positions
 
 
 class SharedMemory(heuristic.DiscardMemory):
@@ -132,3 +132,20 @@ def test_what_the_kernel_cannot_roll_out_is_refused_with_a_reason():
         rollout(info, parse_strategy("rival:attack=-1", "trains"))
     with pytest.raises(ValueError, match="not a Game of Trains config"):
         rollout(GameInfo("trains", SixNimmtConfig(), 3), parse_strategy("random", "trains"))
+
+
+def test_a_random_bot_asked_in_the_tree_continues_in_the_kernel(monkeypatch):
+    """`carries_bots`: after tree steps `random`'s buffer (64 draws) is part used; the kernel takes
+    it over and hands it back, so state, generators and buffers end as in Python. Control: the
+    same comparison without the buffer carried in differs."""
+    from simkit.engine import kernel_positions
+
+    found = _positions(*CONFIGS[0])[::3][:12]
+    for i, (info, kind, state) in enumerate(found):
+        for used in (1, 3):
+            bad = carried_differences(info, state, "random", used, seed=i)
+            assert not bad, f"{kind} position {i} ({state.phase}), {used} tree steps: {bad} differ"
+    assert not kernel_rollout("trains")(found[0][0], parse_strategy("greedy", "trains")).carries_bots
+    monkeypatch.setattr(kernel_positions, "buffers_in", lambda rows, bots, size: None)
+    assert any(carried_differences(info, state, "random", 1, seed=i)
+               for i, (info, _, state) in enumerate(found))

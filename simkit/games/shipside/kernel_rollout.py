@@ -2,7 +2,7 @@
 
 `KernelRollout(info, rollout).play(state, rngs, left, round_cut)` plays a `ShipsideState` on in
 the kernel (kernel_play.py) with the rollout strategy's kernel form in both seats, exactly as
-`simkit.search.simulator.Simulator._play` does with the Python bots just set up: the state is
+`simkit.search.simulator.Simulator._play` does with the Python bots: the state is
 converted to the kernel's array (every zone, the phase, a direction choice waiting inside a
 placement S25, the variant's marks and picks S56-S58), played on, and written back into the same
 state; the generators continue where the kernel left them.
@@ -11,18 +11,25 @@ The kernel counts what the scalar state lists: ships captured, removed, and the 
 that left the game (S35-S38). So the kernel stops after each step that scores a ship
 (`play_to_scoring`, a handful per game) and the scoring is read from the arrays before and
 after that step with the scalar engine's own rules (`rules.ship_result`), in the scalar
-engine's order (the placement's ship, then the octopus's origin, S45). Shipside has no rounds
+engine's order (the placement's ship, then the octopus's origin, S45).
+
+Bots already asked in the search's tree continue in the kernel (`carries_bots`, `play(...,
+bots=...)`): `random` keeps a buffer of 32 draws (strategies/shipside/baseline.py), carried into
+the kernel's generator row (the scratch columns `kernel_rng.buffered_double` reads) and back;
+`greedy` and `octopus` keep nothing between decisions (strategies/shipside/heuristic.py clears
+its memos at each decision). Shipside has no rounds
 (`Game.round_of` is None), so `round_cut` cuts nothing, as in the Python path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from simkit.engine.game import State
-from simkit.engine.strategy import GameInfo, StrategySpec
+from simkit.engine.strategy import GameInfo, Strategy, StrategySpec
 from simkit.games.shipside import kernel_layout as L
 from simkit.games.shipside import rules
 from simkit.games.shipside.config import MARKS, ShipsideConfig
@@ -32,13 +39,22 @@ _PHASE = {name: i for i, name in enumerate(rules.PHASES)}
 _DIRS = ((), ("L",), ("R",), ("L", "R"))        # kernel direction bits -> moves.dirs
 _NO_TRACE = np.zeros(0, dtype=np.int64)
 _SHIPS2 = 2 * L.MAX_SHIPS
+#: the built-in bots' compiled forms (strategies/shipside/kernels.py), by name (games sit below
+#: bots): `random` buffers 32 draws (kernel_bots.random_bot), greedy and octopus keep nothing
+_BOTS = "strategies.shipside.kernel_bots:"
+_RANDOM, _STATELESS = _BOTS + "random_bot", frozenset({_BOTS + "greedy_bot"})
+_BUFFER = 32
 
 
 class KernelRollout:
     """Plays Shipside rollouts with one strategy's kernel form in both seats."""
 
+    #: `play` takes `bots=`: Python rollout bots already asked since their setup continue in the
+    #: kernel; set per rollout strategy in __init__ (the built-in bots' forms only)
+    carries_bots = False
+
     def __init__(self, info: GameInfo, rollout: StrategySpec) -> None:
-        from simkit.engine.kernels import kernel_params, numba_missing
+        from simkit.engine.kernels import kernel_form, kernel_params, numba_missing
 
         missing = numba_missing()
         if missing:
@@ -47,9 +63,15 @@ class KernelRollout:
             raise ValueError("the config is not a Shipside config")
         config: ShipsideConfig = info.config
         kernel_params(rollout, config, 2)               # ValueError: no form, or it refuses them
-        from simkit.engine.kernel_positions import bot_handles, entry_point, generator_rows
+        from simkit.engine.kernel_positions import bot_handles, buffer_fits, entry_point, generator_rows
         from simkit.games.shipside.kernel import _Lineup, settings, tables
         from simkit.games.shipside.kernel_play import BOT_SIG, ROW_WORDS, new_layout, play_to_scoring
+
+        buffer_fits(ROW_WORDS, _BUFFER)
+        function = kernel_form(rollout).function
+        #: `random`'s buffer goes in and out; a plug-in's form plays only freshly set-up bots
+        self.buffered = function == _RANDOM
+        self.carries_bots = self.buffered or function in _STATELESS
 
         self.config = config
         self.text = rollout.text
@@ -62,9 +84,12 @@ class KernelRollout:
         self._play = entry_point(play_to_scoring, self.blank, generator_rows([], ROW_WORDS), self.slots,
                                  self.fns, self.lineup.params, 0, _NO_TRACE, self.before)
 
-    def play(self, state: State, rngs: list[np.random.Generator], left: int, round_cut: bool) -> None:
-        """Play `state` on in place (at most `left` steps or to the end); see the module doc."""
-        from simkit.engine.kernel_positions import generator_rows, restore_generators
+    def play(self, state: State, rngs: list[np.random.Generator], left: int, round_cut: bool,
+             bots: Sequence[Strategy] | None = None) -> None:
+        """Play `state` on in place (at most `left` steps or to the end); see the module doc.
+        `bots`: the Python rollout bots as the search left them (None: set up afresh); random's
+        draw buffer goes into the kernel and back."""
+        from simkit.engine.kernel_positions import buffers_in, buffers_out, generator_rows, restore_generators
         from simkit.engine.kernels import quiet_numba
 
         if left <= 0 or state.is_over():
@@ -74,6 +99,8 @@ class KernelRollout:
         generators = [s.rng, *rngs[:2]]
         from simkit.games.shipside.kernel_play import ROW_WORDS
         gens = generator_rows(generators, ROW_WORDS)
+        if bots is not None and self.buffered:
+            buffers_in(gens[1:], bots, _BUFFER)
         lineup, before = self.lineup, self.before
         with quiet_numba():
             while left > 0:
@@ -88,6 +115,8 @@ class KernelRollout:
                 self._scored(s, before, g)
         self.from_kernel(g, s)
         restore_generators(generators, gens)
+        if bots is not None and self.buffered:
+            buffers_out(gens[1:], bots, _BUFFER)
 
     # ---- scalar -> kernel ---------------------------------------------------------------------
     def to_kernel(self, s: Any) -> np.ndarray:

@@ -46,8 +46,8 @@ _MIN_TURNS_HEURISTIC = 2
 _BOTS = "strategies.sixnimmt.kernel_bots:"
 _RANDOM, _HEURISTIC = _BOTS + "random_bot", _BOTS + "heuristic_bot"
 _STATELESS = frozenset({_BOTS + "lowest_bot", _BOTS + "highest_bot", _HEURISTIC})
-#: a double of the `random` bot's buffer is (word >> 11) / 2**53: the word back from the double
-_DOUBLE_BITS = float(1 << 53)
+#: the `random` bot's draw buffer (strategies/sixnimmt/baseline.py; kernel_rng.buffered_double)
+_BUFFER = 16
 
 
 class KernelRollout:
@@ -72,7 +72,7 @@ class KernelRollout:
         if reason is not None:
             raise ValueError(reason)
         from simkit.engine import kernel_rng as kr
-        from simkit.engine.kernel_positions import bot_handles, entry_point
+        from simkit.engine.kernel_positions import bot_handles, buffer_fits, entry_point
         from simkit.games.sixnimmt.kernel import _Lineup, config_array
         from simkit.games.sixnimmt.kernel_play import BOT_SIG, new_layout, play_rollout
 
@@ -84,6 +84,7 @@ class KernelRollout:
         self.g = new_layout(self.cfg)
         self.slots = np.zeros(n, dtype=np.int64)
         self.gens = np.zeros((n + 1, kr.ROW_WORDS), dtype=np.uint64)
+        buffer_fits(kr.ROW_WORDS, _BUFFER)
         self.seen = np.zeros(1 + L.CARDS + n, dtype=np.int64)
         self.log = np.zeros(n * _LOG_ROUNDS, dtype=np.int64)
         function = kernel_form(rollout).function
@@ -121,7 +122,7 @@ class KernelRollout:
         """Play `state` on in place: at most `left` steps, to the end of the match or (round_cut)
         of the round. `bots`: the Python rollout bots as the search left them (None: set up
         afresh); their state (random's draw buffer) goes into the kernel and back."""
-        from simkit.engine.kernel_positions import generator_rows, restore_generators
+        from simkit.engine.kernel_positions import buffers_in, buffers_out, generator_rows, restore_generators
         from simkit.games.sixnimmt.kernel import write_state
 
         s: Any = state
@@ -136,7 +137,7 @@ class KernelRollout:
         if self.draws:
             gens[1:] = generator_rows(rngs[:n], gens.shape[1])
             if bots is not None:
-                self._buffers_in(bots)
+                buffers_in(gens[1:], bots, _BUFFER)
         seen = self.seen
         seen[0] = len(s.seen)
         if s.seen:
@@ -161,25 +162,7 @@ class KernelRollout:
         if self.draws:
             restore_generators(rngs[:n], gens[1:])
             if bots is not None:
-                self._buffers_out(bots)
-
-    # ---- the random bot's draw buffer ------------------------------------------------------
-    def _buffers_in(self, bots: Sequence[Strategy]) -> None:
-        from simkit.engine.kernel_rng import SCRATCH
-
-        for row, bot in zip(self.gens[1:], bots):
-            buf = getattr(bot, "_buf", None) or ()
-            row[SCRATCH] = len(buf)
-            if buf:
-                row[SCRATCH + 1:SCRATCH + 1 + len(buf)] = [int(x * _DOUBLE_BITS) << 11 for x in buf]
-
-    def _buffers_out(self, bots: Sequence[Strategy]) -> None:
-        from simkit.engine.kernel_rng import SCRATCH
-
-        for row, bot in zip(self.gens[1:], bots):
-            if hasattr(bot, "_buf"):
-                words = row[SCRATCH:SCRATCH + 17].tolist()
-                bot._buf = [(w >> 11) / _DOUBLE_BITS for w in words[1:1 + words[0]]]
+                buffers_out(gens[1:], bots, _BUFFER)
 
     # ---- the kernel's array back into the scalar state ---------------------------------------
     def _write_back(self, s: Any, rounds: list[tuple[float, ...]]) -> None:

@@ -7,27 +7,34 @@ converted to the kernel's array (every zone, the phase and the seats to act, als
 two steps T8-T9 and the setup T5-T7), played on, and written back into the same state; the
 generators continue where the kernel left them.
 
-Bots set up afresh know nothing of earlier rollouts: `random` starts with an empty draw buffer,
-and `greedy`/`rival` read their discard memory from the whole public log at their first turn
-(strategies/trains/heuristic.py, `DiscardMemory`), which is what `KnownDiscards` computes for
-the kernel's KNOWN and PENDING. Game of Trains has no rounds (`Game.round_of` is None), so
+Bots set up afresh know nothing of earlier rollouts: `random` starts with an empty draw buffer
+(64 draws, strategies/trains/baseline.py), and `play(..., bots=...)` carries a used bot's
+part-used buffer into the kernel's generator row (the scratch columns
+`kernel_rng.buffered_double` reads) and back (`carries_bots`). `greedy`/`rival` read their
+discard memory from the whole public log at their first turn (strategies/trains/heuristic.py,
+`DiscardMemory`), which is what `KnownDiscards` computes for the kernel's KNOWN and PENDING: a
+bot asked in the tree keeps a memory the kernel does not take over, so those forms play only
+freshly set-up bots. Game of Trains has no rounds (`Game.round_of` is None), so
 `round_cut` cuts nothing, as in the Python path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from simkit.engine.game import State
-from simkit.engine.strategy import GameInfo, StrategySpec
+from simkit.engine.strategy import GameInfo, Strategy, StrategySpec
 from simkit.games.trains import kernel_layout as L
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.rules import PHASES
 
 _PHASE = {name: i for i, name in enumerate(PHASES)}
 _NO_TRACE = np.zeros(0, dtype=np.int64)
+#: the `random` bot's draw buffer (strategies/trains/baseline.py; kernel_play.uniform_choice)
+_BUFFER = 64
 
 
 class KnownDiscards:
@@ -90,6 +97,10 @@ class KnownDiscards:
 class KernelRollout:
     """Plays Game of Trains rollouts with one strategy's kernel form in every seat."""
 
+    #: `play` takes `bots=`: Python rollout bots already asked since their setup continue in the
+    #: kernel; set in __init__ (`random` only: greedy and rival keep a discard memory)
+    carries_bots = False
+
     def __init__(self, info: GameInfo, rollout: StrategySpec) -> None:
         from simkit.engine.kernels import kernel_form, kernel_params, numba_missing
 
@@ -100,7 +111,7 @@ class KernelRollout:
             raise ValueError("the config is not a Game of Trains config")
         form = kernel_form(rollout)
         kernel_params(rollout, info.config, info.n_players)     # ValueError: it refuses them
-        from simkit.engine.kernel_positions import bot_handles, entry_point, generator_rows
+        from simkit.engine.kernel_positions import bot_handles, buffer_fits, entry_point, generator_rows
         from simkit.games.trains.kernel import _effects, _Lineup, config_array
         from simkit.games.trains.kernel_play import BOT_SIG, GEN_WORDS, UNIFORM, new_layout, play_on
 
@@ -115,13 +126,19 @@ class KernelRollout:
         self.slots = np.zeros(n, dtype=np.int64)
         self.width = GEN_WORDS
         self.memory = form.function != UNIFORM        # only a bot that reads KNOWN needs it
+        buffer_fits(GEN_WORDS, _BUFFER)
+        #: the uniform form's Python bot keeps only its draw buffer, carried in and out
+        self.carries_bots = form.function == UNIFORM
         self.known = KnownDiscards(config.used_card == "after")
         self._play_on = entry_point(play_on, self.blank, self.cfg, generator_rows([], GEN_WORDS), self.slots,
                                     self.fns, self.lineup.params, self.lineup.direct, 0, _NO_TRACE)
 
-    def play(self, state: State, rngs: list[np.random.Generator], left: int, round_cut: bool) -> None:
-        """Play `state` on in place (at most `left` steps or to the end); see the module doc."""
-        from simkit.engine.kernel_positions import generator_rows, restore_generators
+    def play(self, state: State, rngs: list[np.random.Generator], left: int, round_cut: bool,
+             bots: Sequence[Strategy] | None = None) -> None:
+        """Play `state` on in place (at most `left` steps or to the end); see the module doc.
+        `bots`: the Python rollout bots as the search left them (None: set up afresh); random's
+        draw buffer goes into the kernel and back."""
+        from simkit.engine.kernel_positions import buffers_in, buffers_out, generator_rows, restore_generators
         from simkit.engine.kernels import quiet_numba
 
         if left <= 0 or state.is_over():
@@ -130,6 +147,8 @@ class KernelRollout:
         g = self.to_kernel(s)
         generators = [s.rng, *rngs[:self.n]]
         gens = generator_rows(generators, self.width)
+        if bots is not None:
+            buffers_in(gens[1:], bots, _BUFFER)
         lineup = self.lineup
         with quiet_numba():
             _, bad = self._play_on(g, self.cfg, gens, self.slots, self.fns, lineup.params, lineup.direct,
@@ -139,6 +158,8 @@ class KernelRollout:
                                "outside its legal list")
         self.from_kernel(g, s)
         restore_generators(generators, gens)
+        if bots is not None:
+            buffers_out(gens[1:], bots, _BUFFER)
 
     def to_kernel(self, s: Any) -> np.ndarray:
         """The state as the kernel's array (kernel_layout)."""
