@@ -193,8 +193,8 @@ def luck_split(table: np.ndarray, outcome: str, rng: np.random.Generator, *,
     d = table.shape[0]
     draws = np.empty((resamples, len(PARTS)))
     for i in range(resamples):                  # one resample of the deals gives every part's share
-        shares = _shares(variance_parts(table[rng.integers(0, d, d)]))
-        draws[i] = [shares[k] for k in PARTS]
+        drawn = _shares(variance_parts(table[rng.integers(0, d, d)]))
+        draws[i] = [drawn[k] for k in PARTS]
     tail = (1.0 - level) / 2.0
     low = np.quantile(draws, tail, axis=0)
     high = np.quantile(draws, 1.0 - tail, axis=0)
