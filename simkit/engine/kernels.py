@@ -206,3 +206,18 @@ def run_reason(spec: Any, game: str, title: str, config_cls: type[GameConfig]) -
     if missing:
         return missing
     return kernel_reason(spec.strategies, spec.config, spec.n_players)
+
+
+def rollout_form(info: Any, rollout: StrategySpec, config_type: type, game_name: str) -> KernelForm:
+    """The rollout strategy's kernel form, for a game's `KernelRollout` (docs/search.md, "Kernel
+    rollouts"); ValueError with the reason the kernel cannot play these rollouts: numba is missing,
+    the config is another game's, the strategy has no kernel form or the form refuses its
+    parameters."""
+    missing = numba_missing()
+    if missing:
+        raise ValueError(missing)
+    config: GameConfig = info.config
+    if not isinstance(config, config_type):
+        raise ValueError(f"the config is not a {game_name} config")
+    kernel_params(rollout, config, info.n_players)
+    return kernel_form(rollout)

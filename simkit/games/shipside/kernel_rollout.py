@@ -54,21 +54,16 @@ class KernelRollout:
     carries_bots = False
 
     def __init__(self, info: GameInfo, rollout: StrategySpec) -> None:
-        from simkit.engine.kernels import kernel_form, kernel_params, numba_missing
+        from simkit.engine.kernels import rollout_form
 
-        missing = numba_missing()
-        if missing:
-            raise ValueError(missing)
-        if not isinstance(info.config, ShipsideConfig):
-            raise ValueError("the config is not a Shipside config")
+        form = rollout_form(info, rollout, ShipsideConfig, "Shipside")
         config: ShipsideConfig = info.config
-        kernel_params(rollout, config, 2)               # ValueError: no form, or it refuses them
         from simkit.engine.kernel_positions import bot_handles, buffer_fits, entry_point, generator_rows
         from simkit.games.shipside.kernel import _Lineup, settings, tables
         from simkit.games.shipside.kernel_play import BOT_SIG, ROW_WORDS, new_layout, play_to_scoring
 
         buffer_fits(ROW_WORDS, _BUFFER)
-        function = kernel_form(rollout).function
+        function = form.function
         #: `random`'s buffer goes in and out; a plug-in's form plays only freshly set-up bots
         self.buffered = function == _RANDOM
         self.carries_bots = self.buffered or function in _STATELESS

@@ -59,18 +59,11 @@ class KernelRollout:
     carries_bots = False
 
     def __init__(self, info: GameInfo, rollout: StrategySpec) -> None:
-        from simkit.engine.kernels import kernel_form, kernel_reason, numba_missing
+        from simkit.engine.kernels import rollout_form
 
-        missing = numba_missing()
-        if missing:
-            raise ValueError(missing)
-        config = info.config
-        if not isinstance(config, SixNimmtConfig):
-            raise ValueError("the config is not a 6 nimmt! config")
+        form = rollout_form(info, rollout, SixNimmtConfig, "6 nimmt!")
+        config: SixNimmtConfig = info.config
         n = info.n_players
-        reason = kernel_reason((rollout,), config, n)
-        if reason is not None:
-            raise ValueError(reason)
         from simkit.engine import kernel_rng as kr
         from simkit.engine.kernel_positions import bot_handles, buffer_fits, entry_point
         from simkit.games.sixnimmt.kernel import _Lineup, config_array
@@ -87,7 +80,7 @@ class KernelRollout:
         buffer_fits(kr.ROW_WORDS, _BUFFER)
         self.seen = np.zeros(1 + L.CARDS + n, dtype=np.int64)
         self.log = np.zeros(n * _LOG_ROUNDS, dtype=np.int64)
-        function = kernel_form(rollout).function
+        function = form.function
         #: the built-in bots: `random` draws (from a buffer, carried in and out); the others
         #: never touch their generators and keep nothing between decisions. A plug-in's form
         #: may draw, and its Python bot may keep what the kernel form does not: its generators

@@ -102,15 +102,9 @@ class KernelRollout:
     carries_bots = False
 
     def __init__(self, info: GameInfo, rollout: StrategySpec) -> None:
-        from simkit.engine.kernels import kernel_form, kernel_params, numba_missing
+        from simkit.engine.kernels import rollout_form
 
-        missing = numba_missing()
-        if missing:
-            raise ValueError(missing)
-        if not isinstance(info.config, TrainsConfig):
-            raise ValueError("the config is not a Game of Trains config")
-        form = kernel_form(rollout)
-        kernel_params(rollout, info.config, info.n_players)     # ValueError: it refuses them
+        form = rollout_form(info, rollout, TrainsConfig, "Game of Trains")
         from simkit.engine.kernel_positions import bot_handles, buffer_fits, entry_point, generator_rows
         from simkit.games.trains.kernel import _effects, _Lineup, config_array
         from simkit.games.trains.kernel_play import BOT_SIG, GEN_WORDS, UNIFORM, new_layout, play_on
