@@ -43,23 +43,9 @@ def _positions(overrides, n=4, seed=5, every=3):
 
 
 def _decide(bot_factory, state, config, seed, monkeypatch):
-    """The bot's action at `state` for its first acting seat, and every rollout reward it scored."""
-    rewards = []
-    rollout = Simulator.rollout
-
-    def recorded(self, *args):
-        reward = rollout(self, *args)
-        rewards.append(reward)
-        return reward
-
-    monkeypatch.setattr(Simulator, "rollout", recorded)
-    seat = state.to_act()[0]
-    bot = bot_factory()
-    rng = np.random.default_rng(seed)
-    bot.setup(GameInfo("sixnimmt", config, state.n), seat, rng)
-    action = bot.act(Decision(state, seat, rng))
-    monkeypatch.setattr(Simulator, "rollout", rollout)
-    return action, rewards
+    """The bot's action at a 6 nimmt! `state` for its first acting seat, and every rollout reward
+    it scored."""
+    return _game_decide(bot_factory, GameInfo("sixnimmt", config, state.n), state, seed, monkeypatch)
 
 
 SEARCHES = {
