@@ -77,6 +77,32 @@ def buffers_out(rows: np.ndarray, bots: Sequence[Any], size: int) -> None:
             bot._buf = [(w >> 11) / _DOUBLE_BITS for w in words[1:1 + words[0]]]
 
 
+def rows_in(chance: np.random.Generator, rngs: Sequence[np.random.Generator], width: int,
+            bots: Sequence[Any] | None, buffer: int) -> tuple[list[np.random.Generator], np.ndarray]:
+    """A rollout's generators as kernel rows: the state's chance generator first, then each
+    seat's; with `bots` (the Python rollout bots as the search left them) and a `buffer` size
+    (0: their forms keep none), their part-used draw buffers carried in. `rows_out` undoes it."""
+    generators = [chance, *rngs]
+    rows = generator_rows(generators, width)
+    if bots is not None and buffer:
+        buffers_in(rows[1:], bots, buffer)
+    return generators, rows
+
+
+def rows_out(generators: Sequence[np.random.Generator], rows: np.ndarray, bots: Sequence[Any] | None,
+             buffer: int) -> None:
+    """The kernel rows' states back into the generators of `rows_in`, and the draw buffers into
+    the bots."""
+    restore_generators(generators, rows)
+    if bots is not None and buffer:
+        buffers_out(rows[1:], bots, buffer)
+
+
+def answered_outside(text: str, seat: int) -> RuntimeError:
+    """The error of a kernel form that answered an index outside its legal list."""
+    return RuntimeError(f"the kernel form of {text!r} (seat {seat}) answered outside its legal list")
+
+
 def put(g: np.ndarray, at: int, values: Sequence[int]) -> None:
     """g[at:at + len(values)] = values (a list of ints; nothing for an empty one)."""
     if values:

@@ -84,34 +84,29 @@ class KernelRollout:
         """Play `state` on in place (at most `left` steps or to the end); see the module doc.
         `bots`: the Python rollout bots as the search left them (None: set up afresh); random's
         draw buffer goes into the kernel and back."""
-        from simkit.engine.kernel_positions import buffers_in, buffers_out, generator_rows, restore_generators
+        from simkit.engine.kernel_positions import answered_outside, rows_in, rows_out
         from simkit.engine.kernels import quiet_numba
+        from simkit.games.shipside.kernel_play import ROW_WORDS
 
         if left <= 0 or state.is_over():
             return
         s: Any = state
         g = self.to_kernel(s)
-        generators = [s.rng, *rngs[:2]]
-        from simkit.games.shipside.kernel_play import ROW_WORDS
-        gens = generator_rows(generators, ROW_WORDS)
-        if bots is not None and self.buffered:
-            buffers_in(gens[1:], bots, _BUFFER)
+        buffer = _BUFFER if self.buffered else 0
+        generators, gens = rows_in(s.rng, rngs[:2], ROW_WORDS, bots, buffer)
         lineup, before = self.lineup, self.before
         with quiet_numba():
             while left > 0:
                 done, bad, scored = self._play(g, gens, self.slots, self.fns, lineup.params, left, _NO_TRACE,
                                                before)
                 if bad >= 0:
-                    raise RuntimeError(f"the kernel form of {self.text!r} (seat {bad}) "
-                                       "answered outside its legal list")
+                    raise answered_outside(self.text, bad)
                 left -= done
                 if not scored:
                     break
                 self._scored(s, before, g)
         self.from_kernel(g, s)
-        restore_generators(generators, gens)
-        if bots is not None and self.buffered:
-            buffers_out(gens[1:], bots, _BUFFER)
+        rows_out(generators, gens, bots, buffer)
 
     # ---- scalar -> kernel ---------------------------------------------------------------------
     def to_kernel(self, s: Any) -> np.ndarray:

@@ -115,7 +115,13 @@ class KernelRollout:
         """Play `state` on in place: at most `left` steps, to the end of the match or (round_cut)
         of the round. `bots`: the Python rollout bots as the search left them (None: set up
         afresh); their state (random's draw buffer) goes into the kernel and back."""
-        from simkit.engine.kernel_positions import buffers_in, buffers_out, generator_rows, restore_generators
+        from simkit.engine.kernel_positions import (
+            answered_outside,
+            buffers_in,
+            buffers_out,
+            generator_rows,
+            restore_generators,
+        )
         from simkit.games.sixnimmt.kernel import write_state
 
         s: Any = state
@@ -146,8 +152,7 @@ class KernelRollout:
             if bad != -2:
                 break
         if bad >= 0:
-            raise RuntimeError(f"the kernel form of {self.text!r} (seat {bad}) answered outside its "
-                               "legal list")
+            raise answered_outside(self.text, bad)
         if played:
             self._write_back(s, rounds)
         if deals:

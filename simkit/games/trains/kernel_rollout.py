@@ -132,28 +132,22 @@ class KernelRollout:
         """Play `state` on in place (at most `left` steps or to the end); see the module doc.
         `bots`: the Python rollout bots as the search left them (None: set up afresh); random's
         draw buffer goes into the kernel and back."""
-        from simkit.engine.kernel_positions import buffers_in, buffers_out, generator_rows, restore_generators
+        from simkit.engine.kernel_positions import answered_outside, rows_in, rows_out
         from simkit.engine.kernels import quiet_numba
 
         if left <= 0 or state.is_over():
             return
         s: Any = state
         g = self.to_kernel(s)
-        generators = [s.rng, *rngs[:self.n]]
-        gens = generator_rows(generators, self.width)
-        if bots is not None:
-            buffers_in(gens[1:], bots, _BUFFER)
+        generators, gens = rows_in(s.rng, rngs[:self.n], self.width, bots, _BUFFER)
         lineup = self.lineup
         with quiet_numba():
             _, bad = self._play_on(g, self.cfg, gens, self.slots, self.fns, lineup.params, lineup.direct,
                                    left, _NO_TRACE)
         if bad >= 0:
-            raise RuntimeError(f"the kernel form of {self.text!r} (seat {bad}) answered "
-                               "outside its legal list")
+            raise answered_outside(self.text, bad)
         self.from_kernel(g, s)
-        restore_generators(generators, gens)
-        if bots is not None:
-            buffers_out(gens[1:], bots, _BUFFER)
+        rows_out(generators, gens, bots, _BUFFER)
 
     def to_kernel(self, s: Any) -> np.ndarray:
         """The state as the kernel's array (kernel_layout)."""
