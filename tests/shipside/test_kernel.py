@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from simkit.engine.play import play_game, play_range
+from simkit.engine.play import play_range
 from simkit.engine.spec import RunSpec
 from simkit.games.shipside.kernel import kernel_supported, play_range_kernel
-from tests.golden import CASES as GOLDEN_CASES
 from tests.kernel_tables import assert_same_tables
 
 CASES = [
@@ -79,38 +78,6 @@ def test_listed_deals_and_a_chunk_anywhere_in_the_run_give_the_same_games():
     assert whole.seats["score"][13 * 2:37 * 2].tolist() == part.seats["score"].tolist()
 
 
-def test_a_game_at_the_step_cap_has_no_result_as_in_the_scalar_engine(monkeypatch):
-    """The scalar engine's hard step cap (Game.max_steps): the game stops there, its error says
-    so, its scores are NaN and its extras null; the kernel reads the same cap."""
-    import dataclasses
-
-    import simkit.engine.play as play_module
-    import simkit.games.shipside.kernel as kernel_module
-    from simkit.engine.registry import get_game
-
-    capped = dataclasses.replace(get_game("shipside"), max_steps=lambda config, n: 40)
-    monkeypatch.setattr(play_module, "get_game", lambda name: capped)
-    monkeypatch.setattr(kernel_module, "step_cap", lambda config: 40)
-    spec = RunSpec.create("shipside", 2, ["random"], 40, seed=2)
-    scalar, kernel = play_range(spec, 0, 40), play_range_kernel(spec, 0, 40)
-    failed = [e for e in kernel.games["error"].tolist() if e]
-    assert 0 < len(failed) < 40 and "did not end within 40 steps" in failed[0]
-    assert_same_tables(scalar, kernel)
-
-
-def test_auto_takes_the_kernel_and_says_why_it_falls_back():
-    def create(strategies, engine="auto", **kw):
-        return RunSpec.create("shipside", 2, strategies, 10, seed=1, engine=engine, **kw)
-
-    assert create(["random"]).engine == "kernel"
-    fallback = create(["ismcts", "random"])
-    assert fallback.engine == "scalar" and "has no kernel form" in fallback.engine_note
-    paranoid = create(["random"], paranoid=True)
-    assert paranoid.engine == "scalar" and "--paranoid" in paranoid.engine_note
-    assert create(["greedy", "octopus"]).engine == "kernel"
-    assert kernel_supported(RunSpec.create("sixnimmt", 2, ["random"], 1, seed=1)) is not None
-
-
 def test_a_strategy_parameter_its_kernel_form_cannot_take_is_a_reason():
     spec = RunSpec.create("shipside", 2, ["greedy"], 10, seed=1)
     entry = spec.strategies[0]
@@ -120,69 +87,3 @@ def test_a_strategy_parameter_its_kernel_form_cannot_take_is_a_reason():
     assert reason is not None and "greedy:depth=3" in reason and "kernel form cannot play" in reason
 
 
-def test_replaying_a_kernel_games_answers_through_the_scalar_engine_gives_its_game():
-    """The kernel records its bots' answers; the scalar engine replays them to the same log."""
-    from simkit.engine.kernels import replay_answers
-    from simkit.games.shipside.kernel import traced_game
-
-    for overrides, lineup in (({}, ["random"]), ({"variant.enabled": "true", "movement.chooser": "owner"},
-                                                 ["octopus", "random"])):
-        spec = RunSpec.create("shipside", 2, lineup, 6, seed=9, overrides=overrides)
-        for index in range(6):
-            played, state = play_game(spec, index)
-            _, start = play_game(spec, index, max_steps=0)
-            steps = replay_answers(start, traced_game(spec, index))
-            assert steps == played.steps and start.is_over()
-            assert start.events == state.events and start.outcome() == state.outcome()
-
-
-def _kernel_cases():
-    from simkit.engine.kernels import kernel_reason
-    from tests.golden import spec_of
-    specs = [(case, spec_of("shipside", case)) for case in GOLDEN_CASES["shipside"]]
-    return [case for case, spec in specs if kernel_reason(spec.strategies, spec.config, 2) is None]
-
-
-@pytest.mark.parametrize("case", _kernel_cases(), ids=lambda case: case.name)
-def test_the_golden_transcripts_play_through_the_kernel(case):
-    """The kernel's answers in each golden game (with kernel forms for its seats), replayed
-    through the scalar engine, give the golden log and result; the kernel's own row has that
-    result (the goldens stay as they are)."""
-    from simkit.engine.kernels import replay_answers
-    from simkit.engine.registry import get_game
-    from simkit.games.shipside.kernel import traced_game
-    from tests.golden import golden_path, header, spec_of
-
-    spec = spec_of("shipside", case)
-    _, state = play_game(spec, case.index, max_steps=0)
-    steps = replay_answers(state, traced_game(spec, case.index))
-    out = state.outcome()
-    lines = header("shipside", case) + [
-        "", "== log", *get_game("shipside").render_log(state).splitlines(), "", "== result",
-        f"steps: {steps}", "forfeit: -1", f"scores: {list(out.scores)}", f"ranks: {list(out.ranks)}",
-        f"wins: {list(out.win_shares)}",
-        "extras: " + ", ".join(f"{k}={v}" for k, v in sorted(out.extras.items()))]
-    assert lines == golden_path("shipside", case).read_text(encoding="utf-8").splitlines()
-    row = play_range_kernel(spec, case.index, case.index + 1)
-    assert row.seats["score"].tolist() == list(out.scores) and row.games["steps"].tolist() == [steps]
-
-
-def test_a_kernel_run_is_recorded_and_replays_as_the_scalar_engines_log(tmp_path):
-    import json
-
-    import pandas as pd
-    from click.testing import CliRunner
-
-    from simkit.cli import main
-
-    cli = CliRunner()
-    args = ["run", "shipside", "-s", "octopus", "-s", "random", "-n", "20", "-j", "1", "--seed", "3"]
-    ran = {engine: cli.invoke(main, args + ["--engine", engine, "--out", str(tmp_path / engine)])
-           for engine in ("auto", "scalar")}
-    assert all(r.exit_code == 0 for r in ran.values()), [r.output for r in ran.values()]
-    assert json.loads((tmp_path / "auto" / "manifest.json").read_text())["engine"] == "kernel"
-    for table in ("games.parquet", "seats.parquet"):
-        assert pd.read_parquet(tmp_path / "auto" / table).equals(pd.read_parquet(tmp_path / "scalar" / table))
-    logs = [cli.invoke(main, ["replay", str(tmp_path / e), "--game", "4"]) for e in ran]
-    texts = [log.output.replace(str(tmp_path / e), "RUN") for log, e in zip(logs, ran)]
-    assert logs[0].exit_code == 0 and "Turn 1" in texts[0] and texts[0] == texts[1]

@@ -15,7 +15,6 @@ from simkit.engine.errors import ConfigError
 from simkit.engine.play import play_game, play_range
 from simkit.engine.spec import RunSpec
 from simkit.games.sixnimmt.kernel import kernel_supported, play_range_kernel
-from tests.golden import CASES as GOLDEN_CASES
 from tests.kernel_tables import assert_same_tables
 
 CASES = [
@@ -60,88 +59,12 @@ def test_listed_deals_and_a_chunk_anywhere_in_the_run_give_the_same_games():
     assert whole.seats["score"][13 * 4:37 * 4].tolist() == part.seats["score"].tolist()
 
 
-def test_a_game_at_the_step_cap_has_no_result_as_in_the_scalar_engine(monkeypatch):
-    """The scalar engine's hard step cap (Game.max_steps): the game stops there, its error says
-    so, its scores are NaN and its rounds null; the kernel reads the same cap."""
-    import dataclasses
-
-    import simkit.engine.play as play_module
-    import simkit.games.sixnimmt.kernel as kernel_module
-    from simkit.engine.registry import get_game
-
-    capped = dataclasses.replace(get_game("sixnimmt"), max_steps=lambda config, n: 88)
-    monkeypatch.setattr(play_module, "get_game", lambda name: capped)
-    monkeypatch.setattr(kernel_module, "max_decision_steps", lambda config, n: 88)
-    spec = RunSpec.create("sixnimmt", 3, ["lowest", "highest", "random"], 40, seed=2)
-    scalar, kernel = play_range(spec, 0, 40), play_range_kernel(spec, 0, 40)
-    failed = [e for e in kernel.games["error"].tolist() if e]
-    assert 0 < len(failed) < 40 and "did not end within 88 steps" in failed[0]
-    assert_same_tables(scalar, kernel)
-
-
-def test_auto_takes_the_kernel_and_says_why_it_falls_back():
-    def create(strategies, engine="auto", **kw):
-        return RunSpec.create("sixnimmt", 4, strategies, 10, seed=1, engine=engine, **kw)
-
-    assert create(["heuristic", "random"] * 2).engine == "kernel"
-    assert create(["lowest"], engine="kernel").engine == "kernel"
-    fallback = create(["ismcts", "random", "random", "random"])
-    assert fallback.engine == "scalar"
-    assert "has no kernel form" in fallback.engine_note and "ismcts" in fallback.engine_note
-    assert fallback.manifest_fields()["engine_note"] == fallback.engine_note
-    paranoid = create(["random"], paranoid=True)
-    assert paranoid.engine == "scalar" and "--paranoid" in paranoid.engine_note
-    with pytest.raises(ConfigError, match="--engine kernel cannot play this run: .*ismcts"):
-        create(["ismcts", "random", "random", "random"], engine="kernel")
-    with pytest.raises(ConfigError, match="not allowed"):
-        create(["random"], engine="fast")
-
-
 def test_a_strategy_parameter_its_kernel_form_cannot_take_is_a_reason():
     spec = RunSpec.create("sixnimmt", 4, ["random"], 10, seed=1)
     bad = RunSpec(**{**spec.__dict__, "strategies": (spec.strategies[0].__class__(
         "random:row=sideways", spec.strategies[0].target, (("row", "sideways"),)),) * 4})
     reason = kernel_supported(bad)
     assert reason is not None and "row='sideways'" in reason
-
-
-def test_replaying_a_kernel_games_answers_through_the_scalar_engine_gives_its_game():
-    """The kernel records its bots' answers; the scalar engine replays them to the same end."""
-    from simkit.engine.kernels import replay_answers
-    from simkit.games.sixnimmt.kernel import traced_game
-
-    spec = RunSpec.create("sixnimmt", 4, ["heuristic", "random:row=uniform", "lowest", "random"], 6,
-                          seed=9, overrides={"advanced": "true", "end_threshold": "30"})
-    for index in range(6):
-        played, state = play_game(spec, index)
-        _, start = play_game(spec, index, max_steps=0)
-        steps = replay_answers(start, traced_game(spec, index))
-        assert steps == played.steps and start.is_over()
-        assert start.events == state.events and start.outcome() == state.outcome()
-
-
-@pytest.mark.parametrize("case", GOLDEN_CASES["sixnimmt"], ids=lambda case: case.name)
-def test_the_golden_transcripts_play_through_the_kernel(case):
-    """The kernel's answers in each golden game, replayed through the scalar engine, give the
-    golden log and result; the kernel's own row has that result (added beside the goldens,
-    which stay as they are)."""
-    from simkit.engine.kernels import replay_answers
-    from simkit.engine.registry import get_game
-    from simkit.games.sixnimmt.kernel import traced_game
-    from tests.golden import golden_path, header, spec_of
-
-    spec = spec_of("sixnimmt", case)
-    _, state = play_game(spec, case.index, max_steps=0)
-    steps = replay_answers(state, traced_game(spec, case.index))
-    out = state.outcome()
-    lines = header("sixnimmt", case) + [
-        "", "== log", *get_game("sixnimmt").render_log(state).splitlines(), "", "== result",
-        f"steps: {steps}", "forfeit: -1", f"scores: {list(out.scores)}", f"ranks: {list(out.ranks)}",
-        f"wins: {list(out.win_shares)}",
-        "extras: " + ", ".join(f"{k}={v}" for k, v in sorted(out.extras.items()))]
-    assert lines == golden_path("sixnimmt", case).read_text(encoding="utf-8").splitlines()
-    row = play_range_kernel(spec, case.index, case.index + 1)
-    assert row.seats["score"].tolist() == list(out.scores) and row.games["steps"].tolist() == [steps]
 
 
 def _rollout_cases():
@@ -174,46 +97,6 @@ def test_a_rollout_from_any_scalar_position_ends_where_the_scalar_engine_does(sp
         partial = rollout(state, list(spec.strategies), np.random.default_rng(step), max_steps=25)
         assert partial.tolist() == later.totals
     assert {"play", "row_pick"} <= phases and ("draft" in phases) == spec.config.advanced
-
-
-def test_a_kernel_run_is_recorded_and_replays_as_the_scalar_engines_log(tmp_path):
-    from click.testing import CliRunner
-
-    from simkit.cli import main
-
-    cli = CliRunner()
-    args = ["run", "sixnimmt", "-p", "4", "-s", "heuristic", "-s", "random", "-n", "24", "-j", "1",
-            "--seed", "3"]
-    ran = {engine: cli.invoke(main, args + ["--engine", engine, "--out", str(tmp_path / engine)])
-           for engine in ("kernel", "scalar", "auto")}
-    assert all(r.exit_code == 0 for r in ran.values()), [r.output for r in ran.values()]
-    assert "engine: kernel" in ran["auto"].output
-    import json
-
-    import pandas as pd
-    manifests = {e: json.loads((tmp_path / e / "manifest.json").read_text()) for e in ran}
-    assert [manifests[e]["engine"] for e in ran] == ["kernel", "scalar", "kernel"]
-    for table in ("games.parquet", "seats.parquet"):
-        kernel, scalar = (pd.read_parquet(tmp_path / e / table) for e in ("kernel", "scalar"))
-        assert kernel.equals(scalar)
-    logs = [cli.invoke(main, ["replay", str(tmp_path / e), "--game", "5"]) for e in ("kernel", "scalar")]
-    texts = [log.output.replace(str(tmp_path / e), "RUN") for log, e in zip(logs, ("kernel", "scalar"))]
-    assert logs[0].exit_code == 0 and "Turn 1" in texts[0] and texts[0] == texts[1]
-    audited = cli.invoke(main, ["run", "sixnimmt", "-s", "random", "-n", "2", "-j", "1", "--seed", "3",
-                                "--paranoid", "--engine", "auto", "--out", str(tmp_path / "p")])
-    assert audited.exit_code == 0 and "engine: scalar (not the kernel engine: --paranoid" in audited.output
-
-
-def test_a_plug_in_strategys_kernel_form_plays_its_games_and_a_wrong_answer_is_named():
-    plugin = "tests.sixnimmt.kernel_plugin:FirstListed"
-    spec = RunSpec.create("sixnimmt", 3, [plugin, "random", "heuristic"], 30, seed=4,
-                          overrides={"end_threshold": "30"}, engine="auto")
-    assert spec.engine == "kernel"
-    assert_same_tables(play_range(spec, 0, 30), play_range_kernel(spec, 0, 30))
-    broken = RunSpec.create("sixnimmt", 2, ["random", "tests.sixnimmt.kernel_plugin:OutOfRange"], 5, seed=4)
-    with pytest.raises(ValueError, match="kernel form of 'tests.sixnimmt.kernel_plugin:OutOfRange' "
-                                         r"\(seat \d, game 0\) answered outside its legal list"):
-        play_range_kernel(broken, 0, 5)
 
 
 def test_a_kernel_run_is_replayed_by_the_scalar_engine_where_numba_is_missing(monkeypatch):
