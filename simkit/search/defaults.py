@@ -41,8 +41,17 @@ PER_GAME: dict[str, SearchDefaults] = {
                                prior="octopus", prior_weight=1.0),
 }
 
+#: (game, players) -> defaults of `ismcts` at that number of players, where it differs from the
+#: game's entry (measured: docs/search.md); every parameter not named keeps the game's entry
+PER_PLAYERS: dict[tuple[str, int], dict[str, object]] = {
+    ("trains", 4): dict(rollout="rival", depth=1, guard=0.075),
+}
+
 NAMES = tuple(f.name for f in fields(SearchDefaults))
 
 
-def defaults_for(game: str) -> SearchDefaults:
-    return PER_GAME.get(game, GENERIC)
+def defaults_for(game: str, players: int | None = None) -> SearchDefaults:
+    """The game's defaults; with `players`, those of that number of players where they differ."""
+    found = PER_GAME.get(game, GENERIC)
+    changed = PER_PLAYERS.get((game, players)) if players is not None else None
+    return found.merged(**changed) if changed else found

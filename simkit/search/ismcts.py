@@ -86,7 +86,7 @@ class ISMCTS(SearchStrategy):
         self.guard = p.guard
 
     def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
-        self._resolve(defaults_for(info.game))
+        self._resolve(defaults_for(info.game, info.n_players))
         super().setup(info, seat, rng)
         self._prior: Strategy | None = None
         if self.prior is not None:
