@@ -14,10 +14,11 @@ Where the game names a `Game.kernel_search` (6 nimmt!), a third path is timed in
 rotation: the iterations compiled whole ("compiled", docs/search.md "Compiled search
 iterations"); "kernel" is then the Python loop with kernel rollouts (the compiled search
 switched off in this script), and its action must agree too.
-6 nimmt! is measured on single rounds and on whole matches (4 players); Trains and Shipside with
-2 players. The first kernel rollout of a process loads (or compiles) the kernel: that time is
-printed apart and not counted. Under each row: the CPU time of one rollout alone (no tree, from
-determinized positions), kernel and Python: the most the kernel can save per iteration.
+6 nimmt! is measured on single rounds, whole matches and advanced matches (4 players); Trains
+and Shipside with 2 players. The first kernel rollout of a process loads (or compiles) the
+kernel: that time is printed apart and not counted. Under each row: the CPU time of one
+rollout alone (no tree, from determinized positions), kernel and Python: the most the kernel
+can save per iteration.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import time
 
 #: game -> [(label, rule overrides, players)]
 VARIANTS = {
-    "sixnimmt": [("single round, 4p", {"max_rounds": "1"}, 4), ("whole match, 4p", {}, 4)],
+    "sixnimmt": [("single round, 4p", {"max_rounds": "1"}, 4), ("whole match, 4p", {}, 4),
+                 ("advanced match, 4p", {"advanced": "true"}, 4)],
     "trains": [("2p", {}, 2)],
     "shipside": [("2p", {}, 2)],
 }
