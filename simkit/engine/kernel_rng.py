@@ -156,6 +156,25 @@ def stream_rows(words: np.ndarray, streams: list[int], out: np.ndarray | None = 
     return rows
 
 
+@compiled()
+def game_rows(gens, count, k, words, chance_words, incs):
+    """Set rows 0..count-1 of `gens` to game k's streams at their start (scratch columns zero):
+    row 0 its deal's chance stream (chance_words[k], `kernels.GameStreams.chance`), row s its
+    stream s (words[k, 2s:2s+2]); `incs` (streams, 2) their increments. A kernel's `play_games`
+    calls it before each game."""
+    for stream in range(count):
+        row = gens[stream]
+        row[:] = 0
+        if stream == 0:
+            row[S_HI] = chance_words[k, 0]
+            row[S_LO] = chance_words[k, 1]
+        else:
+            row[S_HI] = words[k, 2 * stream]
+            row[S_LO] = words[k, 2 * stream + 1]
+        row[I_HI] = incs[stream, 0]
+        row[I_LO] = incs[stream, 1]
+
+
 @_intrinsic
 def _mul_hi(typingctx, a, b):
     """The high 64 bits of the 128-bit product of two uint64 (one machine multiply)."""
