@@ -8,11 +8,13 @@ start with the cache filled, each in a fresh interpreter.
 Then Game of Trains, 4 players, whole games: `random`, `greedy` and `rival` lineups, games per
 second and the ratios (targets: random >= 50x, rival >= 20x); and Shipside games, `random` and
 `octopus` in both seats (>= 50x and >= 20x); each game's first and later start as for 6 nimmt!
-(every built-in kernel form compiled; the Rummikub DP's: `scripts/bench_rummikub.py
---compile-time`). Targets: first start <= 30 s, later start <= 2 s (issue 21); compare CPU
-seconds, as wall seconds on a shared machine measure the other work too.
+(every built-in kernel form compiled; `--start` also times Rummikub, whose one 4-player
+`greedy_tiles` game compiles its table DP and opening search; the DP alone:
+`scripts/bench_rummikub.py --compile-time`). Targets: first start <= 30 s, later start <= 2 s
+(issue 21); compare CPU seconds, as wall seconds on a shared machine measure the other work too.
 
     python scripts/bench_kernel.py [seconds] [sixnimmt|trains|shipside]
+    python scripts/bench_kernel.py --start [later starts] [games]   # start times only (also rummikub)
     python scripts/bench.py --game kernel        # the same rows in the project's table
 """
 
@@ -30,39 +32,25 @@ REPS = 3
 ROUNDS = {"random": "sixnimmt kernel / scalar, 4p single round, random, same sitting",
           "heuristic": "sixnimmt kernel / scalar, 4p single round, heuristic + 3 random, same sitting"}
 
-# a fresh interpreter: import simkit, compile (or load) the kernel, play one game
-_START = """
-import time
-t0 = time.perf_counter()
+# what a fresh interpreter plays per game, timed by `_start`: import simkit, compile (or load)
+# the kernel and every built-in kernel form, play one game; Rummikub (no kernel engine) one
+# 4-player `greedy_tiles` game, which compiles (or loads) its table DP and opening search
+_PLAY = """
 from simkit.engine.spec import RunSpec
-from simkit.games.sixnimmt.kernel import play_range_kernel
-spec = RunSpec.create("sixnimmt", 4, ["heuristic", "random", "lowest", "highest"], 10, seed=1)
-play_range_kernel(spec, 0, 1)
-print(time.perf_counter() - t0)
+from simkit.games.{game}.kernel import play_range_kernel
+for lineup in {lineups!r}:
+    play_range_kernel(RunSpec.create("{game}", len(lineup), lineup, 10, seed=1), 0, 1)
 """
-
-
-# the same for Game of Trains, every built-in kernel form
-_TRAINS_START = """
-import time
-t0 = time.perf_counter()
+STARTS = {
+    "sixnimmt": _PLAY.format(game="sixnimmt", lineups=[["heuristic", "random", "lowest", "highest"]]),
+    "trains": _PLAY.format(game="trains", lineups=[["random", "greedy", "rival"]]),
+    "shipside": _PLAY.format(game="shipside", lineups=[["random", "octopus"], ["greedy", "random"]]),
+    "rummikub": """
+from simkit.engine.play import play_range
 from simkit.engine.spec import RunSpec
-from simkit.games.trains.kernel import play_range_kernel
-spec = RunSpec.create("trains", 3, ["random", "greedy", "rival"], 10, seed=1)
-play_range_kernel(spec, 0, 1)
-print(time.perf_counter() - t0)
-"""
-
-# the same for Shipside, every built-in kernel form
-_SHIPSIDE_START = """
-import time
-t0 = time.perf_counter()
-from simkit.engine.spec import RunSpec
-from simkit.games.shipside.kernel import play_range_kernel
-for lineup in (["random", "octopus"], ["greedy", "random"]):
-    play_range_kernel(RunSpec.create("shipside", 2, lineup, 10, seed=1), 0, 1)
-print(time.perf_counter() - t0)
-"""
+play_range(RunSpec.create("rummikub", 4, ["greedy_tiles"], 10, seed=1), 0, 1)
+""",
+}
 
 
 def _rate(play, spec, games: int) -> float:
@@ -71,15 +59,26 @@ def _rate(play, spec, games: int) -> float:
     return games / (time.process_time() - start)
 
 
-def _start(cache: str, code: str = _START) -> tuple[float, float]:
+def _start(cache: str, code: str) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) of one fresh start with this numba cache."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          check=True)
+    wall = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - wall
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return float(done.stdout.split()[-1]), cpu
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench_start(game: str, later: int = 1):
+    """A game's first start in a fresh interpreter with an empty numba cache (the compile, as
+    after an install), then `later` starts with the cache filled (targets <= 30 s / <= 2 s)."""
+    with tempfile.TemporaryDirectory() as cache:
+        wall, cpu = _start(cache, STARTS[game])
+        yield f"{game} kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.2f} s)"
+        for _ in range(later):
+            wall, cpu = _start(cache, STARTS[game])
+            yield f"{game} kernel later start, numba cache filled", wall, f"s (CPU {cpu:.2f} s)"
 
 
 def _c_reference(folder: str) -> str | None:
@@ -118,11 +117,7 @@ def bench_trains(seconds: float = 3.0):
         yield f"trains 4p {name}, scalar engine, 1 core ({scalar_games} games)", scalar, "games/s"
         yield f"trains 4p {name}, kernel, 1 core ({kernel_games} games)", kernel, "games/s"
         yield f"trains kernel / scalar, 4p {name}, same sitting", kernel / scalar, "x"
-    with tempfile.TemporaryDirectory() as cache:
-        wall, cpu = _start(cache, _TRAINS_START)
-        yield "trains kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
-        wall, cpu = _start(cache, _TRAINS_START)
-        yield "trains kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
+    yield from bench_start("trains")
 
 
 def bench(seconds: float = 3.0, game: str = ""):
@@ -163,11 +158,7 @@ def bench_sixnimmt(seconds: float = 3.0):
             yield "sixnimmt 4p single round, random, C reference (bench_kernel_ref.c), 1 core", c, "rounds/s"
             yield "sixnimmt kernel / C reference, 4p single round, random", kernel / c, "x"
     shutil.rmtree(folder, ignore_errors=True)
-    with tempfile.TemporaryDirectory() as cache:
-        wall, cpu = _start(cache)
-        yield "sixnimmt kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
-        wall, cpu = _start(cache)
-        yield "sixnimmt kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
+    yield from bench_start("sixnimmt")
 
 
 SHIPSIDE = {"random": "shipside kernel / scalar, random vs random, same sitting",
@@ -194,14 +185,16 @@ def bench_shipside(seconds: float = 3.0):
         yield f"shipside {name} vs {name}, scalar engine, 1 core", scalar, "games/s"
         yield f"shipside {name} vs {name}, kernel, 1 core", kernel, "games/s"
         yield SHIPSIDE[name], kernel / scalar, "x"
-    with tempfile.TemporaryDirectory() as cache:
-        wall, cpu = _start(cache, _SHIPSIDE_START)
-        yield "shipside kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
-        wall, cpu = _start(cache, _SHIPSIDE_START)
-        yield "shipside kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
+    yield from bench_start("shipside")
 
 
 if __name__ == "__main__":
-    for label, value, unit in bench(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0,
-                                    sys.argv[2] if len(sys.argv) > 2 else ""):
+    if sys.argv[1:2] == ["--start"]:        # start times only: --start [later starts] [games]
+        later = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+        games = sys.argv[3:] or list(STARTS)
+        rows = (row for game in games for row in bench_start(game, later))
+    else:
+        rows = bench(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0,
+                     sys.argv[2] if len(sys.argv) > 2 else "")
+    for label, value, unit in rows:
         print(f"{label:<80} {value:12.4g} {unit}", flush=True)
