@@ -20,6 +20,7 @@ second and the ratios (targets: random >= 50x, rival >= 20x); and Shipside games
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import shutil
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 REPS = 3
 ROUNDS = {"random": "sixnimmt kernel / scalar, 4p single round, random, same sitting",
@@ -92,28 +94,51 @@ def _c_reference(folder: str) -> str | None:
     return target
 
 
+def _c_rounds_rate(program: str, kernel_rounds: int) -> float:
+    return _c_rate(program, 10 * kernel_rounds)
+
+
 def _c_rate(program: str, rounds: int) -> float:
     done = subprocess.run([program, str(rounds)], capture_output=True, text=True, check=True)
     return float(done.stdout.split()[0])
 
 
+def _turns(spec, seconds: float, warm: int, probes: tuple[int, int], floors: tuple[int, int],
+           reference: Callable[[int], float] | None = None) -> tuple[int, int, float, float, float]:
+    """The scalar engine and the kernel on `spec`, timed in turns, best of REPS: (scalar games,
+    kernel games, scalar rate, kernel rate, reference rate); each plays about seconds / REPS a
+    turn (sized by a probe of `probes` games, at least `floors`) after `warm` games;
+    `reference(kernel games)`, a third rate in the same turns (0.0 without)."""
+    from simkit.engine.play import play_range
+
+    kernel_play = _kernel_play(spec.game)
+    play_range(spec, 0, warm)
+    kernel_play(spec, 0, warm)
+    scalar_games = max(floors[0], int(_rate(play_range, spec, probes[0]) * seconds / REPS))
+    kernel_games = max(floors[1], int(_rate(kernel_play, spec, probes[1]) * seconds / REPS))
+    scalar = kernel = other = 0.0
+    for _ in range(REPS):
+        scalar = max(scalar, _rate(play_range, spec, scalar_games))
+        kernel = max(kernel, _rate(kernel_play, spec, kernel_games))
+        if reference is not None:
+            other = max(other, reference(kernel_games))
+    return scalar_games, kernel_games, scalar, kernel, other
+
+
+def _kernel_play(game: str):
+    import importlib
+
+    return importlib.import_module(f"simkit.games.{game}.kernel").play_range_kernel
+
+
 def bench_trains(seconds: float = 3.0):
     """Game of Trains rows: 4 players, whole games, each lineup's scalar and kernel rates (the
     engines timed in turns, best of REPS) and their ratio."""
-    from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
-    from simkit.games.trains.kernel import play_range_kernel
 
     for name in ("random", "greedy", "rival"):
         spec = RunSpec.create("trains", 4, [name], 10**9, seed=1)
-        play_range(spec, 0, 5)
-        play_range_kernel(spec, 0, 5)
-        scalar_games = max(20, int(_rate(play_range, spec, 30) * seconds / REPS))
-        kernel_games = max(500, int(_rate(play_range_kernel, spec, 1000) * seconds / REPS))
-        scalar = kernel = 0.0
-        for _ in range(REPS):
-            scalar = max(scalar, _rate(play_range, spec, scalar_games))
-            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
+        scalar_games, kernel_games, scalar, kernel, _ = _turns(spec, seconds, 5, (30, 1000), (20, 500))
         yield f"trains 4p {name}, scalar engine, 1 core ({scalar_games} games)", scalar, "games/s"
         yield f"trains 4p {name}, kernel, 1 core ({kernel_games} games)", kernel, "games/s"
         yield f"trains kernel / scalar, 4p {name}, same sitting", kernel / scalar, "x"
@@ -132,25 +157,17 @@ def bench(seconds: float = 3.0, game: str = ""):
 
 def bench_sixnimmt(seconds: float = 3.0):
     """6 nimmt! single rounds: scalar, kernel and C reference rates, ratios, start times."""
-    from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
-    from simkit.games.sixnimmt.kernel import play_range_kernel
 
     folder = tempfile.mkdtemp()
     program = _c_reference(folder)
     for name, lineup in (("random", ["random"]), ("heuristic", ["heuristic", "random", "random", "random"])):
         spec = RunSpec.create("sixnimmt", 4, lineup, 10**9, seed=1, overrides={"max_rounds": "1"})
-        play_range(spec, 0, 20)
-        play_range_kernel(spec, 0, 20)
-        scalar_games = max(200, int(_rate(play_range, spec, 300) * seconds / REPS))
-        kernel_games = max(2000, int(_rate(play_range_kernel, spec, 20_000) * seconds / REPS))
-        c_rounds = 10 * kernel_games
-        scalar = kernel = c = 0.0
-        for _ in range(REPS):
-            scalar = max(scalar, _rate(play_range, spec, scalar_games))
-            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
-            if program is not None and name == "random":
-                c = max(c, _c_rate(program, c_rounds))
+        c_turn = None
+        if program is not None and name == "random":       # the C reference: 10x the rounds
+            c_turn = functools.partial(_c_rounds_rate, program)
+        scalar_games, kernel_games, scalar, kernel, c = _turns(spec, seconds, 20, (300, 20_000),
+                                                               (200, 2000), c_turn)
         yield f"sixnimmt 4p single round, {name} lineup, scalar engine, 1 core", scalar, "rounds/s"
         yield f"sixnimmt 4p single round, {name} lineup, kernel, 1 core", kernel, "rounds/s"
         yield ROUNDS[name], kernel / scalar, "x"
@@ -168,20 +185,11 @@ SHIPSIDE = {"random": "shipside kernel / scalar, random vs random, same sitting"
 def bench_shipside(seconds: float = 3.0):
     """Shipside games per second, default rules, scalar engine and kernel, and their ratio
     (targets >= 50x for random, >= 20x for octopus, issue 21)."""
-    from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
-    from simkit.games.shipside.kernel import play_range_kernel
 
     for name in ("random", "octopus"):
         spec = RunSpec.create("shipside", 2, [name], 10**9, seed=1)
-        play_range(spec, 0, 5)
-        play_range_kernel(spec, 0, 5)
-        scalar_games = max(50, int(_rate(play_range, spec, 50) * seconds / REPS))
-        kernel_games = max(500, int(_rate(play_range_kernel, spec, 2000) * seconds / REPS))
-        scalar = kernel = 0.0
-        for _ in range(REPS):
-            scalar = max(scalar, _rate(play_range, spec, scalar_games))
-            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
+        scalar_games, kernel_games, scalar, kernel, _ = _turns(spec, seconds, 5, (50, 2000), (50, 500))
         yield f"shipside {name} vs {name}, scalar engine, 1 core", scalar, "games/s"
         yield f"shipside {name} vs {name}, kernel, 1 core", kernel, "games/s"
         yield SHIPSIDE[name], kernel / scalar, "x"
