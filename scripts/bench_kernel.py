@@ -8,16 +8,19 @@ start with the cache filled, each in a fresh interpreter.
 Then Game of Trains, 4 players, whole games: `random`, `greedy` and `rival` lineups, games per
 second and the ratios (targets: random >= 50x, rival >= 20x); and Shipside games, `random` and
 `octopus` in both seats (>= 50x and >= 20x); each game's first and later start as for 6 nimmt!
-(every built-in kernel form compiled; the Rummikub DP's: `scripts/bench_rummikub.py
---compile-time`). Targets: first start <= 30 s, later start <= 2 s (issue 21); compare CPU
-seconds, as wall seconds on a shared machine measure the other work too.
+(every built-in kernel form compiled; `--start` also times Rummikub, whose one 4-player
+`greedy_tiles` game compiles its table DP and opening search; the DP alone:
+`scripts/bench_rummikub.py --compile-time`). Targets: first start <= 30 s, later start <= 2 s
+(issue 21); compare CPU seconds, as wall seconds on a shared machine measure the other work too.
 
     python scripts/bench_kernel.py [seconds] [sixnimmt|trains|shipside]
+    python scripts/bench_kernel.py --start [later starts] [games]   # start times only (also rummikub)
     python scripts/bench.py --game kernel        # the same rows in the project's table
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import resource
 import shutil
@@ -25,44 +28,31 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 REPS = 3
 ROUNDS = {"random": "sixnimmt kernel / scalar, 4p single round, random, same sitting",
           "heuristic": "sixnimmt kernel / scalar, 4p single round, heuristic + 3 random, same sitting"}
 
-# a fresh interpreter: import simkit, compile (or load) the kernel, play one game
-_START = """
-import time
-t0 = time.perf_counter()
+# what a fresh interpreter plays per game, timed by `_start`: import simkit, compile (or load)
+# the kernel and every built-in kernel form, play one game; Rummikub (no kernel engine) one
+# 4-player `greedy_tiles` game, which compiles (or loads) its table DP and opening search
+_PLAY = """
 from simkit.engine.spec import RunSpec
-from simkit.games.sixnimmt.kernel import play_range_kernel
-spec = RunSpec.create("sixnimmt", 4, ["heuristic", "random", "lowest", "highest"], 10, seed=1)
-play_range_kernel(spec, 0, 1)
-print(time.perf_counter() - t0)
+from simkit.games.{game}.kernel import play_range_kernel
+for lineup in {lineups!r}:
+    play_range_kernel(RunSpec.create("{game}", len(lineup), lineup, 10, seed=1), 0, 1)
 """
-
-
-# the same for Game of Trains, every built-in kernel form
-_TRAINS_START = """
-import time
-t0 = time.perf_counter()
+STARTS = {
+    "sixnimmt": _PLAY.format(game="sixnimmt", lineups=[["heuristic", "random", "lowest", "highest"]]),
+    "trains": _PLAY.format(game="trains", lineups=[["random", "greedy", "rival"]]),
+    "shipside": _PLAY.format(game="shipside", lineups=[["random", "octopus"], ["greedy", "random"]]),
+    "rummikub": """
+from simkit.engine.play import play_range
 from simkit.engine.spec import RunSpec
-from simkit.games.trains.kernel import play_range_kernel
-spec = RunSpec.create("trains", 3, ["random", "greedy", "rival"], 10, seed=1)
-play_range_kernel(spec, 0, 1)
-print(time.perf_counter() - t0)
-"""
-
-# the same for Shipside, every built-in kernel form
-_SHIPSIDE_START = """
-import time
-t0 = time.perf_counter()
-from simkit.engine.spec import RunSpec
-from simkit.games.shipside.kernel import play_range_kernel
-for lineup in (["random", "octopus"], ["greedy", "random"]):
-    play_range_kernel(RunSpec.create("shipside", 2, lineup, 10, seed=1), 0, 1)
-print(time.perf_counter() - t0)
-"""
+play_range(RunSpec.create("rummikub", 4, ["greedy_tiles"], 10, seed=1), 0, 1)
+""",
+}
 
 
 def _rate(play, spec, games: int) -> float:
@@ -71,15 +61,26 @@ def _rate(play, spec, games: int) -> float:
     return games / (time.process_time() - start)
 
 
-def _start(cache: str, code: str = _START) -> tuple[float, float]:
+def _start(cache: str, code: str) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) of one fresh start with this numba cache."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          check=True)
+    wall = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - wall
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return float(done.stdout.split()[-1]), cpu
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench_start(game: str, later: int = 1):
+    """A game's first start in a fresh interpreter with an empty numba cache (the compile, as
+    after an install), then `later` starts with the cache filled (targets <= 30 s / <= 2 s)."""
+    with tempfile.TemporaryDirectory() as cache:
+        wall, cpu = _start(cache, STARTS[game])
+        yield f"{game} kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.2f} s)"
+        for _ in range(later):
+            wall, cpu = _start(cache, STARTS[game])
+            yield f"{game} kernel later start, numba cache filled", wall, f"s (CPU {cpu:.2f} s)"
 
 
 def _c_reference(folder: str) -> str | None:
@@ -93,36 +94,55 @@ def _c_reference(folder: str) -> str | None:
     return target
 
 
+def _c_rounds_rate(program: str, kernel_rounds: int) -> float:
+    return _c_rate(program, 10 * kernel_rounds)
+
+
 def _c_rate(program: str, rounds: int) -> float:
     done = subprocess.run([program, str(rounds)], capture_output=True, text=True, check=True)
     return float(done.stdout.split()[0])
 
 
+def _turns(spec, seconds: float, warm: int, probes: tuple[int, int], floors: tuple[int, int],
+           reference: Callable[[int], float] | None = None) -> tuple[int, int, float, float, float]:
+    """The scalar engine and the kernel on `spec`, timed in turns, best of REPS: (scalar games,
+    kernel games, scalar rate, kernel rate, reference rate); each plays about seconds / REPS a
+    turn (sized by a probe of `probes` games, at least `floors`) after `warm` games;
+    `reference(kernel games)`, a third rate in the same turns (0.0 without)."""
+    from simkit.engine.play import play_range
+
+    kernel_play = _kernel_play(spec.game)
+    play_range(spec, 0, warm)
+    kernel_play(spec, 0, warm)
+    scalar_games = max(floors[0], int(_rate(play_range, spec, probes[0]) * seconds / REPS))
+    kernel_games = max(floors[1], int(_rate(kernel_play, spec, probes[1]) * seconds / REPS))
+    scalar = kernel = other = 0.0
+    for _ in range(REPS):
+        scalar = max(scalar, _rate(play_range, spec, scalar_games))
+        kernel = max(kernel, _rate(kernel_play, spec, kernel_games))
+        if reference is not None:
+            other = max(other, reference(kernel_games))
+    return scalar_games, kernel_games, scalar, kernel, other
+
+
+def _kernel_play(game: str):
+    import importlib
+
+    return importlib.import_module(f"simkit.games.{game}.kernel").play_range_kernel
+
+
 def bench_trains(seconds: float = 3.0):
     """Game of Trains rows: 4 players, whole games, each lineup's scalar and kernel rates (the
     engines timed in turns, best of REPS) and their ratio."""
-    from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
-    from simkit.games.trains.kernel import play_range_kernel
 
     for name in ("random", "greedy", "rival"):
         spec = RunSpec.create("trains", 4, [name], 10**9, seed=1)
-        play_range(spec, 0, 5)
-        play_range_kernel(spec, 0, 5)
-        scalar_games = max(20, int(_rate(play_range, spec, 30) * seconds / REPS))
-        kernel_games = max(500, int(_rate(play_range_kernel, spec, 1000) * seconds / REPS))
-        scalar = kernel = 0.0
-        for _ in range(REPS):
-            scalar = max(scalar, _rate(play_range, spec, scalar_games))
-            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
+        scalar_games, kernel_games, scalar, kernel, _ = _turns(spec, seconds, 5, (30, 1000), (20, 500))
         yield f"trains 4p {name}, scalar engine, 1 core ({scalar_games} games)", scalar, "games/s"
         yield f"trains 4p {name}, kernel, 1 core ({kernel_games} games)", kernel, "games/s"
         yield f"trains kernel / scalar, 4p {name}, same sitting", kernel / scalar, "x"
-    with tempfile.TemporaryDirectory() as cache:
-        wall, cpu = _start(cache, _TRAINS_START)
-        yield "trains kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
-        wall, cpu = _start(cache, _TRAINS_START)
-        yield "trains kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
+    yield from bench_start("trains")
 
 
 def bench(seconds: float = 3.0, game: str = ""):
@@ -137,25 +157,17 @@ def bench(seconds: float = 3.0, game: str = ""):
 
 def bench_sixnimmt(seconds: float = 3.0):
     """6 nimmt! single rounds: scalar, kernel and C reference rates, ratios, start times."""
-    from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
-    from simkit.games.sixnimmt.kernel import play_range_kernel
 
     folder = tempfile.mkdtemp()
     program = _c_reference(folder)
     for name, lineup in (("random", ["random"]), ("heuristic", ["heuristic", "random", "random", "random"])):
         spec = RunSpec.create("sixnimmt", 4, lineup, 10**9, seed=1, overrides={"max_rounds": "1"})
-        play_range(spec, 0, 20)
-        play_range_kernel(spec, 0, 20)
-        scalar_games = max(200, int(_rate(play_range, spec, 300) * seconds / REPS))
-        kernel_games = max(2000, int(_rate(play_range_kernel, spec, 20_000) * seconds / REPS))
-        c_rounds = 10 * kernel_games
-        scalar = kernel = c = 0.0
-        for _ in range(REPS):
-            scalar = max(scalar, _rate(play_range, spec, scalar_games))
-            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
-            if program is not None and name == "random":
-                c = max(c, _c_rate(program, c_rounds))
+        c_turn = None
+        if program is not None and name == "random":       # the C reference: 10x the rounds
+            c_turn = functools.partial(_c_rounds_rate, program)
+        scalar_games, kernel_games, scalar, kernel, c = _turns(spec, seconds, 20, (300, 20_000),
+                                                               (200, 2000), c_turn)
         yield f"sixnimmt 4p single round, {name} lineup, scalar engine, 1 core", scalar, "rounds/s"
         yield f"sixnimmt 4p single round, {name} lineup, kernel, 1 core", kernel, "rounds/s"
         yield ROUNDS[name], kernel / scalar, "x"
@@ -163,11 +175,7 @@ def bench_sixnimmt(seconds: float = 3.0):
             yield "sixnimmt 4p single round, random, C reference (bench_kernel_ref.c), 1 core", c, "rounds/s"
             yield "sixnimmt kernel / C reference, 4p single round, random", kernel / c, "x"
     shutil.rmtree(folder, ignore_errors=True)
-    with tempfile.TemporaryDirectory() as cache:
-        wall, cpu = _start(cache)
-        yield "sixnimmt kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
-        wall, cpu = _start(cache)
-        yield "sixnimmt kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
+    yield from bench_start("sixnimmt")
 
 
 SHIPSIDE = {"random": "shipside kernel / scalar, random vs random, same sitting",
@@ -177,31 +185,24 @@ SHIPSIDE = {"random": "shipside kernel / scalar, random vs random, same sitting"
 def bench_shipside(seconds: float = 3.0):
     """Shipside games per second, default rules, scalar engine and kernel, and their ratio
     (targets >= 50x for random, >= 20x for octopus, issue 21)."""
-    from simkit.engine.play import play_range
     from simkit.engine.spec import RunSpec
-    from simkit.games.shipside.kernel import play_range_kernel
 
     for name in ("random", "octopus"):
         spec = RunSpec.create("shipside", 2, [name], 10**9, seed=1)
-        play_range(spec, 0, 5)
-        play_range_kernel(spec, 0, 5)
-        scalar_games = max(50, int(_rate(play_range, spec, 50) * seconds / REPS))
-        kernel_games = max(500, int(_rate(play_range_kernel, spec, 2000) * seconds / REPS))
-        scalar = kernel = 0.0
-        for _ in range(REPS):
-            scalar = max(scalar, _rate(play_range, spec, scalar_games))
-            kernel = max(kernel, _rate(play_range_kernel, spec, kernel_games))
+        scalar_games, kernel_games, scalar, kernel, _ = _turns(spec, seconds, 5, (50, 2000), (50, 500))
         yield f"shipside {name} vs {name}, scalar engine, 1 core", scalar, "games/s"
         yield f"shipside {name} vs {name}, kernel, 1 core", kernel, "games/s"
         yield SHIPSIDE[name], kernel / scalar, "x"
-    with tempfile.TemporaryDirectory() as cache:
-        wall, cpu = _start(cache, _SHIPSIDE_START)
-        yield "shipside kernel first start, empty numba cache (compile)", wall, f"s (CPU {cpu:.1f} s)"
-        wall, cpu = _start(cache, _SHIPSIDE_START)
-        yield "shipside kernel later start, numba cache filled", wall, f"s (CPU {cpu:.1f} s)"
+    yield from bench_start("shipside")
 
 
 if __name__ == "__main__":
-    for label, value, unit in bench(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0,
-                                    sys.argv[2] if len(sys.argv) > 2 else ""):
+    if sys.argv[1:2] == ["--start"]:        # start times only: --start [later starts] [games]
+        later = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+        games = sys.argv[3:] or list(STARTS)
+        rows = (row for game in games for row in bench_start(game, later))
+    else:
+        rows = bench(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0,
+                     sys.argv[2] if len(sys.argv) > 2 else "")
+    for label, value, unit in rows:
         print(f"{label:<80} {value:12.4g} {unit}", flush=True)

@@ -16,7 +16,7 @@ import click
 
 from simkit import cli_options as options
 from simkit.cli_designer import luck_command, tune_command
-from simkit.cli_study import compare_command, ladder_command, report_command, tournament_command
+from simkit.cli_study import compare_command, ladder_command, report_command, seed_start, tournament_command
 from simkit.engine.config import describe_fields, parse_set_options
 from simkit.engine.errors import ConfigError, RunFolderError, SimkitError
 
@@ -152,21 +152,20 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
         fixed = read_deals(deals_path)
         seed, n_games = games_for_deals(fixed, seed, options.typed("n_games", n_games), players, duplicate)
         deal_numbers = fixed.ranges
-    seed_given = seed is not None
-    seed = options.recorded_seed(out, resume, seed)
+    start = seed_start(out, resume, seed, quiet=quiet)
     lineup = filled_lineup(named_or_default(strategy_names), players, entry)
-    spec = RunSpec.create(game, players, lineup, n_games, seed=seed,
+    spec = RunSpec.create(game, players, lineup, n_games, seed=start.seed,
                           seating=seating, duplicate=duplicate,
                           overrides=parse_set_options(set_items), command=options.command_line(),
                           strict=strict, decision_timeout=decision_timeout, paranoid=paranoid,
                           engine=engine, deal_numbers=deal_numbers,
                           isolate="plugins" if isolate else "off")
     out_dir = out if out is not None else default_out_dir(spec)
-    say = _teller(quiet)
+    say = start.say
 
     def header() -> None:
         say(f"{entry.title}: {spec.n_games} games, {players} players, "
-            f"{options.seed_text(spec.seed, seed_given or seed is not None)} -> {out_dir}")
+            f"{start.seed_words(spec.seed)} -> {out_dir}")
         if len(set(lineup)) > 1 and len(strategy_names) < players:
             say(f"lineup: {', '.join(lineup)} (the last -s fills the remaining seats)")
         if spec.deal_numbers is not None:
@@ -175,12 +174,9 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
         if engine == "auto":
             say(f"engine: {spec.engine}" + (f" ({spec.engine_note})" if spec.engine_note else ""))
 
-    def saved() -> str:
-        return (f"{_saved_games(out_dir)} finished games are saved in {out_dir}; "
-                f"finish with {options.resume_hint(out_dir, spec.seed, seed_given)}")
-
     try:
-        with options.explained_interrupt(saved):
+        with start.on_interrupt(lambda: f"{_saved_games(out_dir)} finished games are saved in {out_dir}",
+                                out_dir, spec.seed):
             result = run_games(spec, out_dir, jobs=jobs, chunk_size=chunk_size, backend=backend,
                                scheduler=scheduler, progress=_progress(progress, quiet),
                                resume=resume, on_start=header, notify=say)
@@ -188,7 +184,7 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
         if not isinstance(exc, SimkitError) and (out_dir / "manifest.json").exists():
             click.echo(f"\nthe run stopped on an internal error; {_saved_games(out_dir)} finished games "
                        f"are saved in {out_dir} (finish with "
-                       f"{options.resume_hint(out_dir, spec.seed, seed_given)})", err=True)
+                       f"{options.resume_hint(out_dir, spec.seed, start.seed_given)})", err=True)
         raise
     if as_json:
         click.echo(run_json(result))
@@ -196,11 +192,6 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
     click.echo(run_summary(result, entry))
     if verbose:
         click.echo(facts_text(result))
-
-
-def _teller(quiet: bool):
-    """Where headers and notices go: stderr, or nowhere with --quiet."""
-    return (lambda message: None) if quiet else options.echo_err
 
 
 def _progress(progress: bool | None, quiet: bool) -> bool | None:
@@ -268,24 +259,19 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, d
         per_cell = [games_for_deals(fixed, seed, asked, n, duplicate) for n in counts]
         seed, n_games = per_cell[0][0], min(g for _, g in per_cell)
         deal_numbers = fixed.ranges
-    seed_given = seed is not None
-    seed = options.recorded_seed(out, resume, seed, SWEEP_MANIFEST)
+    start = seed_start(out, resume, seed, quiet=quiet, listing=SWEEP_MANIFEST)
     planned = plan(game, counts, named_or_default(strategy_names),
-                   n_games, seed, parse_vary(list(vary_items)), parse_set_options(set_items),
+                   n_games, start.seed, parse_vary(list(vary_items)), parse_set_options(set_items),
                    seating=seating, duplicate=duplicate, command=options.command_line(),
                    deal_numbers=deal_numbers)
     seed = planned[0][1].seed
     out_dir = out if out is not None else default_sweep_dir(game, seed)
-    say = _teller(quiet)
+    say = start.say
     cells_done = []
 
     def header() -> None:
         say(f"{entry.title}: sweep of {len(planned)} cells x {n_games} games, "
-            f"{options.seed_text(seed, seed_given or resume)} -> {out_dir}")
-
-    def saved() -> str:
-        return (f"finished cells and games are saved in {out_dir}; "
-                f"finish with {options.resume_hint(out_dir, seed, seed_given)}")
+            f"{options.seed_text(seed, start.seed_given or resume)} -> {out_dir}")
 
     def on_cell(cell, result) -> None:
         cells_done.append((cell, result))
@@ -296,7 +282,7 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, d
         if verbose:
             click.echo(facts_text(result))
 
-    with options.explained_interrupt(saved):
+    with start.on_interrupt(f"finished cells and games are saved in {out_dir}", out_dir, seed):
         run_sweep(planned, out_dir, jobs=jobs, progress=_progress(progress, quiet), resume=resume,
                   on_start=header, on_cell=on_cell)
     if as_json:

@@ -32,10 +32,13 @@ class StudyStart:
         """`seed 7`, or `seed 123 (drawn; --seed 123 repeats it)` when neither given nor recorded."""
         return options.seed_text(planned, self.seed_given or self.seed is not None)
 
-    def on_interrupt(self, saved: str, out_dir: Path, planned: int):
-        """On Ctrl-C: `<saved>; finish with <the same command plus --resume ...>`, exit 130."""
-        return options.explained_interrupt(
-            lambda: f"{saved}; finish with {options.resume_hint(out_dir, planned, self.seed_given)}")
+    def on_interrupt(self, saved: str | Callable[[], str], out_dir: Path, planned: int):
+        """On Ctrl-C: `<saved>; finish with <the same command plus --resume ...>`, exit 130
+        (`saved` a text, or a function that tells it at that moment)."""
+        def explain() -> str:
+            told = saved if isinstance(saved, str) else saved()
+            return f"{told}; finish with {options.resume_hint(out_dir, planned, self.seed_given)}"
+        return options.explained_interrupt(explain)
 
 
 def study_start(kind: str, out: Path | None, resume: bool, seed: int | None, *, quiet: bool = False,
@@ -43,6 +46,13 @@ def study_start(kind: str, out: Path | None, resume: bool, seed: int | None, *, 
     """Refuse --resume without --out (`kind` names the folder to finish) and settle the seed."""
     if resume and out is None:
         raise ConfigError(f"--resume needs --out FOLDER: the {kind} folder to finish")
+    return seed_start(out, resume, seed, quiet=quiet, listing=listing)
+
+
+def seed_start(out: Path | None, resume: bool, seed: int | None, *, quiet: bool = False,
+               listing: str = "manifest.json") -> StudyStart:
+    """`study_start` without its --resume refusal (`simkit run` and `sweep` answer a --resume
+    without --out in their own way): the seed settled, how the command speaks."""
     say = (lambda message: None) if quiet else options.echo_err
     return StudyStart(options.recorded_seed(out, resume, seed, listing), seed is not None, say)
 

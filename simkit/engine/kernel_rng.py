@@ -23,6 +23,7 @@ functions: only kernels import it, never the CLI or the scalar engine.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,25 @@ from simkit.engine import compile_clock, seeding
 from simkit.engine.seeding import WORDS_PER_STREAM, _stream_inc
 
 compile_clock.listen()    # a decision's clock stops while numba compiles (engine/guard.py)
+
+
+def _skip_blas_probe() -> None:
+    """Import numba's array functions without their BLAS probe. numba's CPU target imports
+    `numba.np.arraymath` on its first compile or cache load, which checks for SciPy's BLAS by
+    importing `scipy.linalg` (0.25-0.35 s CPU of a kernel run's 1.5-2 s start; issue 21). No
+    kernel calls BLAS: without the probe numba's `np.correlate`/`np.convolve` take their plain
+    loop, and `np.dot` still imports SciPy's BLAS when a kernel compiles it. Nothing
+    changes where SciPy's linalg is already imported (the probe is cheap then)."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg.cython_blas"] = None  # type: ignore[assignment]  # import fails
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg.cython_blas"]
+
+
+_skip_blas_probe()
 
 _intrinsic: Any = intrinsic
 
@@ -134,6 +154,25 @@ def stream_rows(words: np.ndarray, streams: list[int], out: np.ndarray | None = 
         rows[:, k, I_LO] = inc & 0xFFFFFFFFFFFFFFFF
         rows[:, k, HAS32] = 0
     return rows
+
+
+@compiled()
+def game_rows(gens, count, k, words, chance_words, incs):
+    """Set rows 0..count-1 of `gens` to game k's streams at their start (scratch columns zero):
+    row 0 its deal's chance stream (chance_words[k], `kernels.GameStreams.chance`), row s its
+    stream s (words[k, 2s:2s+2]); `incs` (streams, 2) their increments. A kernel's `play_games`
+    calls it before each game."""
+    for stream in range(count):
+        row = gens[stream]
+        row[:] = 0
+        if stream == 0:
+            row[S_HI] = chance_words[k, 0]
+            row[S_LO] = chance_words[k, 1]
+        else:
+            row[S_HI] = words[k, 2 * stream]
+            row[S_LO] = words[k, 2 * stream + 1]
+        row[I_HI] = incs[stream, 0]
+        row[I_LO] = incs[stream, 1]
 
 
 @_intrinsic

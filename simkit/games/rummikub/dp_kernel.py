@@ -47,9 +47,29 @@ _ARR = types.int64[:, ::1]
 # the option caches shared by every DP of the process (pure functions of their keys): a colour's
 # run options by (runs, number, jokers left, tiles of the face and the next two, flags, pattern
 # signature); a number's group outcomes by (group tiles, jokers, pattern signature)
+# (numba typed dicts, made, measured and filled by the cached functions below only: numba's own
+# Python-side `Dict.empty`, `len` and `d[k] = v` compile again in every process, ~0.7 s CPU)
 _SIGS: dict[tuple, int] = {(): 0}
-_OPTIONS = Dict.empty(types.int64, _ARR)
-_OUTCOMES = Dict.empty(types.int64, _ARR)
+
+
+@compiled(nrt=True)
+def _new_cache():
+    """An empty option cache (a typed dict int64 -> int64[:, ::1])."""
+    return Dict.empty(types.int64, _ARR)
+
+
+@compiled(nrt=True)
+def _cache_size(cache):
+    return len(cache)
+
+
+@compiled(nrt=True)
+def _cache_put(cache, key, value):
+    cache[key] = value
+
+
+_OPTIONS = _new_cache()
+_OUTCOMES = _new_cache()
 
 
 def _sig(key: tuple) -> int:
@@ -967,9 +987,9 @@ class Kernel:
         self.miss = np.zeros(6, dtype=np.int64)
 
     def solve(self, alpha: int, beta: int, cap: int | None) -> int:
-        if len(_OPTIONS) > CACHE_LIMIT or len(_OUTCOMES) > CACHE_LIMIT:
-            _OPTIONS.clear()
-            _OUTCOMES.clear()
+        global _OPTIONS, _OUTCOMES
+        if _cache_size(_OPTIONS) > CACHE_LIMIT or _cache_size(_OUTCOMES) > CACHE_LIMIT:
+            _OPTIONS, _OUTCOMES = _new_cache(), _new_cache()
         self.ints[4] = -1 if cap is None else cap
         ctl = self.ctl
         ctl[:] = 0
@@ -986,7 +1006,7 @@ class Kernel:
                 self.mk, self.mv = _grown(self.mk, self.mv)
                 continue
             g_code, gj, sig = (int(x) for x in miss[:3])
-            _OUTCOMES[g_code | gj << 8 | sig << 12] = _outcomes(g_code, gj, sig)
+            _cache_put(_OUTCOMES, g_code | gj << 8 | sig << 12, _outcomes(g_code, gj, sig))
 
     def plan(self) -> tuple[list, list]:
         """`TableDP.plan`: (runs, groups) in its form and order."""

@@ -225,6 +225,12 @@ def _new_memo():
     return Dict.empty(_KEY, _VAL)
 
 
+@compiled(nrt=True)
+def _memo_size(memo):
+    """`len(memo)`, cached on disk (numba's Python-side `len` compiles in every process)."""
+    return len(memo)
+
+
 _MEMOS: dict[tuple, Any] = {}
 #: the shared memos are emptied past this many entries (as `solver.SEARCH_MEMO_LIMIT`)
 MEMO_LIMIT = 400_000
@@ -242,7 +248,7 @@ def search(O: list[int], oj: int, w: Sequence[int], jw: int, min_value: int, mem
     from simkit.games.rummikub.tiles import GROUP, RUN
 
     got = _MEMOS.get(memo_key)
-    if got is None or len(got[0]) > MEMO_LIMIT:
+    if got is None or _memo_size(got[0]) > MEMO_LIMIT:
         got = _MEMOS[memo_key] = (_new_memo(), np.array(w, dtype=np.int64))
     memo, weights = got
     counts = np.array(O[:52], dtype=np.int64)

@@ -925,13 +925,7 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
     answers outside its legal list. `trace`: see `step`. `run_len` (G,), `run_flat`, `run_at` (1,):
     each game's running score (simkit/engine/running.py; `kernel_running.copy_out`)."""
     for k in range(index.size):
-        for stream in range(4):
-            row = gens[stream]
-            row[:] = 0
-            row[kr.S_HI] = chance_words[k, 0] if stream == 0 else words[k, 2 * stream]
-            row[kr.S_LO] = chance_words[k, 1] if stream == 0 else words[k, 2 * stream + 1]
-            row[kr.I_HI] = incs[stream, 0]
-            row[kr.I_LO] = incs[stream, 1]
+        kr.game_rows(gens, 4, k, words, chance_words, incs)
         rotation[k] = seat_slots(2, cfg[L.C_SEATING], cfg[L.C_DUPLICATE], index[k], gens[3], slots[k])
         new_game(g, cfg, gens[0])
         done, bad = play_on(g, gens, slots[k], fns, params, cfg[L.C_STEP_CAP], trace)

@@ -418,14 +418,7 @@ def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slot
     n = cfg[L.C_N]
     logged = 0
     for k in range(index.size):
-        for stream in range(n + 2):
-            row = gens[stream]
-            row[:] = 0
-            words_at = chance_words[k] if stream == 0 else words[k, 2 * stream:2 * stream + 2]
-            row[kr.S_HI] = words_at[0]
-            row[kr.S_LO] = words_at[1]
-            row[kr.I_HI] = incs[stream, 0]
-            row[kr.I_LO] = incs[stream, 1]
+        kr.game_rows(gens, n + 2, k, words, chance_words, incs)
         rotation[k] = seat_slots(n, cfg[L.C_SEATING], cfg[L.C_DUPLICATE], index[k], gens[n + 1], slots[k])
         new_match(g, cfg, gens[0])
         done, bad, now = play_on(g, cfg, gens, slots[k], fns, params, cfg[L.C_STEP_CAP], log, logged,
