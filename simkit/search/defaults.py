@@ -39,6 +39,8 @@ PER_GAME: dict[str, SearchDefaults] = {
                              prior="rival", prior_weight=2.0, guard=0.15),
     "shipside": SearchDefaults(iterations=55, c=0.5, rollout="greedy", reward="margin", horizon=2,
                                prior="octopus", prior_weight=1.0),
+    "rummikub": SearchDefaults(iterations=100, rollout="greedy_tiles", reward="win", horizon=2,
+                               prior="greedy_tiles", prior_weight=1.0, depth=1, guard=0.1),
 }
 
 #: (game, players) -> defaults of `ismcts` at that number of players, where it differs from the
