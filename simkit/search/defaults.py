@@ -37,7 +37,7 @@ PER_GAME: dict[str, SearchDefaults] = {
                                round_cut=True, prior="heuristic", prior_weight=0.2),
     "trains": SearchDefaults(iterations=60, c=0.7, rollout="greedy", reward="win", horizon=12,
                              prior="rival", prior_weight=2.0, guard=0.15),
-    "shipside": SearchDefaults(iterations=55, c=0.5, rollout="greedy", reward="margin", horizon=2,
+    "shipside": SearchDefaults(iterations=60, c=0.5, rollout="octopus", reward="margin", depth=1,
                                prior="octopus", prior_weight=1.0),
     "rummikub": SearchDefaults(iterations=100, rollout="greedy_tiles", reward="win", horizon=2,
                                prior="greedy_tiles", prior_weight=1.0, depth=1, guard=0.1),

@@ -40,6 +40,25 @@ def _mut(ships: dict, d: int) -> list:
     return v
 
 
+#: per Tables object (one per config, cached by rules.tables): the share of the deck's cards
+#: worth at least g, for g in -60..79 (a fair prior for the opponent's hand). Built once, not at
+#: every setup: a search sets its rollout bots up once per determinization.
+_GE: dict[int, tuple[object, dict[int, float]]] = {}
+
+
+def _share_at_least(T) -> dict[int, float]:
+    hit = _GE.get(id(T))
+    if hit is not None and hit[0] is T:
+        return hit[1]
+    vals = sorted(T.value)
+    n = len(vals)
+    ge = {g: (n - bisect_left(vals, g)) / n for g in range(-60, 80)}
+    if len(_GE) > 256:
+        _GE.clear()
+    _GE[id(T)] = (T, ge)
+    return ge
+
+
 class GreedyStrategy(Strategy[ShipsideConfig]):
     name = "greedy"
     description = ("Captures when it can, dumps jellyfish and zeros on the opponent's side, spends "
@@ -70,10 +89,7 @@ class GreedyStrategy(Strategy[ShipsideConfig]):
         self.crew_pts = dict(cfg.crew.points)
         self.goal = cfg.end.points_to_win
         self.bonus = cfg.rum.defense_bonus
-        # unseen-card share by value: the whole deck (a fair prior for the opponent's hand)
-        vals = sorted(self.T.value)
-        n = len(vals)
-        self._ge = {g: (n - bisect_left(vals, g)) / n for g in range(-60, 80)}
+        self._ge = _share_at_least(self.T)
 
     # ---------------------------------------------------------------- evaluation
     def _f_ge(self, gap: int) -> float:

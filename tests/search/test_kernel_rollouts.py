@@ -168,7 +168,7 @@ def _game_decide(make, info, state, seed, monkeypatch):
 GAME_SEARCHES = {
     "generic (random rollouts to the end)":
         lambda kernel: ISMCTS(iterations=100, rollout="random", reward="win", c=1.414, horizon=0,
-                              round_cut=False, prior_weight=0, kernel=kernel),
+                              round_cut=False, prior_weight=0, depth=0, kernel=kernel),
     "the game's defaults": lambda kernel: ISMCTS(iterations=100, kernel=kernel),
 }
 
