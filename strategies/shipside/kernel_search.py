@@ -168,7 +168,7 @@ class KernelSearch:
         """Tree arrays for `iterations` with `n_codes` distinct actions."""
         self.n_codes = n_codes
         self.tree = kt.KernelTree.for_search(n_codes, iterations)
-        self.table = np.zeros(4 * n_codes, dtype=np.int64)
+        self.table = np.zeros(1 << (4 * n_codes - 1).bit_length(), dtype=np.int64)   # a power of two
         self.keys_of = np.zeros(n_codes, dtype=np.int64)
         self.act_of = np.zeros(n_codes, dtype=np.int64)
         self.root = np.zeros(n_codes, dtype=np.int64)
@@ -205,8 +205,8 @@ class KernelSearch:
             return None
         if self.path.size < max_steps:
             self.path = np.zeros(max_steps, dtype=np.int64)
-        if self.tree.max_nodes < iterations + 1:
-            self._width(self.n_codes, iterations)
+        if self.tree.max_nodes < iterations + 1 or self.n_codes < n_root:
+            self._width(max(self.n_codes, 2 * n_root), iterations)
         root_keys = keys[:n_root].copy()
         root_acts = acts[:n_root].copy()
         while True:
