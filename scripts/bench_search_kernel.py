@@ -1,7 +1,7 @@
-"""ISMCTS iterations per CPU second with kernel rollouts ÷ with Python rollouts (issue 21 item 4).
+"""ISMCTS iterations per CPU second, compiled whole and with kernel rollouts ÷ Python (issue 21).
 
     python scripts/bench_search_kernel.py [seconds] [--game NAME ...] [--iterations 100]
-                                          [--profile kernel|python]
+                                          [--profile compiled|kernel|python]
 
 For every game naming a `Game.kernel_rollout` ("no kernel rollout" for the others), ISMCTS at
 the game's own defaults (simkit/search/defaults.py: what `-s ismcts` plays) and at the GENERIC
@@ -9,6 +9,10 @@ settings (random rollouts to the end of the game, win reward, no prior), from po
 along seeded random games (the seat to act has a choice; a fixed shuffled order, so early and
 late positions count). The same decisions are searched with `kernel=true` and `kernel=false`,
 alternately, each for about `seconds` of CPU time; both must give the same action (checked).
+Where the game names a `Game.kernel_search` (6 nimmt!), a third path is timed in the same
+rotation: the iterations compiled whole ("compiled", docs/search.md "Compiled search
+iterations"); "kernel" is then the Python loop with kernel rollouts (the compiled search
+switched off in this script), and its action must agree too.
 6 nimmt! is measured on single rounds and on whole matches (4 players); Trains and Shipside with
 2 players. The first kernel rollout of a process loads (or compiles) the kernel: that time is
 printed apart and not counted. Under each row: the CPU time of one rollout alone (no tree, from
@@ -51,32 +55,45 @@ def _positions(game, config, n: int, count: int) -> list:
     return [found[i] for i in order[:count]]
 
 
-def _search(game, config, n, params, kernel: bool, state, seat, seed):
+PATHS = ("compiled", "kernel", "python")
+
+
+def _search(game, config, n, params, path: str, state, seat, seed):
     import numpy as np
 
     from simkit.engine.strategy import Decision, GameInfo
-    from simkit.search.ismcts import ISMCTS
+    from simkit.search import ismcts
+    from simkit.search.compiled import compiled_search
 
-    bot = ISMCTS(**params, kernel=kernel)
+    bot = ismcts.ISMCTS(**params, kernel=path != "python")
     rng = np.random.default_rng(seed)
     bot.setup(GameInfo(game.name, config, n), seat, rng)
-    return bot.act(Decision(state, seat, rng))
+    if path == "kernel":               # the Python loop with kernel rollouts
+        ismcts.compiled_search = lambda *args: (None, "switched off")   # type: ignore[assignment]
+    try:
+        return bot.act(Decision(state, seat, rng))
+    finally:
+        ismcts.compiled_search = compiled_search
 
 
 def measure(game, config, n, params, seconds: float, iterations: int, profile: str | None = None) -> dict:
-    """Decisions searched alternately with kernel rollouts and Python ones for about `seconds`
-    each; iterations per CPU second of each, and whether every action agreed."""
+    """Decisions searched in turn by each path for about `seconds` each; iterations per CPU
+    second of each, and whether every action agreed."""
     from simkit.engine.strategy import GameInfo, parse_strategy
+    from simkit.search.compiled import compiled_search
     from simkit.search.defaults import defaults_for
     from simkit.search.simulator import kernel_rollout
 
     params = dict(params, iterations=iterations)
     rollout = params.get("rollout") or defaults_for(game.name).rollout
+    info, spec = GameInfo(game.name, config, n), parse_strategy(rollout, game.name)
     t0 = time.perf_counter()
-    kernel, reason = kernel_rollout(game, GameInfo(game.name, config, n), parse_strategy(rollout, game.name))
+    kernel, reason = kernel_rollout(game, info, spec)
+    whole, whole_reason = compiled_search(game, info, spec)
     load = time.perf_counter() - t0
+    paths = [p for p in PATHS if p != "compiled" or whole is not None]
     positions = _positions(game, config, n, 400)
-    spent = {True: 0.0, False: 0.0}
+    spent = {p: 0.0 for p in paths}
     done = 0
     agree = True
     profiler = None
@@ -86,21 +103,21 @@ def measure(game, config, n, params, seconds: float, iterations: int, profile: s
     while done < 2 or min(spent.values()) < seconds:
         state, seat = positions[done % len(positions)]
         actions = {}
-        for use in (True, False):
-            if profiler is not None and use == (profile == "kernel"):
+        for path in paths:
+            if profiler is not None and path == profile:
                 profiler.start()
             t = time.process_time()
-            actions[use] = _search(game, config, n, params, use, state, seat, done)
-            spent[use] += time.process_time() - t
-            if profiler is not None and use == (profile == "kernel"):
+            actions[path] = _search(game, config, n, params, path, state, seat, done)
+            spent[path] += time.process_time() - t
+            if profiler is not None and path == profile:
                 profiler.stop()
-        agree = agree and actions[True] == actions[False]
+        agree = agree and len({repr(a) for a in actions.values()}) == 1
         done += 1
     if profiler is not None:
         print(profiler.output_text(unicode=False, color=False, show_all=False))
-    rate = {use: done * iterations / spent[use] for use in spent}
-    return {"kernel": rate[True], "python": rate[False], "ratio": rate[True] / rate[False],
-            "decisions": done, "agree": agree, "load": load, "reason": reason, "rollout": rollout}
+    rate = {path: done * iterations / spent[path] for path in spent}
+    return {"rate": rate, "decisions": done, "agree": agree, "load": load, "reason": reason,
+            "whole_reason": whole_reason, "rollout": rollout}
 
 
 def rollout_costs(game, config, n, params, seconds: float) -> tuple[float, float]:
@@ -143,7 +160,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="CPU seconds per figure and path (default 5)")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per decision")
-    parser.add_argument("--profile", choices=("kernel", "python"), help="pyinstrument that path")
+    parser.add_argument("--profile", choices=PATHS, help="pyinstrument that path")
     parser.add_argument("--settings", choices=("defaults", "generic", "both"), default="both")
     args = parser.parse_args(argv)
 
@@ -151,9 +168,10 @@ def main(argv: list[str] | None = None) -> None:
     from simkit.engine.registry import get_game
 
     print(f"ISMCTS {args.iterations} iterations a decision, iterations per CPU second; "
-          f"about {args.seconds:g} CPU s per figure")
-    print(f"{'game':<10} {'variant':<18} {'settings':<9} {'rollout':<10} {'kernel it/s':>12} "
-          f"{'python it/s':>12} {'ratio':>7} {'decisions':>9}  same actions")
+          f"about {args.seconds:g} CPU s per figure and path")
+    print(f"{'game':<10} {'variant':<18} {'settings':<9} {'rollout':<10} {'compiled it/s':>13} "
+          f"{'kernel it/s':>12} {'python it/s':>12} {'compiled÷py':>11} {'kernel÷py':>9} "
+          f"{'decisions':>9}  same actions")
     for name in args.game or list(VARIANTS):
         game = get_game(name)
         if game.kernel_rollout is None:
@@ -169,10 +187,17 @@ def main(argv: list[str] | None = None) -> None:
                     print(f"{name:<10} {label:<18} {which:<9} {row['rollout']:<10} python only: "
                           f"{row['reason']}")
                     continue
+                rate = row["rate"]
+                whole = rate.get("compiled")
+                py = rate["python"]
+                whole_text, ratio_text = (f"{whole:,.0f}", f"{whole / py:.1f}x") if whole else ("-", "-")
+                print(f"{name:<10} {label:<18} {which:<9} {row['rollout']:<10} "
+                      f"{whole_text:>13} {rate['kernel']:>12,.0f} {py:>12,.0f} {ratio_text:>11} "
+                      f"{rate['kernel'] / py:>8.1f}x {row['decisions']:>9}  "
+                      f"{'yes' if row['agree'] else 'NO'}   (kernels loaded in {row['load']:.1f} s)")
+                if whole is None:
+                    print(f"{'':<10} {'':<18} {'':<9} not compiled whole: {row['whole_reason']}")
                 kernel_us, python_us = rollout_costs(game, config, n, settings[which], args.seconds / 3)
-                print(f"{name:<10} {label:<18} {which:<9} {row['rollout']:<10} {row['kernel']:>12,.0f} "
-                      f"{row['python']:>12,.0f} {row['ratio']:>6.1f}x {row['decisions']:>9}  "
-                      f"{'yes' if row['agree'] else 'NO'}   (kernel loaded in {row['load']:.1f} s)")
                 print(f"{'':<10} {'':<18} {'':<9} one rollout alone: kernel {kernel_us:,.0f} µs, python "
                       f"{python_us:,.0f} µs ({python_us / kernel_us:.1f}x)")
 

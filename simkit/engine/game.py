@@ -199,6 +199,10 @@ class Game(Generic[ConfigT, StateT]):
     #: `play(state, rngs, left, round_cut)` plays a search rollout in the compiled kernel exactly
     #: as `Simulator._play` does in Python: docs/search.md, "Kernel rollouts"); None: Python only
     kernel_rollout: str | None = None
+    #: "module:Class" of the game's compiled search iterations, built as Class(info, rollout_spec)
+    #: (ValueError: cannot), whose `run(...)` plays ISMCTS iterations exactly as the Python loop
+    #: (docs/search.md, "Compiled search iterations"); None: the Python loop only
+    kernel_search: str | None = None
     #: config -> (seconds, late action) when the config sets a per-decision time budget, else
     #: None: runs then wrap every seat in `simkit.engine.timed.Timed`, which submits the late
     #: action for a decision that took longer (Rummikub R18)

@@ -323,6 +323,50 @@ def seed_words(run, start, out, pool):
             out[k, w] = pair
 
 
+@compiled()
+def seed_row(seed, row, pool):
+    """`Generator(PCG64(seed))` into `row`, for 0 <= seed < 2**64 (a search's determinization
+    draws `integers(2**63)` and seeds its chance generator so): NumPy's SeedSequence(seed)
+    .generate_state(4, uint64) (the hash steps of `seed_words`, no spawn key) as the LCG's seed
+    and increment, then PCG64's srandom; the 32-bit buffer empty. `pool`: 4 uint64 of scratch."""
+    s = _U(seed)
+    h = _SS_INIT_A
+    for i in range(_SS_POOL):
+        word = s & _M32 if i == 0 else (s >> _S32 if i == 1 else _ZERO)
+        pool[i], h = _hashmix(word, h)
+    for i_src in range(_SS_POOL):
+        for i_dst in range(_SS_POOL):
+            if i_src != i_dst:
+                hashed, h = _hashmix(pool[i_src], h)
+                mixed = (_SS_MIX_L * pool[i_dst] - _SS_MIX_R * hashed) & _M32
+                pool[i_dst] = mixed ^ (mixed >> _S16)
+    hb = _SS_INIT_B
+    w0 = w1 = w2 = w3 = _ZERO
+    for w in range(4):
+        pair = _ZERO
+        for half in range(2):
+            value = pool[(2 * w + half) % _SS_POOL] ^ hb
+            hb = (hb * _SS_MULT_B) & _M32
+            value = (value * hb) & _M32
+            pair |= (value ^ (value >> _S16)) << _U(32 * half)
+        if w == 0:
+            w0 = pair
+        elif w == 1:
+            w1 = pair
+        elif w == 2:
+            w2 = pair
+        else:
+            w3 = pair
+    inc_hi = (w2 << _ONE) | (w3 >> _U(63))
+    inc_lo = (w3 << _ONE) | _ONE
+    hi, lo, _ = _step(_ZERO, _ZERO, inc_hi, inc_lo)
+    new_lo = lo + w1
+    carry = _ONE if new_lo < lo else _ZERO
+    hi, lo, _ = _step(hi + w0 + carry, new_lo, inc_hi, inc_lo)
+    row[S_HI], row[S_LO], row[I_HI], row[I_LO] = hi, lo, inc_hi, inc_lo
+    row[HAS32], row[U32] = _ZERO, _ZERO
+
+
 def batch_stream_words(master: int, start: int, stop: int, n_streams: int) -> np.ndarray:
     """`seeding.batch_stream_array(master, start, stop, n_streams)`, the same words computed by
     `seed_words` (a few times cheaper per game than NumPy's column passes)."""

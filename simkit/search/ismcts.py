@@ -6,12 +6,14 @@ No `from __future__ import annotations` here: the CLI reads the constructor's an
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from simkit.engine.game import Action
 from simkit.engine.strategy import Decision, GameInfo, Strategy, parse_strategy
-from simkit.search.base import SearchStrategy, check_rollout_params, searchable_actions
+from simkit.search.base import Budget, SearchStrategy, check_rollout_params, searchable_actions
+from simkit.search.compiled import compiled_search, unsupported
 from simkit.search.defaults import GENERIC, SearchDefaults, defaults_for
 from simkit.search.simulator import Simulator
 from simkit.search.tree import Edge, Node
@@ -38,6 +40,9 @@ class ISMCTS(SearchStrategy):
         "it. depth=D: at most D of this seat's own actions per iteration in the tree (0: no cap). "
         "kernel=false: rollouts in Python even where the game's compiled kernel could play them "
         "(the same decisions, slower).")
+
+    #: why the last decision searched in Python (None: compiled whole; `compiled`)
+    compiled_reason: str | None = None
 
     def __init__(self, iterations: int | None = None, time_ms: float | None = None,
                  c: float | None = None, rollout: str | None = None, reward: str | None = None,
@@ -103,11 +108,47 @@ class ISMCTS(SearchStrategy):
         prior = self._prior.act(decision) if self._prior is not None else None
         if len(actions) == 1:
             return actions[0]
-        root = Node()
-        if prior is not None and prior in actions:
-            root.set_bias(prior, self.prior_weight)
-        else:
+        if prior is not None and prior not in actions:
             prior = None
+        root = self.search(decision, actions, prior, budget)
+        listed = decision.legal_actions is not None
+        best = root.most_visited(actions.__contains__ if listed else decision.is_legal)
+        if best is None:
+            return actions[0]
+        if prior is not None and self.guard > 0:
+            return root.guarded(best, prior, self.guard).action
+        return best.action
+
+    def compiled(self) -> Any:
+        """The game's compiled search iterations for this search, or None (why: `compiled_reason`):
+        an iteration budget alone, kernel=true, every parameter one they play, a rollout
+        strategy with a kernel form (docs/search.md, "Compiled search iterations")."""
+        reason = None if self.kernel else "kernel=false"
+        if reason is None and (self.iterations is None or self.time_ms is not None):
+            reason = "a time budget"
+        if reason is None:
+            name = unsupported(self.params)
+            reason = None if name is None else f"{name} is not played by compiled iterations"
+        found = None
+        if reason is None:
+            found, reason = compiled_search(self.game, self.info, self.rollout_spec)
+        self.compiled_reason = reason
+        return found
+
+    def search(self, decision: Decision, actions: Sequence[Action], prior: Action | None,
+               budget: Budget | None = None) -> Node:
+        """The root after this decision's iterations: compiled whole where the game can
+        (`compiled`), else the Python loop; the same statistics and draws either way."""
+        fast = self.compiled() if budget is None else None
+        if fast is not None:
+            assert self.iterations is not None
+            max_steps = (self.game.max_steps(self.info.config, self.info.n_players)
+                         if self.max_rollout_steps is None else self.max_rollout_steps)
+            return fast.run(decision, actions, prior, self.prior_weight, self.iterations, self.c,
+                            self.depth, max_steps, self.horizon, self.round_cut, self.reward)
+        root = Node()
+        if prior is not None:
+            root.set_bias(prior, self.prior_weight)
         sim = self.simulator(decision.rng)
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         done = 0
@@ -118,13 +159,7 @@ class ISMCTS(SearchStrategy):
                 break
             self._iterate(root, decision, sim, actions)
             done += 1
-        listed = decision.legal_actions is not None
-        best = root.most_visited(actions.__contains__ if listed else decision.is_legal)
-        if best is None:
-            return actions[0]
-        if prior is not None and self.guard > 0:
-            return root.guarded(best, prior, self.guard).action
-        return best.action
+        return root
 
     def _iterate(self, root: Node, decision: Decision, sim: Simulator,
                  root_actions: Sequence[Action]) -> None:

@@ -33,7 +33,9 @@ def test_each_iteration_searches_a_new_determinization_of_the_seat_view(game_nam
     state, config = first_real_choice(game_name, n, seed=3, config=_config(game_name, overrides))
     guarded = Guarded(state)
     legal = state.legal_actions(state.to_act()[0])
-    strategy = parse_strategy(f"{ISMCTS_PATH}:iterations=12" + (f",{params}" if params else ""),
+    # the Python loop (kernel=false): a compiled search determinizes inside its kernel
+    # (tests/search/test_compiled_search.py proves it searches the same)
+    strategy = parse_strategy(f"{ISMCTS_PATH}:iterations=12,kernel=false" + (f",{params}" if params else ""),
                               game_name).build()
     action = decide(strategy, guarded, game_name, config, n)
     assert action in legal

@@ -7,6 +7,7 @@ import pytest
 from simkit.engine.config import with_overrides
 from simkit.engine.registry import get_game
 from simkit.engine.strategy import Decision, GameInfo, Strategy, parse_strategy
+from simkit.search import ismcts as ismcts_module
 from simkit.search import simulator as simulator_module
 from simkit.search.flat import FlatMC
 from simkit.search.ismcts import ISMCTS
@@ -152,6 +153,9 @@ def _game_decide(make, info, state, seed, monkeypatch):
         return reward
 
     monkeypatch.setattr(Simulator, "rollout", recorded)
+    # kernel rollouts inside the Python loop: not the iterations compiled whole (those are
+    # proven in test_compiled_search.py)
+    monkeypatch.setattr(ismcts_module, "compiled_search", lambda *args: (None, "rollouts only"))
     seat = state.to_act()[0]
     bot = make()
     rng = np.random.default_rng(seed)

@@ -20,6 +20,7 @@ GAME = Game(
     batch_engine="simkit.games.sixnimmt.batch",
     kernel_engine="simkit.games.sixnimmt.kernel",
     kernel_rollout="simkit.games.sixnimmt.kernel_rollout:KernelRollout",
+    kernel_search="strategies.sixnimmt.kernel_search:KernelSearch",
     evaluate=evaluate.evaluate, round_of=evaluate.round_of,
 )
 

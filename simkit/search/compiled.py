@@ -1,0 +1,53 @@
+"""Which searches run compiled whole (docs/search.md, "Compiled search iterations").
+
+`compiled_search(game, info, rollout)` builds the game's `Game.kernel_search` once per process
+for a (config, players, rollout) or says why it cannot (no hook, no kernel form, numba missing,
+a config field the kernel lacks). `unsupported(params, defaults)` names the first search
+parameter the compiled iterations do not know: a parameter added later, set away from its
+default, keeps the search in Python.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import fields
+from typing import Any
+
+from simkit.engine.game import Game
+from simkit.engine.strategy import GameInfo, StrategySpec
+from simkit.search.defaults import GENERIC, SearchDefaults
+
+#: the ISMCTS parameters (SearchDefaults fields) the compiled iterations play
+SUPPORTED = frozenset({"iterations", "c", "rollout", "reward", "horizon", "round_cut", "prior",
+                       "prior_weight", "depth", "guard"})
+
+_BUILT: dict[tuple[Any, ...], tuple[Any, str | None]] = {}
+
+
+def unsupported(params: SearchDefaults) -> str | None:
+    """The first parameter set (away from the generic default) that compiled iterations do not
+    play, or None."""
+    for f in fields(SearchDefaults):
+        if f.name not in SUPPORTED and getattr(params, f.name) != getattr(GENERIC, f.name):
+            return f.name
+    return None
+
+
+def compiled_search(game: Game, info: GameInfo, rollout: StrategySpec) -> tuple[Any, str | None]:
+    """The game's compiled search for these rollouts (built once per process), or (None, why)."""
+    key = (game.name, info.config, info.n_players, rollout)
+    found = _BUILT.get(key)
+    if found is None:
+        found = _BUILT[key] = _build(game, info, rollout)
+    return found
+
+
+def _build(game: Game, info: GameInfo, rollout: StrategySpec) -> tuple[Any, str | None]:
+    hook = getattr(game, "kernel_search", None)
+    if hook is None:
+        return None, f"{game.name} has no compiled search"
+    module, _, name = hook.partition(":")
+    try:
+        return getattr(importlib.import_module(module), name)(info, rollout), None
+    except ValueError as exc:
+        return None, str(exc)

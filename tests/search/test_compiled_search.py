@@ -1,0 +1,146 @@
+"""ISMCTS iterations compiled whole (6 nimmt!, strategies/sixnimmt/kernel_search.py): the same
+root statistics (visits, totals, availability per action, in the same order), the same action
+and the same search generator state as the Python loop, over positions of seeded games in every
+phase (cards N5, row picks N10, draft picks N19), single rounds, matches and the advanced game."""
+
+import numpy as np
+import pytest
+
+from simkit.engine.config import with_overrides
+from simkit.engine.registry import get_game
+from simkit.engine.strategy import Decision, GameInfo
+from simkit.search import compiled as compiled_module
+from simkit.search.compiled import unsupported
+from simkit.search.defaults import PER_GAME
+from simkit.search.ismcts import ISMCTS
+
+pytest.importorskip("numba")
+
+CONFIGS = {"single round": {"max_rounds": "1"}, "match": {},
+           "advanced": {"advanced": "true", "max_rounds": "2"}}
+
+SEARCHES = {
+    "defaults": dict(),
+    "random rollouts to the end": dict(rollout="random", reward="win", c=1.4, round_cut=False,
+                                       prior_weight=0),
+    "margin, depth 2, horizon 4, lowest": dict(rollout="lowest", reward="margin", depth=2, horizon=4),
+    "win, guard, step cap": dict(reward="win", guard=0.05, max_rollout_steps=6, rollout="highest"),
+}
+
+
+def _positions(overrides, n=4, seed=5):
+    """Every position of a seeded random game where the first acting seat has a choice."""
+    game = get_game("sixnimmt")
+    config = with_overrides(game.config_cls(), overrides)
+    state = game.new_state(config, n, np.random.default_rng(seed))
+    rng = np.random.default_rng(seed + 1)
+    found = []
+    while not state.is_over():
+        seats = state.to_act()
+        if len(state.legal_actions(seats[0])) > 1:
+            found.append((state.clone(), config))
+        state.apply([state.legal_actions(s)[rng.integers(len(state.legal_actions(s)))] for s in seats])
+    return found
+
+
+def _search(params, state, config, seed, kernel):
+    """(root statistics, action, search generator state, why Python) of one decision."""
+    seat = state.to_act()[0]
+    bot = ISMCTS(kernel=kernel, **{"iterations": 30, **params})
+    rng = np.random.default_rng(seed)
+    bot.setup(GameInfo("sixnimmt", config, state.n), seat, rng)
+    decision = Decision(state.clone(), seat, rng)
+    actions = bot.root_actions(decision)
+    prior = bot._prior.act(decision) if bot._prior is not None else None
+    prior = prior if prior in actions else None
+    root = bot.search(decision, actions, prior)
+    stats = [(a, e.visits, e.total, e.available, e.bias) for a, e in root.edges.items()]
+    after = rng.bit_generator.state
+    rng2 = np.random.default_rng(seed)
+    bot2 = ISMCTS(kernel=kernel, **{"iterations": 30, **params})
+    bot2.setup(GameInfo("sixnimmt", config, state.n), seat, rng2)
+    action = bot2.act(Decision(state.clone(), seat, rng2))
+    return stats, action, after, bot.compiled_reason
+
+
+@pytest.mark.parametrize("search", list(SEARCHES))
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_compiled_iterations_give_the_python_loops_statistics_action_and_draws(config, search):
+    found = _positions(CONFIGS[config])
+    positions = found[::max(1, len(found) // 8)]
+    phases = {state.phase for state, _ in positions}
+    assert len(positions) >= 6
+    for i, (state, cfg) in enumerate(positions):
+        python = _search(SEARCHES[search], state, cfg, i, kernel=False)
+        fast = _search(SEARCHES[search], state, cfg, i, kernel=True)
+        assert python[3] == "kernel=false" and fast[3] is None, fast[3]
+        assert fast[:3] == python[:3], f"position {i} ({state.phase})"
+        assert sum(v for _, v, *_ in python[0]) == 30
+    assert phases >= ({"play", "draft"} if config == "advanced" else {"play"})
+
+
+def test_every_phase_is_searched_row_picks_and_drafts_too():
+    """N10 row picks and N19 draft picks as root decisions, compiled and in Python."""
+    picks = [p for p in _positions({}, seed=9) if p[0].phase == "row_pick"][:3]
+    drafts = [p for p in _positions(CONFIGS["advanced"])if p[0].phase == "draft"][:3]
+    assert picks and drafts
+    for i, (state, cfg) in enumerate(picks + drafts):
+        python = _search({}, state, cfg, i, kernel=False)
+        fast = _search({}, state, cfg, i, kernel=True)
+        assert fast[3] is None and fast[:3] == python[:3]
+
+
+def test_the_control_fails_when_the_unknown_cards_are_dealt_from_another_order(monkeypatch):
+    """The comparison can fail: dealing the determinizations from the unknown cards sorted (not
+    in the real state's order) changes the statistics of a basic-game search."""
+    from simkit.games.sixnimmt import kernel_search as ks
+
+    state, cfg = _positions(CONFIGS["single round"])[2]
+    python = _search(SEARCHES["random rollouts to the end"], state, cfg, 0, kernel=False)
+    real = ks.unknown_order
+    monkeypatch.setattr(ks, "unknown_order", lambda *args: sorted(real(*args)))
+    fast = _search(SEARCHES["random rollouts to the end"], state, cfg, 0, kernel=True)
+    assert fast[3] is None
+    assert fast[0] != python[0]
+
+
+def test_another_seed_gives_other_statistics():
+    state, cfg = _positions(CONFIGS["match"])[0]
+    one = _search({}, state, cfg, 0, kernel=True)
+    other = _search({}, state, cfg, 1, kernel=True)
+    assert one[0] != other[0] and one[2] != other[2]
+
+
+def test_the_python_loop_plays_what_the_compiled_search_cannot_and_says_why(monkeypatch):
+    state, cfg = _positions(CONFIGS["single round"])[0]
+    assert _search({"time_ms": 5, "iterations": None}, state, cfg, 0, True)[3] == "a time budget"
+    plugin = _search({"rollout": "tests.search.test_kernel_rollouts:FirstCard"}, state, cfg, 0, True)
+    assert "no kernel form" in plugin[3]
+    # a parameter the compiled iterations do not know, set away from its default: Python
+    monkeypatch.setattr(compiled_module, "SUPPORTED", compiled_module.SUPPORTED - {"depth"})
+    assert _search({"depth": 2}, state, cfg, 0, True)[3] == "depth is not played by compiled iterations"
+    assert unsupported(PER_GAME["sixnimmt"]) is None
+
+
+def test_a_game_without_the_hook_searches_in_python():
+    game = get_game("highcard")
+    assert game.kernel_search is None
+    found, reason = compiled_module.compiled_search(game, GameInfo("highcard", game.config_cls(), 2), None)
+    assert found is None and "no compiled search" in reason
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**32 - 1, 2**32, 2**63 - 1, 987654321987654321])
+def test_seed_row_is_numpys_pcg64_of_a_seed(seed):
+    """The determinization's chance generator, `Generator(PCG64(seed))`, made in the kernel; and
+    the seed drawn as `integers(2**63)` is the next 64-bit output halved."""
+    from simkit.engine import kernel_rng as kr
+    from simkit.engine.kernel_positions import generator_rows, restore_generators
+
+    row = np.zeros(kr.ROW_WORDS, dtype=np.uint64)
+    kr.seed_row(seed, row, np.zeros(4, dtype=np.uint64))
+    made = np.random.Generator(np.random.PCG64())
+    restore_generators([made], row[None, :])
+    assert made.random(5).tolist() == np.random.Generator(np.random.PCG64(seed)).random(5).tolist()
+    search = np.random.default_rng(seed)
+    words = generator_rows([search], kr.ROW_WORDS)[0]
+    assert int(search.integers(1 << 63)) == int(kr.next64(words)) >> 1
