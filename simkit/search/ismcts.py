@@ -144,8 +144,11 @@ class ISMCTS(SearchStrategy):
             assert self.iterations is not None
             max_steps = (self.game.max_steps(self.info.config, self.info.n_players)
                          if self.max_rollout_steps is None else self.max_rollout_steps)
-            return fast.run(decision, actions, prior, self.prior_weight, self.iterations, self.c,
+            root = fast.run(decision, actions, prior, self.prior_weight, self.iterations, self.c,
                             self.depth, max_steps, self.horizon, self.round_cut, self.reward)
+            if root is not None:            # None: not this position (the generator untouched)
+                return root
+            self.compiled_reason = "a position the compiled search does not play"
         root = Node()
         if prior is not None:
             root.set_bias(prior, self.prior_weight)
