@@ -15,7 +15,6 @@ from simkit.engine.config import with_overrides
 from simkit.engine.registry import get_game
 from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.shipside.config import ShipsideConfig
-from simkit.search import ismcts as ismcts_module
 from simkit.search.ismcts import ISMCTS
 from simkit.search.tree import Node
 from tests.kernel_rollouts import positions
@@ -59,33 +58,39 @@ def _true_positions(overrides, seed, every=9, first=4):
             if kind == "true" and len(state.legal_actions(state.to_act()[0])) > 1]
 
 
-def _python(params, info, state, seed):
-    """The Python search's root edges, its choice and its generator's state after."""
-    roots: list[Node] = []
-
-    class Kept(Node):
-        def __init__(self) -> None:
-            super().__init__()
-            roots.append(self)
-
-    bot = ISMCTS(**params, kernel=False)
+def _search(params, info, state, seed, kernel):
+    """(root edges, choice, search generator state after, why Python or None) of one decision of
+    ISMCTS (`ISMCTS.search`: compiled whole where it can, else the Python loop)."""
+    bot = ISMCTS(**params, kernel=kernel)
     seat = state.to_act()[0]
     rng = np.random.default_rng(seed)
     bot.setup(info, seat, rng)
-    ismcts_module.Node = Kept        # type: ignore[misc]
-    try:
-        action = bot.act(Decision(state.clone(), seat, rng))
-    finally:
-        ismcts_module.Node = Node    # type: ignore[misc]
-    return _edges(roots[0]), action, rng.bit_generator.state
+    decision = Decision(state.clone(), seat, rng)
+    actions = bot.root_actions(decision)
+    prior = bot._prior.act(decision) if bot._prior is not None else None
+    prior = prior if prior in actions else None
+    root = bot.search(decision, actions, prior)
+    best = root.most_visited(actions.__contains__)
+    if prior is not None and bot.guard > 0:
+        best = root.guarded(best, prior, bot.guard)
+    return _edges(root), best.action, rng.bit_generator.state, bot.compiled_reason
+
+
+def _python(params, info, state, seed):
+    return _search(params, info, state, seed, kernel=False)[:3]
+
+
+def _compiled(params, info, state, seed):
+    """The compiled search's answer, or None where it leaves the position to Python."""
+    found = _search(params, info, state, seed, kernel=True)
+    return None if found[3] is not None else found[:3]
 
 
 _SEARCHES: dict = {}
 
 
-def _compiled(params, info, state, seed):
-    """The same decision with the compiled iterations (ISMCTS.act's steps around them), or None
-    where the compiled search does not play it."""
+def _direct(params, info, state, seed):
+    """`KernelSearch.run` called directly (a search of this module's own, `_SEARCHES`)."""
     bot = ISMCTS(**params)
     seat = state.to_act()[0]
     rng = np.random.default_rng(seed)
@@ -97,15 +102,9 @@ def _compiled(params, info, state, seed):
     actions = decision.legal_actions
     prior = bot._prior.act(decision) if bot._prior is not None else None
     prior = prior if prior in actions else None
-    max_steps = GAME.max_steps(info.config, 2) if bot.max_rollout_steps is None else bot.max_rollout_steps
     root = _SEARCHES[key].run(decision, actions, prior, bot.prior_weight, bot.iterations, bot.c, bot.depth,
-                              max_steps, bot.horizon, bot.round_cut, bot.reward)
-    if root is None:
-        return None
-    best = root.most_visited(actions.__contains__)
-    if prior is not None and bot.guard > 0:
-        best = root.guarded(best, prior, bot.guard)
-    return _edges(root), best.action, rng.bit_generator.state
+                              GAME.max_steps(info.config, 2), bot.horizon, bot.round_cut, bot.reward)
+    return _edges(root), root.most_visited(actions.__contains__).action, rng.bit_generator.state
 
 
 def _edges(root: Node) -> list[tuple]:
@@ -156,7 +155,7 @@ def test_a_search_meeting_more_actions_than_the_tree_has_codes_is_played_again_w
     _SEARCHES.clear()
     try:
         for i, (info, state) in enumerate(_true_positions({}, 1)[:4]):
-            got = _compiled(SEARCHES["defaults"], info, state, i)
+            got = _direct(SEARCHES["defaults"], info, state, i)
             assert got == _python(SEARCHES["defaults"], info, state, i)
         assert all(s.n_codes > 4 for s in _SEARCHES.values())
     finally:
@@ -203,9 +202,13 @@ def _info_and_rollout(overrides, rollout="greedy"):
 
 def test_the_opening_picks_search_in_python_and_leave_the_generator_alone():
     """S57: the other seat's own deck is kept sorted in a sample, which hides the order of its
-    picks: the compiled search answers None (the caller searches in Python), drawing nothing."""
+    picks: the compiled search answers None (ISMCTS then searches in Python, the same decision),
+    drawing nothing."""
     info, state = next((info, s) for info, s in _true_positions({"variant.enabled": "true"}, 3)
                        if s.phase == "pick")
+    found = _search(SEARCHES["defaults"], info, state, 3, kernel=True)
+    assert found[3] == "a position the compiled search does not play"
+    assert found[:3] == _python(SEARCHES["defaults"], info, state, 3)
     search = compiled.KernelSearch(info, parse_strategy("greedy", "shipside"))
     rng = np.random.default_rng(1)
     seat = state.to_act()[0]
