@@ -72,6 +72,42 @@ def code_for(table, keys_of, used, key):
 
 
 @compiled()
+def _choose(t, node, g, row, seat, c, root, root_acts, n_root, table, keys_of, used, keys, acts, codes,
+            act_of):
+    """The seat's choice at `node` (kernel_tree `select` over its actions now; the root's are the
+    real decision's): (edge, encoded action); edge -1 when the tree or its codes are full."""
+    if node == 0:
+        e = kt.select(t, 0, root, n_root, c, row)
+        return e, root_acts[kt.edge_code(t, e)] if e >= 0 else 0
+    n = ks.listing(g, seat, keys, acts)
+    for i in range(n):
+        code = code_for(table, keys_of, used, keys[i])
+        if code < 0:
+            return -1, 0
+        codes[i] = code
+        act_of[code] = acts[i]
+    e = kt.select(t, node, codes, n, c, row)
+    return e, act_of[kt.edge_code(t, e)] if e >= 0 else 0
+
+
+@compiled()
+def _play_mine(g, gens, slot_of, fns, params, trace, seat, act):
+    """The step with the seat's action `act` (`Simulator.step`): at the picks (S57) the other
+    seat's bot picks at once. Returns -1, or the seat whose bot answered outside its list."""
+    if g[L.PHASE] != L.PICK:
+        apply(g, gens[0], seat, act)
+        return -1
+    other = _ask(g, gens, slot_of, fns, params, trace, L.ASK_PICK, 1 - seat)
+    if other < 0:
+        return 1 - seat
+    if seat == 0:
+        _pick(g, gens[0], a_card(act), a_card(other))
+    else:
+        _pick(g, gens[0], a_card(other), a_card(act))
+    return -1
+
+
+@compiled()
 def search(t, real, g, gens, slot_of, fns, params, trace, seat, iterations, c, root, root_acts, n_root,
            max_steps, horizon, depth, reward, table, keys_of, used, keys, acts, codes, act_of, path,
            pool):
@@ -92,34 +128,14 @@ def search(t, real, g, gens, slot_of, fns, params, trace, seat, iterations, c, r
                     return bad
                 steps += 1
                 continue
-            if node == 0:
-                e = kt.select(t, 0, root, n_root, c, row)
-                if e < 0:
-                    return _FULL
-                act = root_acts[kt.edge_code(t, e)]
-            else:
-                n = ks.listing(g, seat, keys, acts)
-                for i in range(n):
-                    code = code_for(table, keys_of, used, keys[i])
-                    if code < 0:
-                        return _FULL
-                    codes[i] = code
-                    act_of[code] = acts[i]
-                e = kt.select(t, node, codes, n, c, row)
-                if e < 0:
-                    return _FULL
-                act = act_of[kt.edge_code(t, e)]
+            e, act = _choose(t, node, g, row, seat, c, root, root_acts, n_root, table, keys_of, used, keys,
+                             acts, codes, act_of)
+            if e < 0:
+                return _FULL
             expanding = kt.edge_visits(t, e) == 0
-            if g[L.PHASE] == L.PICK:                     # S57: the other seat picks at once
-                other = _ask(g, gens, slot_of, fns, params, trace, L.ASK_PICK, 1 - seat)
-                if other < 0:
-                    return 1 - seat
-                if seat == 0:
-                    _pick(g, row, a_card(act), a_card(other))
-                else:
-                    _pick(g, row, a_card(other), a_card(act))
-            else:
-                apply(g, row, seat, act)
+            bad = _play_mine(g, gens, slot_of, fns, params, trace, seat, act)
+            if bad >= 0:
+                return bad
             steps += 1
             path[length] = e
             length += 1
@@ -200,7 +216,7 @@ class KernelSearch:
         rng.bit_generator.state = before
         keys, acts = self.keys, self.acts
         n_root = -1 if real is None else int(self._listing(real, seat, keys, acts))
-        if n_root != len(actions):
+        if real is None or n_root != len(actions):
             rng.bit_generator.state = start
             return None
         if self.path.size < max_steps:

@@ -202,6 +202,7 @@ def test_random_rollouts_after_tree_steps_play_in_the_kernel_with_the_used_buffe
         play(self, state, rngs, left, round_cut, bots=bots)
 
     monkeypatch.setattr(type(kernel), "play", watched)
+    monkeypatch.setattr(ismcts_module, "compiled_search", lambda *args: (None, "rollouts only"))
     for i, (info, state) in enumerate(found):
         bot = make(True)
         rng = np.random.default_rng(i)

@@ -29,7 +29,8 @@ GAME = get_game("shipside")
 #: (config overrides, seed) of the seeded games the positions come from (as test_kernel_rollout)
 CONFIGS = [
     ({}, 1),                                                                        # S1-S55
-    ({"movement.chooser": "owner", "setup.crew_start": "28-empty", "movement.before_scoring": "false"}, 2),  # S25
+    # S25 the owner chooses the direction
+    ({"movement.chooser": "owner", "setup.crew_start": "28-empty", "movement.before_scoring": "false"}, 2),
     ({"variant.enabled": "true"}, 3),                                               # S56-S58 own piles
     ({"variant.enabled": "true", "variant.mark_assignment": "chooser", "variant.personal_decks": "false"}, 4),
     ({"octopus.reuse": "free", "octopus.draw": "true", "rum.timing": "before"}, 5),  # S41, S44, S17
@@ -135,7 +136,8 @@ def test_compiled_iterations_leave_the_root_the_python_loop_leaves(overrides, se
 def test_the_positions_cover_every_phase_the_compiled_search_plays():
     """The comparison meets the main phase, rum after the action (S17), the owner's direction
     choice (S25) and the mark (S56); the picks (S57) search in Python (below)."""
-    phases = {state.phase for overrides, seed in CONFIGS for _, state in _true_positions(overrides, seed)[:16]}
+    phases = {state.phase for overrides, seed in CONFIGS
+              for _, state in _true_positions(overrides, seed)[:16]}
     assert {"main", "rum", "dir", "mark"} <= phases
 
 
@@ -214,7 +216,8 @@ def test_the_opening_picks_search_in_python_and_leave_the_generator_alone():
     seat = state.to_act()[0]
     decision = Decision(state, seat, rng)
     before = rng.bit_generator.state
-    assert search.run(decision, decision.legal_actions, None, 0.0, 10, 0.5, None, 50, 2, False, "margin") is None
+    answer = search.run(decision, decision.legal_actions, None, 0.0, 10, 0.5, None, 50, 2, False, "margin")
+    assert answer is None
     assert rng.bit_generator.state == before
 
 
