@@ -14,7 +14,10 @@ Python side:
   compiled function below takes first (call `reset` before each search: it clears only what the
   last search used). `max_nodes`: a search of `iterations` iterations makes at most
   `iterations + 1` nodes (one per iteration at most: a new node's first selection expands);
-  `KernelTree.for_search(n_actions, iterations)` sizes it so. Edges: `max_nodes * n_actions`.
+  `KernelTree.for_search(n_actions, iterations)` sizes it so. Edges: `max_nodes * n_actions`,
+  or `max_nodes * max_offered` with the optional `max_offered` (the most actions a node can be
+  offered across all its visits: a bound on its edges). Memory: 24 bytes a node, 8 * n_actions
+  a node for the lookup table, 56 bytes an edge.
 - `tree.root_edges()`: the root's edges in insertion order, as (code, visits, total, available,
   bias) tuples; `tree.root_node(action_of)`: a `simkit.search.tree.Node` with those edges (codes
   turned into actions by `action_of`), on which `most_visited` and `guarded` answer as for the
@@ -60,14 +63,15 @@ S_NODES, S_EDGES = range(2)
 class KernelTree:
     """The arrays of one compiled search tree (see the module's docstring)."""
 
-    def __init__(self, n_actions: int, max_nodes: int) -> None:
+    def __init__(self, n_actions: int, max_nodes: int, max_offered: int | None = None) -> None:
         if n_actions < 1 or max_nodes < 1:
             raise ValueError(f"a tree needs actions and nodes: {n_actions} actions, {max_nodes} nodes")
         self.n_actions = n_actions
         self.max_nodes = max_nodes
+        edges = max_nodes * min(n_actions, max_offered or n_actions)
         nodes = np.full((max_nodes, 3), -1, dtype=np.int64)
-        ints = np.zeros((max_nodes * n_actions, 5), dtype=np.int64)
-        floats = np.zeros((max_nodes * n_actions, 2), dtype=np.float64)
+        ints = np.zeros((edges, 5), dtype=np.int64)
+        floats = np.zeros((edges, 2), dtype=np.float64)
         lookup = np.full((max_nodes, n_actions), -1, dtype=np.int64)
         size = np.zeros(2, dtype=np.int64)
         scratch = np.zeros(n_actions, dtype=np.int64)
@@ -76,8 +80,8 @@ class KernelTree:
         size[S_NODES] = max_nodes
 
     @classmethod
-    def for_search(cls, n_actions: int, iterations: int) -> KernelTree:
-        return cls(n_actions, iterations + 1)
+    def for_search(cls, n_actions: int, iterations: int, max_offered: int | None = None) -> KernelTree:
+        return cls(n_actions, iterations + 1, max_offered)
 
     def root_edges(self) -> list[tuple[int, int, float, int, float]]:
         """(code, visits, total, available, bias) of the root's edges, in insertion order."""

@@ -154,7 +154,11 @@ class KernelSearch:
         self.real = new_layout(self.cfg)
         self.g = self.real.copy()
         self.n_codes = ks.n_codes(config.rows)
-        self.tree = kt.KernelTree.for_search(self.n_codes, 1)
+        #: a bound on a node's edges: in a basic single round the seat's own cards and the row
+        #: picks (N10); past a new deal or in a draft any card may be offered (None: every code)
+        self.max_offered = (config.hand_size + config.rows
+                            if not config.advanced and config.max_rounds == 1 else None)
+        self.tree = kt.KernelTree.for_search(self.n_codes, 1, self.max_offered)
         self.gens = np.zeros((n + 1, kr.ROW_WORDS), dtype=np.uint64)
         self.srow = np.zeros(kr.ROW_WORDS, dtype=np.uint64)
         self.bot = bot_handles(self.lineup.fns[:1], BOT_SIG)[0]
@@ -191,9 +195,11 @@ class KernelSearch:
         """ISMCTS.act's search loop for `decision` (root `actions`, the prior's choice biased):
         the root, as the Python loop leaves it; `decision.rng` drawn as the Python loop draws."""
         rng, me, n = decision.rng, decision.seat, self.n
-        seeds = rng.integers(1 << 63, size=n)               # Simulator: the rollout bots' generators
-        self.gens[1:] = generator_rows([np.random.Generator(np.random.PCG64(int(s))) for s in seeds],
-                                       kr.ROW_WORDS)
+        # Simulator: the rollout bots' generators, PCG64(seed) each (made in the kernel's rows)
+        for seat, seed in enumerate(rng.integers(1 << 63, size=n).tolist()):
+            row = self.gens[1 + seat]
+            row[:] = 0
+            kr.seed_row(seed, row, self.pool)
         saved = rng.bit_generator.state
         copy: Any = decision.sample_state()
         rng.bit_generator.state = saved
@@ -201,7 +207,7 @@ class KernelSearch:
         self.unknown[:len(unknown)] = unknown
         write_state(self.real, copy)
         if self.tree.max_nodes < iterations + 1:
-            self.tree = kt.KernelTree.for_search(self.n_codes, iterations)
+            self.tree = kt.KernelTree.for_search(self.n_codes, iterations, self.max_offered)
         if self.path.size < max_steps:
             self.path = np.zeros(max_steps, dtype=np.int64)
         t = self.tree.arrays
