@@ -225,3 +225,32 @@ def test_a_plug_in_kernel_form_is_refused_with_a_reason():
     info, _ = _info_and_rollout({})
     with pytest.raises(ValueError, match="no kernel form"):
         compiled.KernelSearch(info, parse_strategy("ismcts", "shipside"))
+
+
+def test_whole_games_with_compiled_searches_are_the_python_loops_games(monkeypatch):
+    """Two seeded games of `ismcts` (the game's defaults, 12 iterations) against `octopus`, and of
+    `ismcts` with random rollouts against itself: every column of the results (but the strategy's
+    text) equal with kernel=true (compiled whole) and kernel=false (the Python loop)."""
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
+
+    runs = []
+    run = compiled.KernelSearch.run
+
+    def counted(self, *args):
+        runs.append(1)
+        return run(self, *args)
+
+    monkeypatch.setattr(compiled.KernelSearch, "run", counted)
+    for lineup in (["ismcts:iterations=12", "octopus"],
+                   ["ismcts:iterations=8,rollout=random,horizon=0", "ismcts:iterations=8,reward=win"]):
+        tables = []
+        for kernel in ("true", "false"):
+            strategies = [f"{s},kernel={kernel}" if s.startswith("ismcts") else s for s in lineup]
+            spec = RunSpec.create(game="shipside", n_players=2, strategies=strategies, n_games=2, seed=11)
+            chunk = play_range(spec, 0, 2)
+            seats = {k: v for k, v in chunk.seats.items() if k != "strategy"}    # it names kernel=
+            tables.append((chunk.games, seats))
+        assert all(f < 0 for f in tables[0][0]["forfeit_seat"])
+        assert tables[0] == tables[1]
+    assert len(runs) > 20                        # the kernel=true games searched compiled
