@@ -222,7 +222,7 @@ class KernelSearch:
         if self.path.size < max_steps:
             self.path = np.zeros(max_steps, dtype=np.int64)
         if self.tree.max_nodes < iterations + 1 or self.n_codes < n_root:
-            self._width(max(self.n_codes, 2 * n_root), iterations)
+            self._width(max(self.n_codes, n_root), iterations)
         root_keys = keys[:n_root].copy()
         root_acts = acts[:n_root].copy()
         while True:

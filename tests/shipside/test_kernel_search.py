@@ -142,8 +142,8 @@ def test_the_positions_cover_every_phase_the_compiled_search_plays():
 
 
 def test_the_comparison_can_fail():
-    """Control: the compiled search from a generator one draw ahead, or with another c, gives
-    other root statistics than the Python loop."""
+    """Control: the compiled search with another c, or from another seed, gives other root
+    statistics (and another generator state) than the Python loop."""
     info, state = _true_positions({}, 1)[3]
     want = _python(SEARCHES["defaults"], info, state, 5)
     shifted = _compiled(dict(SEARCHES["defaults"], c=0.9), info, state, 5)
@@ -153,13 +153,26 @@ def test_the_comparison_can_fail():
 
 
 def test_a_search_meeting_more_actions_than_the_tree_has_codes_is_played_again_wider(monkeypatch):
-    monkeypatch.setattr(compiled, "_CODES", 4)
+    """With codes for the root's actions only, every search meets more and is played again (a
+    tree twice as wide each time) from the same generator state: the Python loop's result."""
+    widths = []
+    width = compiled.KernelSearch._width
+
+    def kept(self, n_codes, iterations):
+        widths.append(n_codes)
+        width(self, n_codes, iterations)
+
+    monkeypatch.setattr(compiled, "_CODES", 1)
+    monkeypatch.setattr(compiled.KernelSearch, "_width", kept)
     _SEARCHES.clear()
     try:
-        for i, (info, state) in enumerate(_true_positions({}, 1)[:4]):
+        positions_ = _true_positions({}, 1)[:4]
+        for i, (info, state) in enumerate(positions_):
+            _SEARCHES.clear()                                   # each search starts narrow
             got = _direct(SEARCHES["defaults"], info, state, i)
             assert got == _python(SEARCHES["defaults"], info, state, i)
-        assert all(s.n_codes > 4 for s in _SEARCHES.values())
+        doubled = sum(1 for a, b in zip(widths, widths[1:]) if b == 2 * a)
+        assert doubled >= len(positions_)
     finally:
         _SEARCHES.clear()
 
