@@ -8,15 +8,17 @@ the game's own defaults (simkit/search/defaults.py: what `-s ismcts` plays) and 
 settings (random rollouts to the end of the game, win reward, no prior), from positions met
 along seeded random games (the seat to act has a choice; a fixed shuffled order, so early and
 late positions count). The same decisions are searched with `kernel=true` and `kernel=false`,
-alternately, each for about `seconds` of CPU time; both must give the same action (checked).
+in turn, until the slowest path has spent about `seconds` of CPU time; every path must give the
+same action (checked).
 Where the game names a `Game.kernel_search` (6 nimmt!), a third path is timed in the same
 rotation: the iterations compiled whole ("compiled", docs/search.md "Compiled search
 iterations"); "kernel" is then the Python loop with kernel rollouts (the compiled search
 switched off in this script), and its action must agree too.
-6 nimmt! is measured on single rounds and on whole matches (4 players); Trains and Shipside with
-2 players. The first kernel rollout of a process loads (or compiles) the kernel: that time is
-printed apart and not counted. Under each row: the CPU time of one rollout alone (no tree, from
-determinized positions), kernel and Python: the most the kernel can save per iteration.
+6 nimmt! is measured on single rounds, whole matches and advanced matches (4 players); Trains
+and Shipside with 2 players. The first kernel rollout of a process loads (or compiles) the
+kernel: that time is printed apart and not counted. Under each row: the CPU time of one
+rollout alone (no tree, from determinized positions), kernel and Python: the most the kernel
+can save per iteration.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import time
 
 #: game -> [(label, rule overrides, players)]
 VARIANTS = {
-    "sixnimmt": [("single round, 4p", {"max_rounds": "1"}, 4), ("whole match, 4p", {}, 4)],
+    "sixnimmt": [("single round, 4p", {"max_rounds": "1"}, 4), ("whole match, 4p", {}, 4),
+                 ("advanced match, 4p", {"advanced": "true"}, 4)],
     "trains": [("2p", {}, 2)],
     "shipside": [("2p", {}, 2)],
 }
@@ -77,8 +80,8 @@ def _search(game, config, n, params, path: str, state, seat, seed):
 
 
 def measure(game, config, n, params, seconds: float, iterations: int, profile: str | None = None) -> dict:
-    """Decisions searched in turn by each path for about `seconds` each; iterations per CPU
-    second of each, and whether every action agreed."""
+    """The same decisions searched in turn by each path until the slowest has spent about
+    `seconds`; iterations per CPU second of each, and whether every action agreed."""
     from simkit.engine.strategy import GameInfo, parse_strategy
     from simkit.search.compiled import compiled_search
     from simkit.search.defaults import defaults_for
@@ -100,7 +103,7 @@ def measure(game, config, n, params, seconds: float, iterations: int, profile: s
     if profile:
         from pyinstrument import Profiler
         profiler = Profiler()
-    while done < 2 or min(spent.values()) < seconds:
+    while done < 2 or max(spent.values()) < seconds:         # the slowest path: about `seconds`
         state, seat = positions[done % len(positions)]
         actions = {}
         for path in paths:
@@ -157,7 +160,7 @@ def rollout_costs(game, config, n, params, seconds: float) -> tuple[float, float
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("seconds", nargs="?", type=float, default=5.0,
-                        help="CPU seconds per figure and path (default 5)")
+                        help="CPU seconds of the slowest path per figure (default 5)")
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per decision")
     parser.add_argument("--profile", choices=PATHS, help="pyinstrument that path")
@@ -168,7 +171,7 @@ def main(argv: list[str] | None = None) -> None:
     from simkit.engine.registry import get_game
 
     print(f"ISMCTS {args.iterations} iterations a decision, iterations per CPU second; "
-          f"about {args.seconds:g} CPU s per figure and path")
+          f"the same decisions on every path, about {args.seconds:g} CPU s on the slowest")
     print(f"{'game':<10} {'variant':<18} {'settings':<9} {'rollout':<10} {'compiled it/s':>13} "
           f"{'kernel it/s':>12} {'python it/s':>12} {'compiled÷py':>11} {'kernel÷py':>9} "
           f"{'decisions':>9}  same actions")

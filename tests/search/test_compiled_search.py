@@ -144,3 +144,21 @@ def test_seed_row_is_numpys_pcg64_of_a_seed(seed):
     search = np.random.default_rng(seed)
     words = generator_rows([search], kr.ROW_WORDS)[0]
     assert int(search.integers(1 << 63)) == int(kr.next64(words)) >> 1
+
+
+@pytest.mark.parametrize("overrides", [{"max_rounds": "1"}, {"advanced": "true", "max_rounds": "1"}],
+                         ids=["basic", "advanced"])
+def test_whole_seeded_games_with_compiled_searches_equal_the_python_loops(overrides):
+    """Games of two ISMCTS seats against heuristic bots: every column of the games and seats
+    tables the same with the compiled iterations and with kernel=false (N1-N19 as played)."""
+    from simkit.engine.play import play_range
+    from simkit.engine.spec import RunSpec
+
+    tables = []
+    for flag in ("", ",kernel=false"):
+        lineup = [f"ismcts:iterations=15{flag}", "heuristic", f"ismcts:iterations=15,rollout=random{flag}",
+                  "random"]
+        chunk = play_range(RunSpec.create("sixnimmt", 4, lineup, 2, seed=11, overrides=overrides), 0, 2)
+        tables.append((chunk.games, {k: v for k, v in chunk.seats.items() if k != "strategy"}))
+    assert tables[0] == tables[1]
+    assert len(tables[0][0]["game"]) == 2

@@ -181,7 +181,9 @@ def test_a_depth_cap_of_one_grows_no_node_below_the_root(monkeypatch):
     state, config = _first_decision("sixnimmt", 3)
     for depth, grows in ((1, False), (0, True)):
         roots.clear()
-        bot = ISMCTS(iterations=60, rollout="random", depth=depth, prior_weight=0)
+        # the Python loop's nodes (kernel=false); compiled iterations take the same depth cap
+        # (tests/search/test_compiled_search.py)
+        bot = ISMCTS(iterations=60, rollout="random", depth=depth, prior_weight=0, kernel=False)
         rng = np.random.default_rng(1)
         bot.setup(GameInfo("sixnimmt", config, 3), 0, rng)
         bot.act(Decision(state, 0, rng))
