@@ -38,6 +38,7 @@ GAME = Game(
     evaluate=evaluate.evaluate,
     kernel_engine="simkit.games.shipside.kernel",
     kernel_rollout="simkit.games.shipside.kernel_rollout:KernelRollout",
+    kernel_search="strategies.shipside.kernel_search:KernelSearch",
 )
 
 __all__ = ["GAME", "ShipsideConfig", "ShipsideState", "new_state", "Observation", "ShipView", "Play",
