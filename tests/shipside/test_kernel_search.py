@@ -154,7 +154,9 @@ def test_the_comparison_can_fail():
 
 def test_a_search_meeting_more_actions_than_the_tree_has_codes_is_played_again_wider(monkeypatch):
     """With codes for the root's actions only, every search meets more and is played again (a
-    tree twice as wide each time) from the same generator state: the Python loop's result."""
+    tree twice as wide each time) from the same generator state: the Python loop's result. The
+    tree is uncapped (`depth=0`): under the defaults' depth 1 a search meets the root's actions only."""
+    search = dict(SEARCHES["defaults"], depth=0)
     widths = []
     width = compiled.KernelSearch._width
 
@@ -169,8 +171,8 @@ def test_a_search_meeting_more_actions_than_the_tree_has_codes_is_played_again_w
         positions_ = _true_positions({}, 1)[:4]
         for i, (info, state) in enumerate(positions_):
             _SEARCHES.clear()                                   # each search starts narrow
-            got = _direct(SEARCHES["defaults"], info, state, i)
-            assert got == _python(SEARCHES["defaults"], info, state, i)
+            got = _direct(search, info, state, i)
+            assert got == _python(search, info, state, i)
         doubled = sum(1 for a, b in zip(widths, widths[1:]) if b == 2 * a)
         assert doubled >= len(positions_)
     finally:
