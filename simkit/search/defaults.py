@@ -23,6 +23,7 @@ class SearchDefaults:
     prior_weight: float = 0.0       # bias / (visits + 1) added to that action's score
     depth: int | None = None        # cap on the seat's own actions per iteration in the tree
     guard: float = 0.0              # mean reward by which a move must beat the prior's to overrule it
+    infer: bool = False             # redeal hidden cards by the rollout policy's opponent model
 
     def merged(self, **given) -> SearchDefaults:
         """These defaults with every parameter given (not None) in its place."""

@@ -18,6 +18,9 @@ from simkit.search.tree import Edge, Node
 
 DEFAULT_ITERATIONS = GENERIC.iterations
 
+#: the opponent model of a decision not yet built (`infer`)
+_UNBUILT = object()
+
 
 class ISMCTS(SearchStrategy):
     name = "ismcts"
@@ -36,6 +39,9 @@ class ISMCTS(SearchStrategy):
         "that strategy's choice at the root gets a progressive bias W/(visits+1); guard=G: the "
         "prior's choice is played unless the search's choice has a mean reward at least G above "
         "it. depth=D: at most D of this seat's own actions per iteration in the tree (0: no cap). "
+        "infer=true: each determinization's hidden cards are redealt by the rollout strategy's "
+        "opponent model (cards the other seats' past plays under that strategy rule out are "
+        "not dealt to them), where the strategy has one (6 nimmt! `heuristic`). "
         "kernel=false: rollouts in Python even where the game's compiled kernel could play them "
         "(the same decisions, slower).")
 
@@ -44,7 +50,7 @@ class ISMCTS(SearchStrategy):
                  max_rollout_steps: int | None = None, horizon: int | None = None,
                  round_cut: bool | None = None, prior: str | None = None,
                  prior_weight: float | None = None, depth: int | None = None,
-                 guard: float | None = None, kernel: bool = True):
+                 guard: float | None = None, infer: bool | None = None, kernel: bool = True):
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations={iterations} is not allowed: 1 or more")
         if time_ms is not None and not time_ms > 0:
@@ -61,10 +67,11 @@ class ISMCTS(SearchStrategy):
         check_rollout_params(reward or GENERIC.reward, max_rollout_steps)
         self.given = dict(iterations=iterations, c=c, rollout=rollout, reward=reward, horizon=horizon,
                           round_cut=round_cut, prior=prior, prior_weight=prior_weight, depth=depth,
-                          guard=guard)
+                          guard=guard, infer=infer)
         self.time_ms = time_ms
         self.max_rollout_steps = max_rollout_steps
         self.kernel = kernel
+        self._model: object = _UNBUILT
         self._resolve(GENERIC)
 
     def _resolve(self, defaults: SearchDefaults) -> None:
@@ -84,6 +91,7 @@ class ISMCTS(SearchStrategy):
         self.prior_weight = p.prior_weight
         self.prior = p.prior if p.prior_weight > 0 or p.guard > 0 else None
         self.guard = p.guard
+        self.infer = p.infer
 
     def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
         self._resolve(defaults_for(info.game))
@@ -109,6 +117,7 @@ class ISMCTS(SearchStrategy):
         else:
             prior = None
         sim = self.simulator(decision.rng)
+        self._model = _UNBUILT
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         done = 0
         while self.iterations is None or done < self.iterations:
@@ -136,6 +145,8 @@ class ISMCTS(SearchStrategy):
         cannot list its moves (Rummikub's solver). With a depth cap, the tree stops after that
         many of the seat's own actions and the rollout plays on from there."""
         state = decision.sample_state()
+        if self.infer:
+            self._redeal(state, decision, sim)
         sim.start()
         me, game, rng, c = decision.seat, self.game, decision.rng, self.c
         depth = self.depth
@@ -161,4 +172,15 @@ class ISMCTS(SearchStrategy):
         for edge in path:
             edge.visits += 1
             edge.total += reward
+
+    def _redeal(self, state, decision: Decision, sim: Simulator) -> None:
+        """`infer`: the determinization's hidden cards redealt by the rollout strategy's
+        `opponent_model(state, seat)` (built once per decision from the first determinization,
+        which shows only what the seat sees), where the strategy has one."""
+        model = self._model
+        if model is _UNBUILT:
+            build = getattr(sim.bots[0], "opponent_model", None)
+            model = self._model = build(state, decision.seat) if build is not None else None
+        if model is not None:
+            model.resample(state, decision.rng)  # type: ignore[attr-defined]
 
