@@ -106,3 +106,64 @@ def test_inference_changes_what_the_search_plays_somewhere():
     with and without it are not all equal."""
     base = "ismcts:iterations=30"
     assert _choices(base + ",infer=true", 6) != _choices(base + ",infer=false", 6)
+
+
+# ---- crn: common random numbers at the root ------------------------------------------------
+
+def test_crn_is_off_by_default_and_a_bad_value_is_refused():
+    assert GENERIC.crn is False and ISMCTS().crn is False
+    assert all(not d.crn for game, d in PER_GAME.items() if game != "sixnimmt")
+    with pytest.raises(ConfigError, match="crn='often' is not a boolean"):
+        parse_strategy("ismcts:crn=often", "sixnimmt").build()
+
+
+def _sweep_log(monkeypatch, text: str):
+    """(forced root action, other hands, bots' generator states) of every iteration of one
+    decision of `text` at turn 4 of a round, and what it played."""
+    log = []
+    real = ISMCTS._iterate
+
+    def iterate(self, root, decision, sim, actions, state=None, forced=None):
+        hands = None if state is None else tuple(tuple(h) for h in state.hands[1:])
+        gens = [g["state"]["state"] for g in sim.generator_states()]
+        log.append((forced, hands, gens))
+        return real(self, root, decision, sim, actions, state, forced)
+    monkeypatch.setattr(ISMCTS, "_iterate", iterate)
+    played = _choices(text, decisions=1)[0]
+    return log, played
+
+
+def test_crn_sweeps_every_root_action_on_one_determinization_and_seed(monkeypatch):
+    state = _mid_round()
+    hand = state.hands[0]
+    log, played = _sweep_log(monkeypatch, f"ismcts:iterations={3 * len(hand) + 2},crn=true,infer=false")
+    assert played in hand
+    assert len(log) == 3 * len(hand)                       # whole sweeps only
+    sweeps = [log[k:k + len(hand)] for k in range(0, len(log), len(hand))]
+    for sweep in sweeps:
+        assert [forced for forced, _, _ in sweep] == list(hand)
+        assert len({hands for _, hands, _ in sweep}) == 1          # one determinization
+        assert len({tuple(gens) for _, _, gens in sweep}) == 1     # the same rollout seeds
+    assert len({sweep[0][1] for sweep in sweeps}) == 3             # a fresh one per sweep
+
+
+def test_without_crn_the_iterations_draw_their_own_samples(monkeypatch):
+    """Control: the generic loop forces nothing and passes no shared state."""
+    log, _ = _sweep_log(monkeypatch, "ismcts:iterations=12,crn=false")
+    assert len(log) == 12 and all(forced is None and hands is None for forced, hands, _ in log)
+
+
+def test_crn_plays_the_best_mean_root_action(monkeypatch):
+    """Every root action gets the same visits; the choice is the highest mean reward."""
+    roots = []
+    real = ISMCTS._sweeps
+
+    def sweeps(self, root, *args):
+        roots.append(root)
+        return real(self, root, *args)
+    monkeypatch.setattr(ISMCTS, "_sweeps", sweeps)
+    played = _choices("ismcts:iterations=40,crn=true,depth=1", decisions=1)[0]
+    (root,) = roots
+    visits = {e.visits for e in root.edges.values()}
+    assert len(visits) == 1 and visits.pop() >= 4
+    assert played == max(root.edges.values(), key=lambda e: e.mean).action
