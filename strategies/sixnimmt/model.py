@@ -15,6 +15,11 @@ other hands and the set-aside cards, the same set) so that each other seat gets 
 ruled out from, where there are enough (else it is filled with any): the most constrained seat
 first, each from one shuffle of the hidden cards. Only the basic game (the advanced game's
 hands are public, N19).
+
+A seat that is seen not to play like the heuristic gets no constraint: if at some turn a card
+it played later (so held then) would have cost less than the card it revealed, its hand is
+dealt uniformly as without the model (against `random` players the model would otherwise rule
+out the cards they hold and mislead the search).
 """
 
 from __future__ import annotations
@@ -123,6 +128,7 @@ def heuristic_model(state, seat: int, caution: float = 1.0) -> HeuristicModel | 
         if s == seat or not played[s]:
             continue
         ok = set(hidden)
+        like_heuristic = True
         for t, (rows, seen, _) in enumerate(turns):
             known = played[s][t:]
             size = len(known) + len(state.hands[s])
@@ -133,8 +139,12 @@ def heuristic_model(state, seat: int, caution: float = 1.0) -> HeuristicModel | 
                           config.row_capacity, caution)
             own = sorted(known)
             x = known[0]
+            cost_x = _cost(table, x, own, x)
+            if any(_cost(table, k, own, k) < cost_x - TOLERANCE for k in known[1:]):
+                like_heuristic = False      # it held a card the heuristic prefers
+                break
             for c in list(ok):
                 if _cost(table, c, own, c) < _cost(table, x, own, c) - TOLERANCE:
                     ok.discard(c)
-        allowed[s] = frozenset(ok)
+        allowed[s] = frozenset(ok) if like_heuristic else None
     return HeuristicModel(allowed)

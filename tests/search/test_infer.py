@@ -96,6 +96,7 @@ def test_the_redeal_deals_no_ruled_out_card_to_a_seat_in_the_search(monkeypatch)
     _choices("ismcts:iterations=20,infer=true", decisions=1)
     assert len(seen) == 20
     for allowed, hands, hidden in seen:
+        assert all(allowed[s] is not None for s in (1, 2, 3))     # heuristic players
         for s in (1, 2, 3):
             assert set(hands[s]) <= allowed[s]
             assert len(allowed[s]) < hidden              # something is ruled out for each
