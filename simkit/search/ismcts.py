@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.engine.game import Action
+from simkit.engine.game import Action, State
 from simkit.engine.strategy import Decision, GameInfo, Strategy, parse_strategy
 from simkit.search.base import Budget, SearchStrategy, check_rollout_params, searchable_actions
 from simkit.search.compiled import compiled_search, unsupported
@@ -19,6 +19,9 @@ from simkit.search.simulator import Simulator
 from simkit.search.tree import Edge, Node
 
 DEFAULT_ITERATIONS = GENERIC.iterations
+
+#: the opponent model of a decision not yet built (`infer`)
+_UNBUILT = object()
 
 
 class ISMCTS(SearchStrategy):
@@ -38,6 +41,12 @@ class ISMCTS(SearchStrategy):
         "that strategy's choice at the root gets a progressive bias W/(visits+1); guard=G: the "
         "prior's choice is played unless the search's choice has a mean reward at least G above "
         "it. depth=D: at most D of this seat's own actions per iteration in the tree (0: no cap). "
+        "infer=true: each determinization's hidden cards are redealt by the rollout strategy's "
+        "opponent model (cards the other seats' past plays under that strategy rule out are "
+        "not dealt to them), where the strategy has one (6 nimmt! `heuristic`). crn=true: common "
+        "random numbers at the root: each determinization (and the rollout bots' seeds) serves "
+        "one iteration of every root action, and the best mean reward is played (the iteration "
+        "budget is spent in whole sweeps of the root actions, at least one). "
         "kernel=false: rollouts in Python even where the game's compiled kernel could play them "
         "(the same decisions, slower).")
 
@@ -49,7 +58,8 @@ class ISMCTS(SearchStrategy):
                  max_rollout_steps: int | None = None, horizon: int | None = None,
                  round_cut: bool | None = None, prior: str | None = None,
                  prior_weight: float | None = None, depth: int | None = None,
-                 guard: float | None = None, kernel: bool = True):
+                 guard: float | None = None, infer: bool | None = None, crn: bool | None = None,
+                 kernel: bool = True):
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations={iterations} is not allowed: 1 or more")
         if time_ms is not None and not time_ms > 0:
@@ -66,10 +76,11 @@ class ISMCTS(SearchStrategy):
         check_rollout_params(reward or GENERIC.reward, max_rollout_steps)
         self.given = dict(iterations=iterations, c=c, rollout=rollout, reward=reward, horizon=horizon,
                           round_cut=round_cut, prior=prior, prior_weight=prior_weight, depth=depth,
-                          guard=guard)
+                          guard=guard, infer=infer, crn=crn)
         self.time_ms = time_ms
         self.max_rollout_steps = max_rollout_steps
         self.kernel = kernel
+        self._model: object = _UNBUILT
         self._resolve(GENERIC)
 
     def _resolve(self, defaults: SearchDefaults) -> None:
@@ -89,9 +100,11 @@ class ISMCTS(SearchStrategy):
         self.prior_weight = p.prior_weight
         self.prior = p.prior if p.prior_weight > 0 or p.guard > 0 else None
         self.guard = p.guard
+        self.infer = p.infer
+        self.crn = p.crn
 
     def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
-        self._resolve(defaults_for(info.game, info.n_players))
+        self._resolve(defaults_for(info.game, info.n_players, info.config))
         super().setup(info, seat, rng)
         self._prior: Strategy | None = None
         if self.prior is not None:
@@ -112,7 +125,8 @@ class ISMCTS(SearchStrategy):
             prior = None
         root = self.search(decision, actions, prior, budget)
         listed = decision.legal_actions is not None
-        best = root.most_visited(actions.__contains__ if listed else decision.is_legal)
+        allowed = actions.__contains__ if listed else decision.is_legal
+        best = root.best_mean(allowed) if self.crn else root.most_visited(allowed)
         if best is None:
             return actions[0]
         if prior is not None and self.guard > 0:
@@ -153,9 +167,12 @@ class ISMCTS(SearchStrategy):
         if prior is not None:
             root.set_bias(prior, self.prior_weight)
         sim = self.simulator(decision.rng)
+        self._model = _UNBUILT
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         done = 0
-        while self.iterations is None or done < self.iterations:
+        if self.crn:
+            self._sweeps(root, decision, sim, actions, budget, deadline)
+        while not self.crn and (self.iterations is None or done < self.iterations):
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             if budget is not None and not budget.more():
@@ -164,16 +181,42 @@ class ISMCTS(SearchStrategy):
             done += 1
         return root
 
+    def _sweeps(self, root: Node, decision: Decision, sim: Simulator, actions: Sequence[Action],
+                budget: Budget | None, deadline: float | None) -> None:
+        """`crn`: sweeps of the root actions, each on a clone of one determinization with the
+        rollout bots' generators reset to the same states, so two root actions' rewards differ by
+        the action and what follows it, not by the luck of the sample."""
+        sweeps = None if self.iterations is None else max(1, self.iterations // len(actions))
+        done = 0
+        while sweeps is None or done < sweeps:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                return
+            shared = decision.sample_state()
+            if self.infer:
+                self._redeal(shared, decision, sim)
+            seeds = sim.generator_states()
+            for action in actions:
+                if budget is not None and not budget.more():
+                    return
+                sim.restore(seeds)
+                self._iterate(root, decision, sim, actions, shared.clone(), action)
+            done += 1
+
     def _iterate(self, root: Node, decision: Decision, sim: Simulator,
-                 root_actions: Sequence[Action]) -> None:
+                 root_actions: Sequence[Action], state: State | None = None,
+                 forced: Action | None = None) -> None:
         """Select and expand on a fresh determinization, roll out, back the reward up.
 
         At the root the seat's actions are `root_actions` (what it can do in the real game: they
         depend only on what it sees, so every determinization offers the same ones); they are
         not asked again per iteration, which saves a `candidate_actions` call where the game
         cannot list its moves (Rummikub's solver). With a depth cap, the tree stops after that
-        many of the seat's own actions and the rollout plays on from there."""
-        state = decision.sample_state()
+        many of the seat's own actions and the rollout plays on from there. `state` and `forced`
+        (`crn` sweeps): this determinization, and the root action played on it."""
+        if state is None:
+            state = decision.sample_state()
+            if self.infer:
+                self._redeal(state, decision, sim)
         sim.start()
         me, game, rng, c = decision.seat, self.game, decision.rng, self.c
         depth = self.depth
@@ -186,8 +229,11 @@ class ISMCTS(SearchStrategy):
                 state.apply([sim.choose(state, s) for s in seats])
                 steps += 1
                 continue
-            offered = root_actions if node is root else searchable_actions(game, state, me)
-            edge = node.select(offered, c, rng)
+            if node is root and forced is not None:
+                edge = root.take(forced)
+            else:
+                offered = root_actions if node is root else searchable_actions(game, state, me)
+                edge = node.select(offered, c, rng)
             expanding = edge.visits == 0
             sim.step(state, me, edge.action)
             steps += 1
@@ -199,4 +245,15 @@ class ISMCTS(SearchStrategy):
         for edge in path:
             edge.visits += 1
             edge.total += reward
+
+    def _redeal(self, state, decision: Decision, sim: Simulator) -> None:
+        """`infer`: the determinization's hidden cards redealt by the rollout strategy's
+        `opponent_model(state, seat)` (built once per decision from the first determinization,
+        which shows only what the seat sees), where the strategy has one."""
+        model = self._model
+        if model is _UNBUILT:
+            build = getattr(sim.bots[0], "opponent_model", None)
+            model = self._model = build(state, decision.seat) if build is not None else None
+        if model is not None:
+            model.resample(state, decision.rng)  # type: ignore[attr-defined]
 

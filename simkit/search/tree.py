@@ -84,6 +84,15 @@ class Node:
                 best, best_score = edge, score
         return best
 
+    def take(self, action: Action) -> Edge:
+        """The edge of `action`, counted as available: a choice made for the search, not by UCB
+        (common random numbers, `crn`)."""
+        edge = self.edges.get(action)
+        if edge is None:
+            edge = self.edges[action] = Edge(action)
+        edge.available += 1
+        return edge
+
     def descend(self, edge: Edge) -> Node:
         if edge.child is None:
             edge.child = Node()
@@ -97,6 +106,15 @@ class Node:
         if edge is None or edge is best or not edge.visits:
             return best
         return best if best.mean - edge.mean >= guard else edge
+
+    def best_mean(self, allowed) -> Edge | None:
+        """The visited edge of highest mean reward whose action `allowed` accepts (the first on
+        ties)."""
+        best = None
+        for edge in self.edges.values():
+            if edge.visits and allowed(edge.action) and (best is None or edge.mean > best.mean):
+                best = edge
+        return best
 
     def most_visited(self, allowed) -> Edge | None:
         """The most visited edge whose action `allowed` accepts (higher mean reward on ties)."""

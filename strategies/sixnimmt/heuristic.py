@@ -91,6 +91,12 @@ class HeuristicStrategy(Strategy[SixNimmtConfig]):
             return self._draft(obs, legal)
         return self._choose_card(obs, legal)
 
+    def opponent_model(self, state, seat: int):
+        """What the other seats' past plays say about their hands if they play like this bot
+        (a search's `infer` option; model.py), from a determinized state of `seat`."""
+        from strategies.sixnimmt.model import heuristic_model
+        return heuristic_model(state, seat, self.caution)
+
     def _draft(self, obs, pool) -> int:
         """N19 pick: the fewest bullheads, then the card nearest the middle of the deck in play.
 

@@ -1,6 +1,8 @@
 """Issue 20: the games' `evaluate` hooks, rollouts cut by a horizon or at a round's end and valued
 by them, the margin reward, the root prior, the tree depth cap and the per-game defaults."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -194,8 +196,27 @@ def test_unset_parameters_take_the_game_defaults_and_given_ones_win():
     state, config = _first_decision("sixnimmt", 4)
     bot = ISMCTS(c=0.9)
     bot.setup(GameInfo("sixnimmt", config, 4), 0, np.random.default_rng(0))
-    expected = defaults_for("sixnimmt")
+    expected = defaults_for("sixnimmt", config=config)
     assert (bot.iterations, bot.rollout, bot.reward, bot.round_cut) == (
         expected.iterations, expected.rollout, expected.reward, expected.round_cut)
     assert bot.c == 0.9 and "sixnimmt" in PER_GAME
     assert defaults_for("no such game").rollout == "random"
+
+
+def test_a_variant_of_a_game_takes_its_own_defaults():
+    """6 nimmt! single rounds (N16 max_rounds=1) search more iterations than whole matches;
+    every other default is the game's; a given budget still wins."""
+    game = get_game("sixnimmt")
+    single = with_overrides(game.config_cls(), {"max_rounds": "1"})
+    match = game.config_cls()
+    assert defaults_for("sixnimmt", config=match) == defaults_for("sixnimmt") == PER_GAME["sixnimmt"]
+    in_rounds = defaults_for("sixnimmt", config=single)
+    assert in_rounds.iterations > defaults_for("sixnimmt", config=match).iterations
+    same = replace(PER_GAME["sixnimmt"], iterations=0)
+    assert replace(in_rounds, iterations=0) == same
+    budgets = []
+    for config, given in ((single, None), (match, None), (single, 30)):
+        bot = ISMCTS(iterations=given)
+        bot.setup(GameInfo("sixnimmt", config, 4), 0, np.random.default_rng(0))
+        budgets.append(bot.iterations)
+    assert budgets == [in_rounds.iterations, PER_GAME["sixnimmt"].iterations, 30]
