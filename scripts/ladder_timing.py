@@ -49,19 +49,26 @@ def _pilot(game: str, deals: int, seed: int) -> None:
         run_ladder(warm, Path(tmp) / "warm", jobs=1, progress=False)     # load kernels, caches
         spent = time.process_time() - t0
         print(f"warm-up ({warm.agents[0]} vs {warm.agents[1]}, {n} games): {spent:.1f} s CPU", flush=True)
+        print(f"{'pairing':<34} {'CPU s/game':>11} {'projected CPU':>14}", flush=True)
         marks: list[float] = []
-        run_ladder(pilot, Path(tmp) / "pilot", jobs=1, progress=False,
-                   on_pair=lambda i, pair: marks.append(time.process_time()))
-        marks.append(time.process_time())
+
+        def mark(i: int, pair=None) -> None:
+            marks.append(time.process_time())
+            if i > 0:
+                done = full.pairs[i - 1]
+                cost = (marks[-1] - marks[-2]) / pilot.games_per_pair
+                print(f"{done.a + ' vs ' + done.b:<34} {cost:>11.3f} "
+                      f"{minutes(cost * full.games_per_pair):>14}", flush=True)
+
+        run_ladder(pilot, Path(tmp) / "pilot", jobs=1, progress=False, on_pair=mark)
+        mark(len(full.pairs))
     per_game = np.diff(marks) / pilot.games_per_pair
     seats_a, seats_b = (n + 1) // 2, n // 2
     agents = list(full.agents)
     rows = np.zeros((len(full.pairs), len(agents)))
-    print(f"{'pairing':<34} {'CPU s/game':>11} {'projected CPU':>14}")
-    for k, (pair, cost) in enumerate(zip(full.pairs, per_game)):
+    for k, pair in enumerate(full.pairs):
         rows[k, agents.index(pair.a)] += seats_a
         rows[k, agents.index(pair.b)] += seats_b
-        print(f"{pair.a + ' vs ' + pair.b:<34} {cost:>11.3f} {minutes(cost * full.games_per_pair):>14}")
     cpu = float(per_game.sum() * full.games_per_pair)
     print(f"projected default ladder: {minutes(cpu)} CPU, about {minutes(cpu / 2)} wall on 2 quiet cores "
           f"({cpu:.0f} s CPU; target 30 min)")

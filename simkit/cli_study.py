@@ -277,9 +277,15 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
     beating the previous one significantly. Writes ladder.html / ladder.md with the chart of
     rating against search budget.
 
+    Without -s and -n, the game's default ladder: random, its built-in heuristics and ismcts at
+    the game's defaults, with games per pairing chosen so that it finishes within about 30
+    minutes on 2 cores (docs/search.md, "Ladder on defaults"). A time estimate is printed before
+    the first game, and the time left before each pairing. --resume --out FOLDER finishes a
+    ladder with the agents, games and players its folder was planned with.
+
     \b
     Examples:
-      simkit ladder sixnimmt -p 4
+      simkit ladder sixnimmt
       simkit ladder shipside -s random -s greedy -s octopus -s ismcts:iterations=100 -n 200
       simkit ladder trains -p 2 -s rival -s ismcts:iterations=10 -s ismcts:iterations=100 --format gauntlet
     """

@@ -38,13 +38,18 @@ def _generic(game: str) -> LadderDefaults:
 
 #: game -> its default ladder (docs/search.md "Ladder on defaults" has the measurements)
 PER_GAME: dict[str, LadderDefaults] = {
-    "sixnimmt": LadderDefaults(("random", "lowest", "highest", "heuristic", "ismcts"), 100,
-                               {"random": 0.01, "lowest": 0.01, "highest": 0.01, "heuristic": 0.02,
-                                "ismcts": 2.0}),
-    "trains": LadderDefaults(("random", "greedy", "rival", "ismcts"), 100,
-                             {"random": 0.01, "greedy": 0.02, "rival": 0.02, "ismcts": 2.0}),
-    "shipside": LadderDefaults(("random", "greedy", "octopus", "ismcts"), 100,
-                               {"random": 0.01, "greedy": 0.05, "octopus": 0.05, "ismcts": 2.0}),
+    "sixnimmt": LadderDefaults(("random", "lowest", "highest", "heuristic", "ismcts"), 240,
+                               {"random": 0.004, "lowest": 0.004, "highest": 0.004, "heuristic": 0.005,
+                                "ismcts": 1.3}),
+    "trains": LadderDefaults(("random", "greedy", "rival", "ismcts"), 600,
+                             {"random": 0.005, "greedy": 0.005, "rival": 0.04, "ismcts": 0.7}),
+    "shipside": LadderDefaults(("random", "greedy", "octopus", "ismcts"), 200,
+                               {"random": 0.01, "greedy": 0.09, "octopus": 0.06, "ismcts": 1.1}),
+    # no ismcts: a Rummikub search decision costs seconds (the table solver below the root), so
+    # even 20 games a pairing would take hours; `-s ismcts` adds it by hand (docs/search.md)
+    "rummikub": LadderDefaults(("random", "simple", "greedy_tiles", "greedy_value", "patient"), 1000,
+                               {"random": 0.007, "simple": 0.010, "greedy_tiles": 0.009,
+                                "greedy_value": 0.008, "patient": 0.009}),
 }
 
 

@@ -39,8 +39,13 @@ def test_default_ladders_are_random_the_heuristics_and_search_at_the_games_defau
     assert all(seat_cost(game, agent) is not None for agent in plan.agents)
 
 
-def test_a_game_without_a_ladder_of_its_own_gets_the_generic_one():
-    assert default_agents("rummikub") == ["random", "simple", "greedy_tiles", "greedy_value", "patient", "ismcts"]
+def test_rummikub_ladders_its_bots_only_and_a_game_without_a_ladder_gets_the_generic_one(monkeypatch):
+    from simkit.studies import ladder_defaults
+
+    rummikub = ["random", "simple", "greedy_tiles", "greedy_value", "patient"]
+    assert default_agents("rummikub") == rummikub      # a search decision costs seconds there
+    monkeypatch.delitem(ladder_defaults.PER_GAME, "rummikub")
+    assert default_agents("rummikub") == [*rummikub, "ismcts"]
     assert default_games("rummikub") == 100 and seat_cost("rummikub", "ismcts") is None
 
 
@@ -150,7 +155,8 @@ def test_a_search_budget_scales_the_cost_and_other_changes_make_it_unknown():
     from simkit.studies.ladder_defaults import estimate
 
     base = defaults_for("trains").iterations
-    assert seat_cost("trains", f"ismcts:iterations={2 * base}") == pytest.approx(2 * seat_cost("trains", "ismcts"))
+    doubled = seat_cost("trains", f"ismcts:iterations={2 * base}")
+    assert doubled == pytest.approx(2 * seat_cost("trains", "ismcts"))
     assert seat_cost("trains", "ismcts:c=2") is None and seat_cost("trains", "mc") is None
     est = estimate("trains", [("random", "mc"), ("random", "ismcts:c=2")], 4, 100, 2)
     assert est.unknown == ("ismcts:c=2", "mc")
@@ -158,7 +164,7 @@ def test_a_search_budget_scales_the_cost_and_other_changes_make_it_unknown():
                           "(scripts/ladder_timing.py measures a ladder's pairings)")
 
 
-@pytest.mark.parametrize("game", ["sixnimmt", "trains", "shipside"])
+@pytest.mark.parametrize("game", ["sixnimmt", "trains", "shipside", "rummikub"])
 def test_each_default_ladder_is_planned_to_fit_30_minutes_on_2_cores(game):
     from simkit.engine.lineup import default_players
     from simkit.engine.registry import get_game
@@ -181,7 +187,8 @@ def test_the_ladder_command_prints_an_estimate_and_a_pairing_line_with_the_time_
     assert out.exit_code == 0, out.output
     assert "estimate: about " in out.output and "on 1 quiet core " in out.output
     assert "[pairing 1/3] random vs lowest (about " in out.output
-    unknown = CliRunner().invoke(main, [*args[:6], "-s", "mc:samples=2", *args[8:], "--out", str(tmp_path / "m")])
+    with_mc = [*args[:6], "-s", "mc:samples=2", *args[8:], "--out", str(tmp_path / "m")]
+    unknown = CliRunner().invoke(main, with_mc)
     assert unknown.exit_code == 0, unknown.output
     assert "no time estimate: no measured cost for mc:samples=2" in unknown.output
     assert "[pairing 1/3] random vs mc:samples=2\n" in unknown.output
