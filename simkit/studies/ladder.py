@@ -148,7 +148,14 @@ def recorded_plan(out_dir: Path | str) -> dict:
         record = json.loads((Path(out_dir) / LADDER_MANIFEST).read_text())
     except (OSError, ValueError):
         return {}
-    return record if isinstance(record, dict) else {}
+    if not isinstance(record, dict):
+        return {}
+    whole = {k: v for k, v in record.items() if k in ("games_per_pair", "n_players")
+             and isinstance(v, int) and not isinstance(v, bool)}
+    agents = record.get("agents")
+    if isinstance(agents, list) and all(isinstance(a, str) for a in agents):
+        whole["agents"] = agents
+    return whole        # a field of another type is left out: the options decide, and resume refuses
 
 
 def pending_pairs(plan: LadderPlan, out_dir: Path | str) -> list[Pairing]:

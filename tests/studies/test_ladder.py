@@ -217,3 +217,12 @@ def test_an_old_ladder_folder_resumes_with_its_own_plan_not_todays_defaults(tmp_
     again = CliRunner().invoke(main, ["ladder", "sixnimmt", "--resume", "--out", str(out), "-n", "8",
                                       "--set", "max_rounds=1", "-j", "1"])
     assert again.exit_code == 1 and "holds another ladder" in again.output      # -n still overrides
+
+
+def test_a_recorded_plan_keeps_only_fields_of_the_right_type(tmp_path):
+    from simkit.studies.ladder import recorded_plan
+
+    (tmp_path / "ladder.json").write_text(json.dumps({"agents": ["random", 3], "games_per_pair": "8",
+                                                      "n_players": 2, "seed": 1}))
+    assert recorded_plan(tmp_path) == {"n_players": 2}
+    assert recorded_plan(tmp_path / "none") == {}
