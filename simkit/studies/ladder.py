@@ -150,8 +150,8 @@ def recorded_plan(out_dir: Path | str) -> dict:
         return {}
     if not isinstance(record, dict):
         return {}
-    whole = {k: v for k, v in record.items() if k in ("games_per_pair", "n_players")
-             and isinstance(v, int) and not isinstance(v, bool)}
+    whole: dict = {k: v for k, v in record.items() if k in ("games_per_pair", "n_players")
+                   and isinstance(v, int) and not isinstance(v, bool)}
     agents = record.get("agents")
     if isinstance(agents, list) and all(isinstance(a, str) for a in agents):
         whole["agents"] = agents
