@@ -176,6 +176,11 @@ pair_games = click.option(
     "-n", "--games", "n_games", type=WHOLE, default=100, show_default=True, callback=positive,
     help="Games per pairing (rounded up to whole deals).")
 
+ladder_games = click.option(
+    "-n", "--games", "n_games", type=WHOLE, default=None, callback=positive,
+    help="Games per pairing (rounded up to whole deals). Default: the game's ladder (docs/search.md, "
+         "Ladder on defaults); on --resume, the folder's.")
+
 pairing_format = click.option(
     "--format", "fmt", type=click.Choice(["round-robin", "gauntlet"]), default="round-robin",
     show_default=True,

@@ -5,6 +5,7 @@ simkit.stats."""
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,38 +209,57 @@ def compare_command(game, a, b, model, sprt, players, max_games, batch, seed, jo
     click.echo(f"run folder: {out_dir}  (simkit report {out_dir})")
 
 
-def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int | None, n_games: int,
+def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int | None, n_games: int | None,
                    fmt: str, seed: int | None, jobs: int, set_items: tuple[str, ...], out: Path | None,
                    resume: bool, decision_timeout: float | None, progress: bool | None,
                    say: Callable[[str], None], isolate: bool = True) -> Path:
-    """Plan and play the pairings of a ladder or tournament (header, per-pairing lines, resume
-    hint on Ctrl-C); return its folder."""
+    """Plan and play the pairings of a ladder or tournament (header, time estimate, per-pairing
+    lines, resume hint on Ctrl-C); return its folder. On --resume, what -s, -n and -p leave out
+    is the folder's own plan (ladder.json), so an old folder keeps the meaning it was made with."""
+    from simkit.engine.chunks import resolve_jobs
     from simkit.engine.lineup import default_players
     from simkit.engine.registry import get_game
     from simkit.engine.runner import stamped_dir
-    from simkit.studies.ladder import plan_ladder, run_ladder
+    from simkit.studies.ladder import pending_pairs, plan_ladder, recorded_plan, run_ladder
+    from simkit.studies.ladder_defaults import estimate, minutes
 
     entry = get_game(game)
-    n = default_players(entry) if players is None else players
     start = study_start(kind, out, resume, seed, listing="ladder.json")
+    recorded = recorded_plan(out) if resume and out is not None else {}
+    agents = agents or recorded.get("agents")
+    n_games = n_games if n_games is not None else recorded.get("games_per_pair")
+    players = players if players is not None else recorded.get("n_players")
+    n = default_players(entry) if players is None else players
     plan = plan_ladder(game, n, agents, games_per_pair=n_games, seed=start.seed, fmt=fmt,
                        overrides=parse_set_options(set_items), decision_timeout=decision_timeout,
                        command=options.command_line(), isolate="plugins" if isolate else "off")
     out_dir = out if out is not None else stamped_dir(f"{kind}-{game}", plan.seed)
     say(f"{entry.title}: {kind} ({fmt}) of {len(plan.agents)} agents, {len(plan.pairs)} pairings of "
         f"{plan.games_per_pair} games, {n} players, {start.seed_words(plan.seed)} -> {out_dir}")
+    cores = min(resolve_jobs(jobs), os.cpu_count() or 1)
+    todo = pending_pairs(plan, out_dir) if resume else list(plan.pairs)
+    left = [estimate(entry.name, [(p.a, p.b)], n, plan.games_per_pair, cores) for p in plan.pairs]
+    whole = estimate(entry.name, [(p.a, p.b) for p in todo], n, plan.games_per_pair, cores)
+    if kind == "ladder":
+        played = len(plan.pairs) - len(todo)
+        done = f"{played} of {len(plan.pairs)} pairings already played; " if resume else ""
+        say(f"{done}{whole.text()}")
 
     def announce(i: int, pair) -> None:
-        say(f"[pairing {i + 1}/{len(plan.pairs)}] {pair.a} vs {pair.b}")
+        rest = [left[k] for k in range(i, len(plan.pairs)) if plan.pairs[k] in todo]
+        hint = ""
+        if kind == "ladder" and rest and not whole.unknown:
+            hint = f" (about {minutes(sum(e.wall_seconds for e in rest))} left)"
+        say(f"[pairing {i + 1}/{len(plan.pairs)}] {pair.a} vs {pair.b}{hint}")
 
     with start.on_interrupt(f"finished pairings are saved in {out_dir}", out_dir, plan.seed):
         run_ladder(plan, out_dir, jobs=jobs, progress=progress, resume=resume, on_pair=announce)
     return out_dir
 
 
-def _pairing_options(folder: str) -> Callable:
+def _pairing_options(folder: str, games: Callable = options.pair_games) -> Callable:
     """The options `ladder` and `tournament` share, after their -s, in --help order."""
-    shared = [options.players, options.pair_games, options.pairing_format, options.seed, options.jobs,
+    shared = [options.players, games, options.pairing_format, options.seed, options.jobs,
               options.overrides, options.out(f"{folder} folder (default: a new folder under results/)."),
               options.resume, options.decision_timeout(DEFAULT_DECISION_TIMEOUT), options.progress,
               options.isolate(True)]
@@ -254,9 +274,9 @@ def _pairing_options(folder: str) -> Callable:
 
 @click.command("ladder")
 @options.game
-@options.strategies("An agent of the ladder (repeat; at least 2). Default: random, each built-in "
-                    "heuristic, and ismcts at 10, 100 and 1000 iterations.")
-@_pairing_options("Ladder")
+@options.strategies("An agent of the ladder (repeat; at least 2). Default: the game's ladder: random, "
+                    "each built-in heuristic and ismcts at the game's defaults (on --resume: the folder's).")
+@_pairing_options("Ladder", options.ladder_games)
 def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_items, out, resume,
                    decision_timeout, progress, isolate):
     """Rate a field of agents against each other and measure the game's skill depth.
@@ -267,9 +287,15 @@ def ladder_command(game, strategy_names, players, n_games, fmt, seed, jobs, set_
     beating the previous one significantly. Writes ladder.html / ladder.md with the chart of
     rating against search budget.
 
+    Without -s and -n, the game's default ladder: random, its built-in heuristics and ismcts at
+    the game's defaults, with games per pairing chosen so that it finishes within about 30
+    minutes on 2 cores (docs/search.md, "Ladder on defaults"). A time estimate is printed before
+    the first game, and the time left before each pairing. --resume --out FOLDER finishes a
+    ladder with the agents, games and players its folder was planned with.
+
     \b
     Examples:
-      simkit ladder sixnimmt -p 4
+      simkit ladder sixnimmt
       simkit ladder shipside -s random -s greedy -s octopus -s ismcts:iterations=100 -n 200
       simkit ladder trains -p 2 -s rival -s ismcts:iterations=10 -s ismcts:iterations=100 --format gauntlet
     """

@@ -26,33 +26,18 @@ from simkit.engine.registry import get_game
 from simkit.engine.runner import RunResult, load_run, run
 from simkit.engine.seeding import root_seed
 from simkit.engine.spec import RunSpec
-from simkit.engine.strategy import builtin_strategies, parse_strategy
-from simkit.search.defaults import defaults_for
+from simkit.engine.strategy import parse_strategy
 from simkit.stats.depth import PairResult, SkillDepth, skill_depth
 from simkit.stats.elo import elo_to_score
 from simkit.stats.match import lineup_sides, sides_from_slots
 from simkit.stats.pairwise import pairwise_elo, pairwise_units
 from simkit.stats.ratings import plackett_luce
+from simkit.studies.ladder_defaults import default_agents as default_agents  # re-exported
+from simkit.studies.ladder_defaults import default_games as default_games
+from simkit.studies.ladder_defaults import search_budget as search_budget
 
 LADDER_MANIFEST = "ladder.json"
 FORMATS = ("round-robin", "gauntlet")
-DEFAULT_BUDGETS = (10, 100, 1000)
-
-
-def default_agents(game: str) -> list[str]:
-    """`random`, each built-in heuristic of the game, then ISMCTS at 10, 100 and 1000 iterations."""
-    others = [name for name in builtin_strategies(game) if name != "random"]
-    return ["random", *others, *(f"ismcts:iterations={b}" for b in DEFAULT_BUDGETS)]
-
-
-def search_budget(agent: str, game: str = "") -> int | None:
-    """The iteration budget of an `ismcts` agent in `game` (None for any other agent); without
-    `iterations=` it is the game's default (simkit/search/defaults.py)."""
-    match = re.fullmatch(r"ismcts(?::(.*))?", agent.strip())
-    if match is None:
-        return None
-    params = dict(item.partition("=")[::2] for item in (match.group(1) or "").split(",") if item)
-    return int(params.get("iterations", defaults_for(game).iterations))
 
 
 def pairings(agents: list[str], fmt: str) -> list[tuple[str, str]]:
@@ -92,15 +77,18 @@ class LadderPlan:
                 "pairs": [{"a": p.a, "b": p.b, "folder": p.folder} for p in self.pairs]}
 
 
-def plan_ladder(game: str, n_players: int, agents: list[str] | None = None, *, games_per_pair: int = 100,
+def plan_ladder(game: str, n_players: int, agents: list[str] | None = None, *,
+                games_per_pair: int | None = None,
                 seed: int | None = None, fmt: str = "round-robin", overrides: dict[str, str] | None = None,
                 decision_timeout: float | None = DEFAULT_DECISION_TIMEOUT,
                 command: str = "", isolate: str = "plugins") -> LadderPlan:
-    """Validate every pairing before anything runs (a bad agent or option fails fast). By
+    """Validate every pairing before anything runs (a bad agent or option fails fast). Without
+    agents or games per pairing, the game's default ladder (simkit/studies/ladder_defaults.py). By
     default a plug-in agent (a class from outside simkit) plays from a process of its own
     (`isolate`, simkit/engine/isolation.py)."""
     entry = get_game(game)
-    agents = list(agents) if agents else default_agents(game)
+    agents = list(agents) if agents else default_agents(entry.name)
+    games_per_pair = games_per_pair if games_per_pair is not None else default_games(entry.name)
     if len(agents) < 2:
         raise ConfigError(f"a ladder needs at least 2 agents, got {len(agents)}: give -s twice or more")
     repeated = sorted({a for a in agents if agents.count(a) > 1})
@@ -151,6 +139,28 @@ def run_ladder(plan: LadderPlan, out_dir: Path | str, *, jobs: int = -1, progres
         again = resume and folder.exists()
         results.append(run(pair.spec, folder, jobs=jobs, progress=progress, resume=again))
     return results
+
+
+def recorded_plan(out_dir: Path | str) -> dict:
+    """The plan an existing ladder folder recorded (ladder.json), or {} when there is none to read:
+    on --resume, what the command line leaves out comes from here (agents, games, players)."""
+    try:
+        record = json.loads((Path(out_dir) / LADDER_MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(record, dict):
+        return {}
+    whole: dict = {k: v for k, v in record.items() if k in ("games_per_pair", "n_players")
+                   and isinstance(v, int) and not isinstance(v, bool)}
+    agents = record.get("agents")
+    if isinstance(agents, list) and all(isinstance(a, str) for a in agents):
+        whole["agents"] = agents
+    return whole        # a field of another type is left out: the options decide, and resume refuses
+
+
+def pending_pairs(plan: LadderPlan, out_dir: Path | str) -> list[Pairing]:
+    """The pairings of `plan` whose run folder in `out_dir` is not complete yet."""
+    return [p for p in plan.pairs if not _complete(Path(out_dir) / "pairs" / p.folder)]
 
 
 def _complete(folder: Path) -> bool:

@@ -9,11 +9,13 @@ from simkit.search.defaults import defaults_for
 from simkit.studies.ladder import (
     analyse_ladder,
     default_agents,
+    default_games,
     pairings,
     plan_ladder,
     run_ladder,
     search_budget,
 )
+from simkit.studies.ladder_defaults import seat_cost
 
 SINGLE_ROUND = {"max_rounds": "1"}
 
@@ -24,9 +26,30 @@ def _plan(agents=("random", "lowest", "heuristic"), **kw):
     return plan_ladder("sixnimmt", 2, list(agents), **args)
 
 
-def test_default_agents_are_random_the_heuristics_and_three_search_budgets():
-    assert default_agents("sixnimmt") == ["random", "lowest", "highest", "heuristic", "ismcts:iterations=10",
-                                          "ismcts:iterations=100", "ismcts:iterations=1000"]
+@pytest.mark.parametrize("game,heuristics", [
+    ("sixnimmt", ["lowest", "highest", "heuristic"]), ("trains", ["greedy", "rival"]),
+    ("shipside", ["greedy", "octopus"]),
+])
+def test_default_ladders_are_random_the_heuristics_and_search_at_the_games_defaults(game, heuristics):
+    # ismcts without an iteration override: the ladder follows simkit/search/defaults.py
+    assert default_agents(game) == ["random", *heuristics, "ismcts"]
+    assert search_budget("ismcts", game) == defaults_for(game).iterations
+    plan = plan_ladder(game, 2, seed=1)
+    assert list(plan.agents) == default_agents(game) and plan.games_per_pair == default_games(game)
+    assert all(seat_cost(game, agent) is not None for agent in plan.agents)
+
+
+def test_rummikub_ladders_its_bots_only_and_a_game_without_a_ladder_gets_the_generic_one(monkeypatch):
+    from simkit.studies import ladder_defaults
+
+    rummikub = ["random", "simple", "greedy_tiles", "greedy_value", "patient"]
+    assert default_agents("rummikub") == rummikub      # a search decision costs seconds there
+    monkeypatch.delitem(ladder_defaults.PER_GAME, "rummikub")
+    assert default_agents("rummikub") == [*rummikub, "ismcts"]
+    assert default_games("rummikub") == 100 and seat_cost("rummikub", "ismcts") is None
+
+
+def test_search_budgets():
     assert [search_budget(a) for a in ("ismcts:iterations=100", "ismcts", "random")] == [100, 200, None]
     assert search_budget("ismcts", "sixnimmt") == defaults_for("sixnimmt").iterations != 200
 
@@ -114,3 +137,92 @@ def test_a_ladder_of_one_agent_is_one_line_and_exit_1(tmp_path):
     out = CliRunner().invoke(main, ["ladder", "sixnimmt", "-s", "random", "--out", str(tmp_path / "l")])
     assert out.exit_code == 1
     assert out.output == "Error: a ladder needs at least 2 agents, got 1: give -s twice or more\n"
+
+
+def test_the_estimate_adds_each_pairings_seats_from_the_cost_table():
+    from simkit.studies.ladder_defaults import estimate
+
+    cost = {a: seat_cost("shipside", a) for a in ("random", "octopus", "ismcts")}
+    est = estimate("shipside", [("random", "octopus"), ("octopus", "ismcts")], 2, 10, 2)
+    cpu = 10 * (cost["random"] + 2 * cost["octopus"] + cost["ismcts"])
+    assert est.cpu_seconds == pytest.approx(cpu) and est.wall_seconds == pytest.approx(cpu / 2)
+    four = estimate("shipside", [("random", "octopus")], 4, 10, 1)       # 2 seats each in 4 players
+    assert four.cpu_seconds == pytest.approx(20 * (cost["random"] + cost["octopus"]))
+    assert est.text().startswith("estimate: about ") and "on 2 quiet cores" in est.text()
+
+
+def test_a_search_budget_scales_the_cost_and_other_changes_make_it_unknown():
+    from simkit.studies.ladder_defaults import estimate
+
+    base = defaults_for("trains").iterations
+    doubled = seat_cost("trains", f"ismcts:iterations={2 * base}")
+    assert doubled == pytest.approx(2 * seat_cost("trains", "ismcts"))
+    assert seat_cost("trains", "ismcts:c=2") is None and seat_cost("trains", "mc") is None
+    est = estimate("trains", [("random", "mc"), ("random", "ismcts:c=2")], 4, 100, 2)
+    assert est.unknown == ("ismcts:c=2", "mc")
+    assert est.text() == ("no time estimate: no measured cost for ismcts:c=2, mc "
+                          "(scripts/ladder_timing.py measures a ladder's pairings)")
+
+
+@pytest.mark.parametrize("game", ["sixnimmt", "trains", "shipside", "rummikub"])
+def test_each_default_ladder_is_planned_to_fit_30_minutes_on_2_cores(game):
+    from simkit.engine.lineup import default_players
+    from simkit.engine.registry import get_game
+    from simkit.studies.ladder_defaults import estimate
+
+    n = default_players(get_game(game))
+    plan = plan_ladder(game, n, seed=1)
+    est = estimate(game, [(p.a, p.b) for p in plan.pairs], n, plan.games_per_pair, 2)
+    assert not est.unknown and 0 < est.wall_seconds <= 30 * 60
+
+
+def test_the_ladder_command_prints_an_estimate_and_a_pairing_line_with_the_time_left(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    args = ["ladder", "sixnimmt", "-p", "2", "-s", "random", "-s", "lowest", "-s", "heuristic", "-n", "4",
+            "--seed", "2", "--set", "max_rounds=1", "-j", "1", "--no-progress"]
+    out = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "l")])
+    assert out.exit_code == 0, out.output
+    assert "estimate: about " in out.output and "on 1 quiet core " in out.output
+    assert "[pairing 1/3] random vs lowest (about " in out.output
+    with_mc = [*args[:6], "-s", "mc:samples=2", *args[8:], "--out", str(tmp_path / "m")]
+    unknown = CliRunner().invoke(main, with_mc)
+    assert unknown.exit_code == 0, unknown.output
+    assert "no time estimate: no measured cost for mc:samples=2" in unknown.output
+    assert "[pairing 1/3] random vs mc:samples=2\n" in unknown.output
+
+
+def test_an_old_ladder_folder_resumes_with_its_own_plan_not_todays_defaults(tmp_path):
+    """A folder planned with other agents, games and players (as the defaults before issue 20
+    would be) finishes as planned when --resume gives none of -s, -n, -p."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+
+    out = tmp_path / "old"
+    plan = _plan(agents=["random", "lowest", "highest"], games_per_pair=4, seed=5)
+    run_ladder(plan, out, jobs=1, progress=False)
+    before = (out / "ladder.json").read_text()
+    shutil.rmtree(out / "pairs" / plan.pairs[2].folder)          # interrupted before the last pairing
+    result = CliRunner().invoke(main, ["ladder", "sixnimmt", "--resume", "--out", str(out), "--set",
+                                       "max_rounds=1", "-j", "1", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "2 of 3 pairings already played" in result.output and "3 agents" in result.output
+    assert (out / "ladder.json").read_text() == before
+    assert len(analyse_ladder(out).pairs) == 3
+    again = CliRunner().invoke(main, ["ladder", "sixnimmt", "--resume", "--out", str(out), "-n", "8",
+                                      "--set", "max_rounds=1", "-j", "1"])
+    assert again.exit_code == 1 and "holds another ladder" in again.output      # -n still overrides
+
+
+def test_a_recorded_plan_keeps_only_fields_of_the_right_type(tmp_path):
+    from simkit.studies.ladder import recorded_plan
+
+    (tmp_path / "ladder.json").write_text(json.dumps({"agents": ["random", 3], "games_per_pair": "8",
+                                                      "n_players": 2, "seed": 1}))
+    assert recorded_plan(tmp_path) == {"n_players": 2}
+    assert recorded_plan(tmp_path / "none") == {}

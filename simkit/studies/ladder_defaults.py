@@ -1,0 +1,140 @@
+"""What `simkit ladder GAME` plays when no -s / -n is given, and how long a ladder will take.
+
+Per game: the agents (`random`, the game's built-in heuristics, then `ismcts` at the game's own
+defaults, simkit/search/defaults.py, the strong player of issue 20: no iteration override, so
+the ladder follows those defaults), the games per pairing, and a cost table: CPU seconds one
+seat of an agent costs in one game of this ladder, measured by `scripts/ladder_timing.py`
+(pilot deals of every default pairing, on the development machine). The estimate printed
+before a ladder starts comes from that table; it is a figure to plan by, not a promise.
+
+A game without an entry gets the generic ladder (`random`, every built-in heuristic, `ismcts`,
+100 games a pairing) and no estimate for agents it has no cost for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from simkit.engine.strategy import builtin_strategies
+from simkit.search.defaults import defaults_for
+
+GENERIC_GAMES = 100
+
+
+@dataclass(frozen=True)
+class LadderDefaults:
+    agents: tuple[str, ...]
+    games_per_pair: int
+    #: agent -> CPU seconds per seat and game (scripts/ladder_timing.py); `ismcts` at the game's defaults
+    seat_seconds: Mapping[str, float] = field(default_factory=dict)
+
+
+def _generic(game: str) -> LadderDefaults:
+    others = [name for name in builtin_strategies(game) if name != "random"]
+    return LadderDefaults(("random", *others, "ismcts"), GENERIC_GAMES)
+
+
+#: game -> its default ladder (docs/search.md "Ladder on defaults" has the measurements)
+PER_GAME: dict[str, LadderDefaults] = {
+    "sixnimmt": LadderDefaults(("random", "lowest", "highest", "heuristic", "ismcts"), 240,
+                               {"random": 0.004, "lowest": 0.004, "highest": 0.004, "heuristic": 0.005,
+                                "ismcts": 1.3}),
+    "trains": LadderDefaults(("random", "greedy", "rival", "ismcts"), 600,
+                             {"random": 0.005, "greedy": 0.005, "rival": 0.04, "ismcts": 0.7}),
+    "shipside": LadderDefaults(("random", "greedy", "octopus", "ismcts"), 200,
+                               {"random": 0.01, "greedy": 0.09, "octopus": 0.06, "ismcts": 1.1}),
+    # no ismcts: a Rummikub search decision costs seconds (the table solver below the root), so
+    # even 20 games a pairing would take hours; `-s ismcts` adds it by hand (docs/search.md)
+    "rummikub": LadderDefaults(("random", "simple", "greedy_tiles", "greedy_value", "patient"), 1000,
+                               {"random": 0.007, "simple": 0.010, "greedy_tiles": 0.009,
+                                "greedy_value": 0.008, "patient": 0.009}),
+}
+
+
+def ladder_defaults(game: str) -> LadderDefaults:
+    """The game's default ladder, or the generic one."""
+    return PER_GAME.get(game) or _generic(game)
+
+
+def default_agents(game: str) -> list[str]:
+    return list(ladder_defaults(game).agents)
+
+
+def default_games(game: str) -> int:
+    return ladder_defaults(game).games_per_pair
+
+
+def search_budget(agent: str, game: str = "") -> int | None:
+    """The iteration budget of an `ismcts` agent in `game` (None for any other agent); without
+    `iterations=` it is the game's default (simkit/search/defaults.py)."""
+    params = _search_params(agent)
+    if params is None:
+        return None
+    return int(params.get("iterations", defaults_for(game).iterations))
+
+
+def _search_params(agent: str) -> dict[str, str] | None:
+    match = re.fullmatch(r"ismcts(?::(.*))?", agent.strip())
+    if match is None:
+        return None
+    return dict(item.partition("=")[::2] for item in (match.group(1) or "").split(",") if item)
+
+
+def seat_cost(game: str, agent: str) -> float | None:
+    """CPU seconds per seat and game of `agent` in `game`'s ladder, or None when not known.
+    `ismcts` with only `iterations=` changed scales with the budget (a search's cost is linear in
+    it); any other parameter changed makes it unknown."""
+    table = ladder_defaults(game).seat_seconds
+    if agent in table:
+        return table[agent]
+    params = _search_params(agent)
+    if params is None or "ismcts" not in table or set(params) != {"iterations"}:
+        return None
+    budget = search_budget(agent, game)
+    assert budget is not None
+    return table["ismcts"] * budget / defaults_for(game).iterations
+
+
+@dataclass(frozen=True)
+class Estimate:
+    cpu_seconds: float            # the whole ladder's CPU time
+    wall_seconds: float           # on `cores` cores, all busy
+    cores: int
+    unknown: tuple[str, ...]      # agents without a cost: the estimate leaves them out
+
+    def text(self) -> str:
+        if self.unknown:
+            return (f"no time estimate: no measured cost for {', '.join(self.unknown)} "
+                    f"(scripts/ladder_timing.py measures a ladder's pairings)")
+        return (f"estimate: about {minutes(self.wall_seconds)} on {self.cores} quiet "
+                f"core{'s' if self.cores != 1 else ''} ({minutes(self.cpu_seconds)} CPU)")
+
+
+def minutes(seconds: float) -> str:
+    """`40 s`, `12 min`, `2.5 h`."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def pair_seconds(game: str, a: str, b: str, seats_a: int, seats_b: int, games: int) -> float | None:
+    """CPU seconds of one pairing: `games` games, `seats_a` seats of a and `seats_b` of b."""
+    cost_a, cost_b = seat_cost(game, a), seat_cost(game, b)
+    if cost_a is None or cost_b is None:
+        return None
+    return games * (seats_a * cost_a + seats_b * cost_b)
+
+
+def estimate(game: str, pairs: Sequence[tuple[str, str]], n_players: int, games: int, cores: int
+             ) -> Estimate:
+    """The CPU and wall time of a ladder's pairings (A on the even seats, B on the odd ones)."""
+    seats_a, seats_b = (n_players + 1) // 2, n_players // 2
+    unknown = sorted({agent for pair in pairs for agent in pair if seat_cost(game, agent) is None})
+    if unknown:
+        return Estimate(0.0, 0.0, cores, tuple(unknown))
+    cpu = sum(pair_seconds(game, a, b, seats_a, seats_b, games) or 0.0 for a, b in pairs)
+    return Estimate(cpu, cpu / max(cores, 1), cores, ())
