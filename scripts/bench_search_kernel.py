@@ -33,7 +33,10 @@ VARIANTS = {
     "trains": [("2p", {}, 2)],
     "shipside": [("2p", {}, 2)],
 }
-GENERIC = dict(rollout="random", reward="win", c=1.414, horizon=0, round_cut=False, prior_weight=0.0)
+GENERIC = dict(rollout="random", reward="win", c=1.414, horizon=0, round_cut=False, prior_weight=0.0,
+               infer=False)
+#: the defaults with `infer` off, for games whose defaults infer (the compiled iterations do not)
+NO_INFER = dict(infer=False)
 
 
 def _positions(game, config, n: int, count: int) -> list:
@@ -82,6 +85,8 @@ def _search(game, config, n, params, path: str, state, seat, seed):
 def measure(game, config, n, params, seconds: float, iterations: int, profile: str | None = None) -> dict:
     """The same decisions searched in turn by each path until the slowest has spent about
     `seconds`; iterations per CPU second of each, and whether every action agreed."""
+    import numpy as np
+
     from simkit.engine.strategy import GameInfo, parse_strategy
     from simkit.search.compiled import compiled_search
     from simkit.search.defaults import defaults_for
@@ -94,6 +99,12 @@ def measure(game, config, n, params, seconds: float, iterations: int, profile: s
     kernel, reason = kernel_rollout(game, info, spec)
     whole, whole_reason = compiled_search(game, info, spec)
     load = time.perf_counter() - t0
+    if whole is not None:                  # the search's own parameters may keep it in Python
+        from simkit.search.ismcts import ISMCTS
+        probe = ISMCTS(**params)
+        probe.setup(info, 0, np.random.default_rng(0))
+        if probe.compiled() is None:
+            whole, whole_reason = None, probe.compiled_reason
     paths = [p for p in PATHS if p != "compiled" or whole is not None]
     positions = _positions(game, config, n, 400)
     spent = {p: 0.0 for p in paths}
@@ -164,11 +175,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per decision")
     parser.add_argument("--profile", choices=PATHS, help="pyinstrument that path")
-    parser.add_argument("--settings", choices=("defaults", "generic", "both"), default="both")
+    parser.add_argument("--settings", choices=("defaults", "generic", "no-infer", "both"), default="both",
+                        help="both: every settings row (no-infer only where the defaults infer)")
     args = parser.parse_args(argv)
 
     from simkit.engine.config import with_overrides
     from simkit.engine.registry import get_game
+    from simkit.search.defaults import defaults_for
 
     print(f"ISMCTS {args.iterations} iterations a decision, iterations per CPU second; "
           f"the same decisions on every path, about {args.seconds:g} CPU s on the slowest")
@@ -181,7 +194,10 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{name:<10} no kernel rollout")
             continue
         settings = {"defaults": {}, "generic": GENERIC}
+        if defaults_for(name).infer:
+            settings["no-infer"] = NO_INFER
         chosen = list(settings) if args.settings == "both" else [args.settings]
+        chosen = [which for which in chosen if which in settings]
         for label, overrides, n in VARIANTS.get(name, [("", {}, game.min_players)]):
             config = with_overrides(game.config_cls(), overrides)
             for which in chosen:
