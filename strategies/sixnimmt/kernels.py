@@ -36,7 +36,8 @@ def _heuristic_tables(capacity: int, opponents: int, deck: int, caution: float) 
     """The heuristic's probabilities from its own functions, so the kernel computes the same
     floats: the take chances by (free places, unseen cards, gap), the chance that an opponent
     plays below a low card by (unseen cards, cards below), the draft rank by card."""
-    from strategies.sixnimmt.heuristic import _draft_rank, _take_chances
+    from strategies.sixnimmt.heuristic import _draft_rank
+    from strategies.sixnimmt.turn_table import _take_chances
 
     size = deck + 1
     take = np.zeros((capacity + 1, size, size))

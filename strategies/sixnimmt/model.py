@@ -29,7 +29,7 @@ from bisect import bisect_left
 import numpy as np
 
 from simkit.games.sixnimmt.rules import PLAY, ROW_PICK
-from strategies.sixnimmt.heuristic import _SHED, _Turn, _turn
+from strategies.sixnimmt.turn_table import _SHED, _Turn, _turn
 
 #: cost by which a card must undercut the card played to be ruled out (the tables leave out
 #: the seat's unknown cards, which shift both costs a little)
