@@ -44,7 +44,7 @@ PER_GAME: dict[str, LadderDefaults] = {
     "trains": LadderDefaults(("random", "greedy", "rival", "ismcts"), 600,
                              {"random": 0.005, "greedy": 0.005, "rival": 0.04, "ismcts": 0.7}),
     "shipside": LadderDefaults(("random", "greedy", "octopus", "ismcts"), 200,
-                               {"random": 0.01, "greedy": 0.09, "octopus": 0.06, "ismcts": 1.1}),
+                               {"random": 0.005, "greedy": 0.02, "octopus": 0.01, "ismcts": 0.25}),
     # no ismcts: a Rummikub search decision costs seconds (the table solver below the root), so
     # even 20 games a pairing would take hours; `-s ismcts` adds it by hand (docs/search.md)
     "rummikub": LadderDefaults(("random", "simple", "greedy_tiles", "greedy_value", "patient"), 1000,
