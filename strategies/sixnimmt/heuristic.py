@@ -9,7 +9,7 @@ from simkit.games.sixnimmt.actions import TakeRow
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import BH, DRAFT
 from strategies.sixnimmt.baseline import cheapest_row
-from strategies.sixnimmt.turn_table import _INF, _SHED, _turn
+from strategies.sixnimmt.turn_table import INF, SHED, turn_costs
 
 
 @functools.cache
@@ -73,12 +73,12 @@ class HeuristicStrategy(Strategy[SixNimmtConfig]):
         hand, seen = obs.hand, obs.seen_cards
         deck = config.deck_cards(obs.n_players)
         unseen_total = deck - len(seen) - len(hand)   # a card is in this hand or seen, never both
-        turn = _turn(obs.rows, seen, deck, unseen_total if unseen_total > 1 else 1,
-                     obs.n_players - 1, config.row_capacity, self.caution)
+        turn = turn_costs(obs.rows, seen, deck, unseen_total if unseen_total > 1 else 1,
+                          obs.n_players - 1, config.row_capacity, self.caution)
         ends, targets, not_seen_below = turn.ends, turn.targets, turn.not_seen_below
         t, next_end = 0, ends[0]
         end_unseen, costs = 0, turn.low_card_costs    # below every row, by unseen cards below
-        best_card, best_cost = legal[0], _INF
+        best_card, best_cost = legal[0], INF
         for own_below, card in enumerate(hand):
             while card > next_end:   # the row this card goes to (N8) is the next one up
                 end_unseen, costs = targets[t]
@@ -87,7 +87,7 @@ class HeuristicStrategy(Strategy[SixNimmtConfig]):
                 next_end = ends[t]
             # by the unseen cards between the row's end and this card
             cost = costs[not_seen_below[card] - own_below - end_unseen]
-            cost -= _SHED[card]   # shed costly cards on ties
+            cost -= SHED[card]   # shed costly cards on ties
             if cost < best_cost or (cost == best_cost and legal.index(card) < legal.index(best_card)):
                 best_card, best_cost = card, cost
         return best_card

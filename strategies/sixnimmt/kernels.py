@@ -37,14 +37,14 @@ def _heuristic_tables(capacity: int, opponents: int, deck: int, caution: float) 
     floats: the take chances by (free places, unseen cards, gap), the chance that an opponent
     plays below a low card by (unseen cards, cards below), the draft rank by card."""
     from strategies.sixnimmt.heuristic import _draft_rank
-    from strategies.sixnimmt.turn_table import _take_chances
+    from strategies.sixnimmt.turn_table import take_chances
 
     size = deck + 1
     take = np.zeros((capacity + 1, size, size))
     saved = np.zeros((size, size))
     for n_unseen in range(1, size):
         for free in range(capacity + 1):
-            take[free, n_unseen, :n_unseen + 1] = _take_chances(free, opponents, n_unseen)
+            take[free, n_unseen, :n_unseen + 1] = take_chances(free, opponents, n_unseen)
         saved[n_unseen, :n_unseen + 1] = [1 - (1 - lower / n_unseen) ** opponents
                                           for lower in range(n_unseen + 1)]
     rank = np.array(_draft_rank(deck), dtype=np.float64)

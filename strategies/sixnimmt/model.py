@@ -6,7 +6,7 @@ turn of this round where a seat revealed card X with more than one card in hand 
 card still in its hand then cost at least as much as X. A card c that the seat may hold now was
 in its hand at every earlier turn of the round, so c is **ruled out** for that seat if at some
 earlier turn it would have cost less than X (by more than `TOLERANCE`). The costs are the
-heuristic's own tables (`_turn`), computed on the hand made of the seat's known cards of that
+heuristic's own tables (`turn_costs`), computed on the hand made of the seat's known cards of that
 turn (X and its later plays) plus c: the seat's other unknown cards are left out, which is why
 a tolerance is kept.
 
@@ -29,14 +29,14 @@ from bisect import bisect_left
 import numpy as np
 
 from simkit.games.sixnimmt.rules import PLAY, ROW_PICK
-from strategies.sixnimmt.turn_table import _SHED, _Turn, _turn
+from strategies.sixnimmt.turn_table import SHED, Turn, turn_costs
 
 #: cost by which a card must undercut the card played to be ruled out (the tables leave out
 #: the seat's unknown cards, which shift both costs a little)
 TOLERANCE = 0.01
 
 
-def _cost(turn: _Turn, card: int, own: list[int], extra: int) -> float:
+def _cost(turn: Turn, card: int, own: list[int], extra: int) -> float:
     """The heuristic's cost of `card` with the sorted own cards `own` plus the card `extra`
     (what `HeuristicStrategy._choose_card` computes for one card of that hand)."""
     ends = turn.ends
@@ -52,7 +52,7 @@ def _cost(turn: _Turn, card: int, own: list[int], extra: int) -> float:
         index = turn.not_seen_below[card] - below - end_unseen
     if index >= len(costs):
         index = len(costs) - 1
-    return costs[index] - _SHED[card]
+    return costs[index] - SHED[card]
 
 
 def _turns_of_round(state) -> list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple]]:
@@ -135,8 +135,8 @@ def heuristic_model(state, seat: int, caution: float = 1.0) -> HeuristicModel | 
             if size < 2:
                 continue
             unseen = deck - len(seen) - size
-            table = _turn(rows, seen, deck, unseen if unseen > 1 else 1, n - 1,
-                          config.row_capacity, caution)
+            table = turn_costs(rows, seen, deck, unseen if unseen > 1 else 1, n - 1,
+                               config.row_capacity, caution)
             own = sorted(known)
             x = known[0]
             cost_x = _cost(table, x, own, x)

@@ -13,9 +13,9 @@ from simkit.games.sixnimmt.rules import BH, row_points
 
 #: the tie-break terms of a card's cost, per bullhead count and per gap: the same floats as
 #: computing 0.001 * BH[card] and 0.002 * gap in place
-_SHED = tuple(0.001 * b for b in BH)
+SHED = tuple(0.001 * b for b in BH)
 _GAP_COST = tuple(0.002 * gap for gap in range(105))
-_INF = float("inf")
+INF = float("inf")
 _ABOVE_EVERY_CARD = 1 << 30
 _last_card = itemgetter(-1)
 
@@ -30,7 +30,7 @@ def _tail(k: int, n: int, q: float) -> float:
 
 
 @functools.cache
-def _take_chances(free: int, opponents: int, n_unseen: int) -> tuple[float, ...]:
+def take_chances(free: int, opponents: int, n_unseen: int) -> tuple[float, ...]:
     """By gap (unseen cards between a row's end and our card): the chance that the opponents
     fill the row's `free` places first."""
     return tuple(_tail(free, opponents, gap / n_unseen) if free > 0 else 1.0
@@ -42,7 +42,7 @@ def _row_costs(free: int, opponents: int, n_unseen: int, points: int, caution: f
     """By gap: the cost of a card put on a row of `points` bullheads with `free` places."""
     stake = points + 1.5    # the row, and the card left in it
     return tuple(p_take * stake * caution + _GAP_COST[gap]
-                 for gap, p_take in enumerate(_take_chances(free, opponents, n_unseen)))
+                 for gap, p_take in enumerate(take_chances(free, opponents, n_unseen)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -53,7 +53,7 @@ def _low_card_costs(opponents: int, n_unseen: int, cheapest: int) -> tuple[float
     return tuple(cheapest * (1 - p_saved) + 0.5 * p_saved for p_saved in saved)
 
 
-class _Turn(NamedTuple):
+class Turn(NamedTuple):
     """What every seat's card choice reads from the public cards of a turn."""
 
     not_seen_below: list[int]   # by card value v: the cards 1..v-1 not seen (own cards included)
@@ -66,8 +66,8 @@ class _Turn(NamedTuple):
 _last_turn: tuple = ((), None)
 
 
-def _turn(rows, seen, deck: int, n_unseen: int, opponents: int, capacity: int,
-          caution: float) -> _Turn:
+def turn_costs(rows, seen, deck: int, n_unseen: int, opponents: int, capacity: int,
+               caution: float) -> Turn:
     """The table of a turn, memoised for the last key: the seats of a turn see the same public
     cards, so all but the first reuse its table (equal keys, equal tables)."""
     global _last_turn
@@ -80,7 +80,7 @@ def _turn(rows, seen, deck: int, n_unseen: int, opponents: int, capacity: int,
 
 
 def _new_turn(rows, seen, deck: int, n_unseen: int, opponents: int, capacity: int,
-              caution: float) -> _Turn:
+              caution: float) -> Turn:
     not_seen = bytearray(b"\0" + b"\1" * deck)
     for card in seen:
         not_seen[card] = 0
@@ -89,5 +89,5 @@ def _new_turn(rows, seen, deck: int, n_unseen: int, opponents: int, capacity: in
     points = list(map(row_points, by_end))
     targets = [(not_seen_below[row[-1]], _row_costs(capacity - len(row), opponents, n_unseen, p, caution))
                for row, p in zip(by_end, points)]
-    return _Turn(not_seen_below, [row[-1] for row in by_end] + [_ABOVE_EVERY_CARD], targets,
-                 _low_card_costs(opponents, n_unseen, min(points)))
+    return Turn(not_seen_below, [row[-1] for row in by_end] + [_ABOVE_EVERY_CARD], targets,
+                _low_card_costs(opponents, n_unseen, min(points)))
