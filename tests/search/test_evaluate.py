@@ -138,12 +138,18 @@ def _first_decision(game_name, n, seed=3):
     return state, config
 
 
-def test_a_heavy_prior_makes_the_search_play_the_prior_choice():
+def _lowest_at_first_decision():
+    """A 4-player 6 nimmt! first decision, its game info and the `lowest` bot's choice there
+    (the prior of the two tests below)."""
     state, config = _first_decision("sixnimmt", 4)
     info = GameInfo("sixnimmt", config, 4)
     prior = parse_strategy("lowest", "sixnimmt").build()
     prior.setup(info, 0, np.random.default_rng(0))
-    wanted = prior.act(Decision(state, 0, np.random.default_rng(0)))
+    return state, info, prior.act(Decision(state, 0, np.random.default_rng(0)))
+
+
+def test_a_heavy_prior_makes_the_search_play_the_prior_choice():
+    state, info, wanted = _lowest_at_first_decision()
     chosen = []
     for weight in (0.0, 100.0):
         bot = ISMCTS(iterations=40, rollout="random", prior="lowest", prior_weight=weight)
@@ -156,11 +162,7 @@ def test_a_heavy_prior_makes_the_search_play_the_prior_choice():
 def test_a_guard_keeps_the_prior_choice_the_search_does_not_clearly_beat():
     """Rewards lie in [0, 1], so no choice beats another by a guard of 1.5: the prior's is played.
     Without the guard (and without a bias) the same search plays another card."""
-    state, config = _first_decision("sixnimmt", 4)
-    info = GameInfo("sixnimmt", config, 4)
-    prior = parse_strategy("lowest", "sixnimmt").build()
-    prior.setup(info, 0, np.random.default_rng(0))
-    wanted = prior.act(Decision(state, 0, np.random.default_rng(0)))
+    state, info, wanted = _lowest_at_first_decision()
     chosen = []
     for guard in (0.0, 1.5):
         bot = ISMCTS(iterations=40, rollout="random", prior="lowest", prior_weight=0, guard=guard)
