@@ -17,6 +17,7 @@ from itertools import permutations
 from simkit.engine.strategy import Decision, Strategy
 from simkit.games.trains.actions import DRAW, PLACE
 from simkit.games.trains.config import TrainsConfig
+from simkit.games.trains.discards import read_discards
 from simkit.games.trains.rules import (
     KEEP_PHASE,
     REMOVAL_SLOT,
@@ -82,25 +83,7 @@ class DiscardMemory:
     def update(self, obs) -> set[int]:
         log = obs.log
         cards = self.cards
-        pending = None
-        for ev in log[self.pos:]:
-            kind = ev[0]
-            if kind == "use":
-                pending = None
-                if ev[2] != 8:
-                    cards.add(ev[4])
-                    if self.used_after:
-                        pending = ev[4]      # discarded after any reshuffle of its own effect
-            elif kind == "pairs":
-                cards.update(ev[2])
-            elif kind == "void" or kind == "wasted_lock":
-                cards.add(ev[3])
-            elif kind == "reshuffle":
-                cards.clear()
-                if pending is not None:
-                    cards.add(pending)
-            elif kind == "draw" or kind == "place":
-                pending = None
+        read_discards(log[self.pos:], cards, 0, self.used_after)
         self.pos = len(log)
         return cards | set(obs.own_setup_discards)
 

@@ -29,6 +29,7 @@ from simkit.engine.game import State
 from simkit.engine.strategy import GameInfo, Strategy, StrategySpec
 from simkit.games.trains import kernel_layout as L
 from simkit.games.trains.config import TrainsConfig
+from simkit.games.trains.discards import read_discards
 from simkit.games.trains.rules import PHASES
 
 _PHASE = {name: i for i, name in enumerate(PHASES)}
@@ -72,27 +73,7 @@ class KnownDiscards:
         return self._read(events[self.at:], set(cards), pending)
 
     def _read(self, events: list, cards: set[int], pending: int) -> tuple[set[int], int]:
-        used_after = self.used_after
-        for ev in events:
-            kind = ev[0]
-            if kind == "use":
-                pending = 0
-                if ev[2] != 8:
-                    cards.add(ev[4])
-                    if used_after:
-                        pending = ev[4]
-            elif kind == "pairs":
-                cards.update(ev[2])
-            elif kind == "void" or kind == "wasted_lock":
-                cards.add(ev[3])
-            elif kind == "reshuffle":
-                cards.clear()
-                if pending:
-                    cards.add(pending)
-            elif kind == "draw" or kind == "place":
-                pending = 0
-        return cards, pending
-
+        return cards, read_discards(events, cards, pending, self.used_after)
 
 class KernelRollout:
     """Plays Game of Trains rollouts with one strategy's kernel form in every seat."""
