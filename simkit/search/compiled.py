@@ -9,13 +9,13 @@ default, keeps the search in Python.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import fields
 from typing import Any
 
 from simkit.engine.game import Game
 from simkit.engine.strategy import GameInfo, StrategySpec
 from simkit.search.defaults import GENERIC, SearchDefaults
+from simkit.search.simulator import built_once
 
 #: the ISMCTS parameters (SearchDefaults fields) the compiled iterations play
 SUPPORTED = frozenset({"iterations", "c", "rollout", "reward", "horizon", "round_cut", "prior",
@@ -35,19 +35,4 @@ def unsupported(params: SearchDefaults) -> str | None:
 
 def compiled_search(game: Game, info: GameInfo, rollout: StrategySpec) -> tuple[Any, str | None]:
     """The game's compiled search for these rollouts (built once per process), or (None, why)."""
-    key = (game.name, info.config, info.n_players, rollout)
-    found = _BUILT.get(key)
-    if found is None:
-        found = _BUILT[key] = _build(game, info, rollout)
-    return found
-
-
-def _build(game: Game, info: GameInfo, rollout: StrategySpec) -> tuple[Any, str | None]:
-    hook = getattr(game, "kernel_search", None)
-    if hook is None:
-        return None, f"{game.name} has no compiled search"
-    module, _, name = hook.partition(":")
-    try:
-        return getattr(importlib.import_module(module), name)(info, rollout), None
-    except ValueError as exc:
-        return None, str(exc)
+    return built_once(_BUILT, game, "kernel_search", "compiled search", info, rollout)

@@ -161,17 +161,25 @@ _KERNELS: dict[tuple[Any, ...], tuple[Any, str | None]] = {}
 def kernel_rollout(game: Game, info: GameInfo, rollout: StrategySpec) -> tuple[Any, str | None]:
     """The game's `KernelRollout` for these rollouts, built once per process, or (None, the reason
     rollouts play in Python)."""
+    return built_once(_KERNELS, game, "kernel_rollout", "kernel rollout", info, rollout)
+
+
+def built_once(cache: dict, game: Game, hook: str, what: str, info: GameInfo,
+               rollout: StrategySpec) -> tuple[Any, str | None]:
+    """`Game.<hook>` ("module:Class") built as `Class(info, rollout)`, once per (game, config,
+    players, rollout) in `cache`, or (None, why): the game has no such hook, or the class refused
+    with a ValueError."""
     key = (game.name, info.config, info.n_players, rollout)
-    found = _KERNELS.get(key)
+    found = cache.get(key)
     if found is None:
-        found = _KERNELS[key] = _build_kernel(game, info, rollout)
+        found = cache[key] = _build(getattr(game, hook, None), f"{game.name} has no {what}", info, rollout)
     return found
 
 
-def _build_kernel(game: Game, info: GameInfo, rollout: StrategySpec) -> tuple[Any, str | None]:
-    if game.kernel_rollout is None:
-        return None, f"{game.name} has no kernel rollout"
-    module, _, name = game.kernel_rollout.partition(":")
+def _build(hook: str | None, missing: str, info: GameInfo, rollout: StrategySpec) -> tuple[Any, str | None]:
+    if hook is None:
+        return None, missing
+    module, _, name = hook.partition(":")
     try:
         return getattr(importlib.import_module(module), name)(info, rollout), None
     except ValueError as exc:
