@@ -16,7 +16,7 @@ import click
 
 from simkit import cli_options as options
 from simkit.cli_designer import luck_command, tune_command
-from simkit.cli_study import compare_command, ladder_command, report_command, seed_start, tournament_command
+from simkit.cli_study import compare_command, ladder_command, report_command, study_start, tournament_command
 from simkit.engine.config import describe_fields, parse_set_options
 from simkit.engine.errors import ConfigError, RunFolderError, SimkitError
 
@@ -152,7 +152,7 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
         fixed = read_deals(deals_path)
         seed, n_games = games_for_deals(fixed, seed, options.typed("n_games", n_games), players, duplicate)
         deal_numbers = fixed.ranges
-    start = seed_start(out, resume, seed, quiet=quiet)
+    start = study_start("run", out, resume, seed, quiet=quiet)
     lineup = filled_lineup(named_or_default(strategy_names), players, entry)
     spec = RunSpec.create(game, players, lineup, n_games, seed=start.seed,
                           seating=seating, duplicate=duplicate,
@@ -259,7 +259,7 @@ def sweep(game, players, strategy_names, vary_items, set_items, n_games, seed, d
         per_cell = [games_for_deals(fixed, seed, asked, n, duplicate) for n in counts]
         seed, n_games = per_cell[0][0], min(g for _, g in per_cell)
         deal_numbers = fixed.ranges
-    start = seed_start(out, resume, seed, quiet=quiet, listing=SWEEP_MANIFEST)
+    start = study_start("sweep", out, resume, seed, quiet=quiet, listing=SWEEP_MANIFEST)
     planned = plan(game, counts, named_or_default(strategy_names),
                    n_games, start.seed, parse_vary(list(vary_items)), parse_set_options(set_items),
                    seating=seating, duplicate=duplicate, command=options.command_line(),

@@ -44,16 +44,11 @@ class StudyStart:
 
 def study_start(kind: str, out: Path | None, resume: bool, seed: int | None, *, quiet: bool = False,
                 listing: str = "manifest.json") -> StudyStart:
-    """Refuse --resume without --out (`kind` names the folder to finish) and settle the seed."""
+    """Refuse --resume without --out (`kind` names the folder to finish; a default folder is
+    named by the time, so there is none to finish) and settle the seed and how the command
+    speaks."""
     if resume and out is None:
         raise ConfigError(f"--resume needs --out FOLDER: the {kind} folder to finish")
-    return seed_start(out, resume, seed, quiet=quiet, listing=listing)
-
-
-def seed_start(out: Path | None, resume: bool, seed: int | None, *, quiet: bool = False,
-               listing: str = "manifest.json") -> StudyStart:
-    """`study_start` without its --resume refusal (`simkit run` and `sweep` answer a --resume
-    without --out in their own way): the seed settled, how the command speaks."""
     say = (lambda message: None) if quiet else options.echo_err
     return StudyStart(options.recorded_seed(out, resume, seed, listing), seed is not None, say)
 

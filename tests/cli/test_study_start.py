@@ -18,6 +18,8 @@ from simkit.engine.errors import ConfigError
     (["ladder", "sixnimmt", "-s", "random", "-s", "lowest"], "ladder"),
     (["luck", "sixnimmt", "-s", "random", "-s", "lowest"], "luck study"),
     (["tune", "sixnimmt", "--vary", "rows=3,4", "--target", "length"], "tune"),
+    (["run", "sixnimmt", "-n", "3"], "run"),
+    (["sweep", "sixnimmt", "-n", "2", "--players", "3,4"], "sweep"),
 ])
 def test_every_study_refuses_resume_without_its_folder_alike(command, kind):
     result = CliRunner().invoke(main, [*command, "--resume"])
