@@ -233,8 +233,9 @@ def _play_pairings(kind: str, game: str, agents: list[str] | None, players: int 
         f"{plan.games_per_pair} games, {n} players, {start.seed_words(plan.seed)} -> {out_dir}")
     cores = min(resolve_jobs(jobs), os.cpu_count() or 1)
     todo = pending_pairs(plan, out_dir) if resume else list(plan.pairs)
-    left = [estimate(entry.name, [(p.a, p.b)], n, plan.games_per_pair, cores) for p in plan.pairs]
-    whole = estimate(entry.name, [(p.a, p.b) for p in todo], n, plan.games_per_pair, cores)
+    left = [estimate(entry.name, [(p.a, p.b)], n, plan.games_per_pair, cores, plan.config)
+            for p in plan.pairs]
+    whole = estimate(entry.name, [(p.a, p.b) for p in todo], n, plan.games_per_pair, cores, plan.config)
     if kind == "ladder":
         played = len(plan.pairs) - len(todo)
         done = f"{played} of {len(plan.pairs)} pairings already played; " if resume else ""

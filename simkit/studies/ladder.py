@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simkit.engine.config import GameConfig, config_from_dict
 from simkit.engine.errors import ConfigError, RunFolderError
 from simkit.engine.guard import DEFAULT_DECISION_TIMEOUT
 from simkit.engine.lineup import alternating_lineup
@@ -70,6 +71,11 @@ class LadderPlan:
     games_per_pair: int
     seed: int
     pairs: tuple[Pairing, ...]
+
+    @property
+    def config(self) -> GameConfig:
+        """The rules every pairing plays (the game's, with the ladder's overrides)."""
+        return self.pairs[0].spec.config
 
     def record(self) -> dict:
         return {"game": self.game, "n_players": self.n_players, "agents": list(self.agents),
@@ -176,10 +182,14 @@ class LadderResult:
     ratings: pd.DataFrame          # Plackett–Luce over every game of every pairing
     pairs: tuple[PairResult, ...]
     depth: SkillDepth
+    #: the rules the pairings played (from their run folders; ladder.json does not hold them)
+    config: GameConfig | None = None
 
     def budgets(self) -> dict[str, int]:
-        """Agents that are ISMCTS, with their iteration budgets."""
-        found = {a: search_budget(a, self.plan.get("game", "")) for a in self.plan["agents"]}
+        """Agents that are ISMCTS, with the iteration budgets they played: at the ladder's player
+        count and rules where no `iterations=` is given (simkit/search/defaults.py)."""
+        found = {a: search_budget(a, self.plan.get("game", ""), self.plan.get("n_players"), self.config)
+                 for a in self.plan["agents"]}
         return {a: b for a, b in found.items() if b is not None}
 
 
@@ -199,13 +209,17 @@ def analyse_ladder(out_dir: Path | str, alpha: float = 0.05, correction: str = "
         raise RunFolderError(f"{out_dir} is not a ladder folder (no {LADDER_MANIFEST})")
     plan = json.loads(path.read_text())
     tables, results = [], []
+    config: GameConfig | None = None
     for k, pair in enumerate(plan["pairs"]):
         folder = out_dir / "pairs" / pair["folder"]
         if not (folder / "seats.parquet").exists():
             continue
-        seats = load_run(folder).seats
+        loaded = load_run(folder)
+        seats = loaded.seats
         if seats.empty:
             continue
+        if config is None:
+            config = config_from_dict(get_game(plan["game"]).config_cls, loaded.manifest["config"])
         results.append(_pair_result(pair["a"], pair["b"], seats,
                                     alternating_lineup(pair["a"], pair["b"], plan["n_players"])))
         tables.append(seats.assign(game=seats["game"] + k * (1 << 40)))
@@ -215,4 +229,4 @@ def analyse_ladder(out_dir: Path | str, alpha: float = 0.05, correction: str = "
     order = {a: i for i, a in enumerate(plan["agents"])}
     ratings = ratings.sort_values("player", key=lambda s: s.map(order)).reset_index(drop=True)
     depth = skill_depth(plan["agents"], results, alpha, correction)
-    return LadderResult(plan, ratings, tuple(results), depth)
+    return LadderResult(plan, ratings, tuple(results), depth, config)

@@ -16,7 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from simkit.engine.lineup import default_players
+from simkit.engine.registry import get_game
 from simkit.engine.strategy import builtin_strategies
 from simkit.search.defaults import defaults_for
 
@@ -42,7 +45,9 @@ PER_GAME: dict[str, LadderDefaults] = {
                                {"random": 0.004, "lowest": 0.004, "highest": 0.004, "heuristic": 0.005,
                                 "ismcts": 1.3}),
     "trains": LadderDefaults(("random", "greedy", "rival", "ismcts"), 600,
-                             {"random": 0.005, "greedy": 0.005, "rival": 0.04, "ismcts": 0.7}),
+                             # refitted to the whole default ladder after the 4-player search
+                             # defaults were merged (docs/search.md): 19 min CPU
+                             {"random": 0.004, "greedy": 0.002, "rival": 0.004, "ismcts": 0.31}),
     "shipside": LadderDefaults(("random", "greedy", "octopus", "ismcts"), 200,
                                {"random": 0.005, "greedy": 0.02, "octopus": 0.01, "ismcts": 0.25}),
     # no ismcts: a Rummikub search decision costs seconds (the table solver below the root), so
@@ -66,13 +71,20 @@ def default_games(game: str) -> int:
     return ladder_defaults(game).games_per_pair
 
 
-def search_budget(agent: str, game: str = "") -> int | None:
+def search_budget(agent: str, game: str = "", players: int | None = None, config: Any = None
+                  ) -> int | None:
     """The iteration budget of an `ismcts` agent in `game` (None for any other agent); without
-    `iterations=` it is the game's default (simkit/search/defaults.py)."""
+    `iterations=` it is what the search plays there: the game's default at `players` players and
+    in the variant `config` (defaults_for: PER_PLAYERS, PER_VARIANT), as ISMCTS.setup resolves it."""
     params = _search_params(agent)
     if params is None:
         return None
-    return int(params.get("iterations", defaults_for(game).iterations))
+    return int(params.get("iterations", defaults_for(game, players, config).iterations))
+
+
+def measured_players(game: str) -> int:
+    """The player count the game's cost table was measured at (its default, as the ladder's)."""
+    return default_players(get_game(game))
 
 
 def _search_params(agent: str) -> dict[str, str] | None:
@@ -82,19 +94,22 @@ def _search_params(agent: str) -> dict[str, str] | None:
     return dict(item.partition("=")[::2] for item in (match.group(1) or "").split(",") if item)
 
 
-def seat_cost(game: str, agent: str) -> float | None:
-    """CPU seconds per seat and game of `agent` in `game`'s ladder, or None when not known.
-    `ismcts` with only `iterations=` changed scales with the budget (a search's cost is linear in
-    it); any other parameter changed makes it unknown."""
+def seat_cost(game: str, agent: str, players: int | None = None, config: Any = None) -> float | None:
+    """CPU seconds per seat and game of `agent` in `game`'s ladder with `players` players (None:
+    the default count) in the variant `config` (None: the default rules), or None when not known.
+    The table was measured at the default count and rules; `ismcts` with at most `iterations=`
+    given scales with the budget it plays there against the one it played in the table (a
+    search's cost is linear in it); any other parameter changed makes it unknown."""
     table = ladder_defaults(game).seat_seconds
-    if agent in table:
-        return table[agent]
     params = _search_params(agent)
-    if params is None or "ismcts" not in table or set(params) != {"iterations"}:
+    if params is None or "ismcts" not in table:
+        return table.get(agent)
+    if not set(params) <= {"iterations"}:
         return None
-    budget = search_budget(agent, game)
+    measured = measured_players(game)
+    budget = search_budget(agent, game, measured if players is None else players, config)
     assert budget is not None
-    return table["ismcts"] * budget / defaults_for(game).iterations
+    return table["ismcts"] * budget / defaults_for(game, measured).iterations
 
 
 @dataclass(frozen=True)
@@ -121,20 +136,24 @@ def minutes(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def pair_seconds(game: str, a: str, b: str, seats_a: int, seats_b: int, games: int) -> float | None:
+def pair_seconds(game: str, a: str, b: str, seats_a: int, seats_b: int, games: int, config: Any = None
+                 ) -> float | None:
     """CPU seconds of one pairing: `games` games, `seats_a` seats of a and `seats_b` of b."""
-    cost_a, cost_b = seat_cost(game, a), seat_cost(game, b)
+    players = seats_a + seats_b
+    cost_a, cost_b = seat_cost(game, a, players, config), seat_cost(game, b, players, config)
     if cost_a is None or cost_b is None:
         return None
     return games * (seats_a * cost_a + seats_b * cost_b)
 
 
-def estimate(game: str, pairs: Sequence[tuple[str, str]], n_players: int, games: int, cores: int
-             ) -> Estimate:
-    """The CPU and wall time of a ladder's pairings (A on the even seats, B on the odd ones)."""
+def estimate(game: str, pairs: Sequence[tuple[str, str]], n_players: int, games: int, cores: int,
+             config: Any = None) -> Estimate:
+    """The CPU and wall time of a ladder's pairings (A on the even seats, B on the odd ones) with
+    `n_players` players in the variant `config` (the ladder's rules; None: the default ones)."""
     seats_a, seats_b = (n_players + 1) // 2, n_players // 2
-    unknown = sorted({agent for pair in pairs for agent in pair if seat_cost(game, agent) is None})
+    unknown = sorted({agent for pair in pairs for agent in pair
+                      if seat_cost(game, agent, n_players, config) is None})
     if unknown:
         return Estimate(0.0, 0.0, cores, tuple(unknown))
-    cpu = sum(pair_seconds(game, a, b, seats_a, seats_b, games) or 0.0 for a, b in pairs)
+    cpu = sum(pair_seconds(game, a, b, seats_a, seats_b, games, config) or 0.0 for a, b in pairs)
     return Estimate(cpu, cpu / max(cores, 1), cores, ())

@@ -226,3 +226,50 @@ def test_a_recorded_plan_keeps_only_fields_of_the_right_type(tmp_path):
                                                       "n_players": 2, "seed": 1}))
     assert recorded_plan(tmp_path) == {"n_players": 2}
     assert recorded_plan(tmp_path / "none") == {}
+
+
+def test_the_budget_and_cost_of_ismcts_follow_the_defaults_at_the_ladders_player_count(monkeypatch):
+    """defaults_for's per-player entries reach the ladder: a Trains entry at 2 players with
+    iterations of its own changes the budget and, against the cost table (measured at the
+    default 4 players), the cost of a seat."""
+    from simkit.search import defaults
+    from simkit.studies.ladder_defaults import estimate, ladder_defaults, measured_players
+
+    monkeypatch.setitem(defaults.PER_PLAYERS, ("trains", 2), {"iterations": 30})
+    measured = defaults_for("trains", measured_players("trains")).iterations
+    assert measured_players("trains") == 4 and measured != 30
+    assert search_budget("ismcts", "trains", 2) == 30 and search_budget("ismcts", "trains", 4) == measured
+    assert search_budget("ismcts:iterations=90", "trains", 2) == 90          # a given budget wins
+    table = ladder_defaults("trains").seat_seconds
+    assert seat_cost("trains", "ismcts", 2) == pytest.approx(table["ismcts"] * 30 / measured)
+    assert seat_cost("trains", "ismcts", 4) == seat_cost("trains", "ismcts") == pytest.approx(table["ismcts"])
+    two = estimate("trains", [("random", "ismcts")], 2, 10, 1)
+    assert two.cpu_seconds == pytest.approx(10 * (table["random"] + table["ismcts"] * 30 / measured))
+
+
+def test_single_rounds_of_6_nimmt_give_ismcts_the_variants_budget_in_estimate_and_report(tmp_path):
+    """PER_VARIANT reaches the ladder: in single rounds `ismcts` plays more iterations than in
+    whole matches; the command's estimate scales its cost by them and the finished ladder
+    reports that budget (from its run folders: ladder.json does not hold the rules)."""
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+    from simkit.studies.ladder_defaults import estimate, ladder_defaults, measured_players
+
+    plan = _plan(agents=["random", "ismcts"], games_per_pair=2)
+    single = defaults_for("sixnimmt", 2, plan.config).iterations
+    matches = defaults_for("sixnimmt", measured_players("sixnimmt")).iterations
+    assert single != defaults_for("sixnimmt", 2).iterations and single != matches
+    assert search_budget("ismcts", "sixnimmt", 2, plan.config) == single
+    table = ladder_defaults("sixnimmt").seat_seconds
+    scaled = table["ismcts"] * single / matches
+    assert seat_cost("sixnimmt", "ismcts", 2, plan.config) == pytest.approx(scaled)
+    est = estimate("sixnimmt", [("random", "ismcts")], 2, 2, 1, plan.config)
+    assert est.cpu_seconds == pytest.approx(2 * (table["random"] + scaled))
+
+    out = CliRunner().invoke(main, ["ladder", "sixnimmt", "-p", "2", "-s", "random", "-s", "ismcts",
+                                    "-n", "2", "--seed", "3", "--set", "max_rounds=1", "-j", "1",
+                                    "--no-progress", "--out", str(tmp_path / "l")])
+    assert out.exit_code == 0, out.output
+    assert est.text() in out.output
+    assert analyse_ladder(tmp_path / "l").budgets() == {"ismcts": single}
