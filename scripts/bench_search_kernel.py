@@ -24,8 +24,9 @@ compiled search plays; the "no-infer" row is the same search with `infer=false`.
 
 `--decision-ms`: instead, the CPU ms per decision of `-s ismcts` (compiled where it can) in 6
 nimmt! 4-player single rounds against three `heuristic` bots (the ISMCTS seat rotated, every
-decision it searches timed, about `seconds` per setting): at the defaults and at the given
-iteration counts (the other parameters the defaults).
+decision it searches timed, about `seconds` per setting): at the defaults, at the given
+iteration counts (the other parameters the defaults) or with the given parameters
+(`kernel=false;iterations=300`: the Python loop).
 """
 
 from __future__ import annotations
@@ -175,9 +176,9 @@ def rollout_costs(game, config, n, params, seconds: float) -> tuple[float, float
     return spent[True], spent[False]
 
 
-def decision_ms(iterations: int | None, seconds: float) -> tuple[float, int, str | None]:
-    """(CPU ms per decision, decisions, why Python or None) of `ismcts` (`iterations`; None: the
-    defaults) in 6 nimmt! 4p single rounds against three `heuristic` bots."""
+def decision_ms(text: str, seconds: float) -> tuple[float, int, str | None]:
+    """(CPU ms per decision, decisions, why Python or None) of the search `text` (ismcts...) in
+    6 nimmt! 4p single rounds against three `heuristic` bots."""
     import numpy as np
 
     from simkit.engine.config import with_overrides
@@ -187,7 +188,6 @@ def decision_ms(iterations: int | None, seconds: float) -> tuple[float, int, str
     game = get_game("sixnimmt")
     config = with_overrides(game.config_cls(), {"max_rounds": "1"})
     info = GameInfo("sixnimmt", config, 4)
-    text = "ismcts" if iterations is None else f"ismcts:iterations={iterations}"
     spent, done, k, reason = 0.0, 0, 0, None
     warm = True                         # the first decision loads the compiled search: not counted
     while spent < seconds or done < 2:
@@ -227,16 +227,18 @@ def main(argv: list[str] | None = None) -> None:
                         help="both: every settings row (no-infer only where the defaults infer)")
     parser.add_argument("--decision-ms", metavar="LIST",
                         help="only CPU ms per decision of 6 nimmt! single-round ismcts at these "
-                             "settings, e.g. defaults,300,600,1000")
+                             "settings, each `defaults`, an iteration count or ismcts parameters "
+                             "(`;` between several), e.g. defaults,300,1000,kernel=false")
     args = parser.parse_args(argv)
     if args.decision_ms:
         print(f"6 nimmt! 4p single rounds, `ismcts` vs 3 x heuristic, CPU ms per searched decision "
               f"(about {args.seconds:g} CPU s each)")
         for item in args.decision_ms.split(","):
-            its = None if item.strip() == "defaults" else int(item)
-            ms, done, why = decision_ms(its, args.seconds)
-            label = "ismcts (defaults)" if its is None else f"ismcts:iterations={its}"
-            print(f"{label:<26} {ms:8.1f} ms/decision over {done:5d} decisions   "
+            item = item.strip()
+            text = ("ismcts" if item == "defaults" else
+                    f"ismcts:iterations={item}" if item.isdigit() else "ismcts:" + item.replace(";", ","))
+            ms, done, why = decision_ms(text, args.seconds)
+            print(f"{text:<34} {ms:8.1f} ms/decision over {done:5d} decisions   "
                   f"{'compiled' if why is None else 'python: ' + why}")
         return
 
