@@ -42,13 +42,12 @@ from simkit.search.tree import Node
 from strategies.trains.kernel_bots import P_MEMORY
 
 _NO_TRACE = np.zeros(0, dtype=np.int64)
+#: the forms that read the discard memory (when their `memory` parameter is on)
+_READ_MEMORY = frozenset(f"strategies.trains.kernel_bots:{name}" for name in ("greedy_bot", "rival_bot"))
 #: the built-in bots whose Python setup the kernel repeats (random: an empty buffer; greedy and
 #: rival: an empty discard memory): a plug-in's kernel form may keep what its Python bot does
 #: not, so it searches in Python
-_BUILT_IN = frozenset({"simkit.games.trains.kernel_play:uniform_bot", "strategies.trains.kernel_bots:greedy_bot",
-                       "strategies.trains.kernel_bots:rival_bot"})
-#: the forms that read the discard memory (when their `memory` parameter is on)
-_READ_MEMORY = frozenset({"strategies.trains.kernel_bots:greedy_bot", "strategies.trains.kernel_bots:rival_bot"})
+_BUILT_IN = _READ_MEMORY | {"simkit.games.trains.kernel_play:uniform_bot"}
 #: what `search` returns when the tree was too small (a bug: sized for every iteration)
 _FULL = -10
 
@@ -182,8 +181,8 @@ class KernelSearch:
         self.forgot[:] = 0
         self.gens[0] = generator_rows([rng], GEN_WORDS)[0]
         self.gens[1:] = bots
-        bad = self._search(*self._args(real, me, len(root), iterations, c, depth or 0, max_steps, horizon or 0,
-                                       REWARDS.index(reward)))
+        bad = self._search(*self._args(real, me, len(root), iterations, c, depth or 0, max_steps,
+                                       horizon or 0, REWARDS.index(reward)))
         if bad == _FULL:
             raise RuntimeError("the compiled search tree was too small (a bug)")
         if bad >= 0:

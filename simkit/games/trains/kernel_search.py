@@ -90,16 +90,13 @@ def action_of(code: int) -> Action:
 
 # ---- the determinization ----------------------------------------------------------------------
 @compiled()
-def determinize(g, real, row, seat, pool):
-    """g = `views.determinize(real, seat, rng)` with `row` as rng (`pool`: L.CARDS ints)."""
-    for i in range(real.size):
-        g[i] = real[i]
-    n = g[L.N]
+def _gather(real, seat, pool):
+    """The cards unknown to `seat` into `pool`, in `unknown_to`'s order; returns how many."""
     count = 0
     for i in range(real[L.DRAW_LEN]):
         pool[count] = real[L.DRAW + i]
         count += 1
-    for p in range(n):
+    for p in range(real[L.N]):
         if p == seat:
             continue
         for i in range(real[L.HIDDEN_LEN + p]):
@@ -111,25 +108,38 @@ def determinize(g, real, row, seat, pool):
         if real[L.KEPT + p]:
             pool[count] = real[L.KEPT + p]
             count += 1
-    other_drawn = real[L.DRAWN] != 0 and real[L.CUR] != seat
-    if other_drawn:
+    if real[L.DRAWN] != 0 and real[L.CUR] != seat:
         pool[count] = real[L.DRAWN]
         count += 1
+    return count
+
+
+@compiled()
+def _rename(g, real, card, new):
+    """The discard pile's entry of setup discard `card` becomes `new` (`mapping` in views)."""
+    for j in range(real[L.DISCARD_LEN]):
+        if real[L.DISCARD + j] == card:
+            g[L.DISCARD + j] = new
+
+
+@compiled()
+def determinize(g, real, row, seat, pool):
+    """g = `views.determinize(real, seat, rng)` with `row` as rng (`pool`: L.CARDS ints)."""
+    for i in range(real.size):
+        g[i] = real[i]
+    count = _gather(real, seat, pool)
     if count == 0:
         return
     kr.shuffle(row, pool, count)
     at = real[L.DRAW_LEN]
     for i in range(at):
         g[L.DRAW + i] = pool[i]
-    for p in range(n):
+    for p in range(real[L.N]):
         if p == seat:
             continue
         for i in range(real[L.HIDDEN_LEN + p]):
-            card = real[L.HIDDEN + 3 * p + i]
             g[L.HIDDEN + 3 * p + i] = pool[at]
-            for j in range(real[L.DISCARD_LEN]):       # the discard pile's entry renamed
-                if real[L.DISCARD + j] == card:
-                    g[L.DISCARD + j] = pool[at]
+            _rename(g, real, real[L.HIDDEN + 3 * p + i], pool[at])
             at += 1
         for i in range(real[L.HAND_LEN + p]):
             g[L.HANDS + 4 * p + i] = pool[at]
@@ -137,7 +147,7 @@ def determinize(g, real, row, seat, pool):
         if real[L.KEPT + p]:
             g[L.KEPT + p] = pool[at]
             at += 1
-    if other_drawn:
+    if real[L.DRAWN] != 0 and real[L.CUR] != seat:
         g[L.DRAWN] = pool[at]
 
 
