@@ -65,15 +65,16 @@ MAX_OFFERED = 28 + 7 + 4
 
 
 def code_of(action: Action) -> int:
-    """The tree code of a Game of Trains action."""
-    kind = action[0]
+    """The tree code of a Game of Trains action (a tagged tuple, actions.py)."""
+    fields: Any = action
+    kind = fields[0]
     if kind == "draw":
         return 0
     if kind == "use":
-        return 16 * action[1] + (action[2] or 0)
+        return 16 * fields[1] + (fields[2] or 0)
     if kind == "place":
-        return PLACE_CODE + action[1] - 1
-    return KEEP_CODE + action[1]
+        return PLACE_CODE + fields[1] - 1
+    return KEEP_CODE + fields[1]
 
 
 def action_of(code: int) -> Action:
