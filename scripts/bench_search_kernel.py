@@ -16,7 +16,8 @@ rotation: the iterations compiled whole ("compiled", docs/search.md "Compiled se
 iterations"); "kernel" is then the Python loop with kernel rollouts (the compiled search
 switched off in this script), and its action must agree too.
 6 nimmt! is measured on single rounds, whole matches and advanced matches (4 players); Trains
-and Shipside with 2 players. The first kernel rollout of a process loads (or compiles) the
+with 2 and 4 players (the defaults differ: simkit/search/defaults.py PER_PLAYERS); Shipside
+with 2 players. The first kernel rollout of a process loads (or compiles) the
 kernel: that time is printed apart and not counted. Under each row: the CPU time of one
 rollout alone (no tree, from determinized positions), kernel and Python: the most the kernel
 can save per iteration. The 6 nimmt! defaults infer the other hands (`infer`), which its
@@ -38,7 +39,7 @@ import time
 VARIANTS = {
     "sixnimmt": [("single round, 4p", {"max_rounds": "1"}, 4), ("whole match, 4p", {}, 4),
                  ("advanced match, 4p", {"advanced": "true"}, 4)],
-    "trains": [("2p", {}, 2)],
+    "trains": [("2p", {}, 2), ("4p", {}, 4)],
     "shipside": [("2p", {}, 2)],
 }
 GENERIC = dict(rollout="random", reward="win", c=1.414, horizon=0, round_cut=False, prior_weight=0.0,
@@ -101,7 +102,7 @@ def measure(game, config, n, params, seconds: float, iterations: int, profile: s
     from simkit.search.simulator import kernel_rollout
 
     params = dict(params, iterations=iterations)
-    rollout = params.get("rollout") or defaults_for(game.name).rollout
+    rollout = params.get("rollout") or defaults_for(game.name, n, config).rollout
     info, spec = GameInfo(game.name, config, n), parse_strategy(rollout, game.name)
     t0 = time.perf_counter()
     kernel, reason = kernel_rollout(game, info, spec)
@@ -151,7 +152,7 @@ def rollout_costs(game, config, n, params, seconds: float) -> tuple[float, float
     from simkit.search.defaults import defaults_for
     from simkit.search.simulator import Simulator
 
-    merged = defaults_for(game.name).merged(**params)
+    merged = defaults_for(game.name, n, config).merged(**params)
     spec = parse_strategy(merged.rollout, game.name)
     info = GameInfo(game.name, config, n)
     rng = np.random.default_rng(3)

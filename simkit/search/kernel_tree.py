@@ -36,6 +36,10 @@ are int indices, the root is node 0):
 - `edge_visits(t, edge)`, `edge_code(t, edge)`: an edge's visits so far, its action code.
 - `descend(t, edge) -> node`: `Node.descend` (makes the child on first descent); -1 when full.
 - `backprop(t, path, length, reward)`: each edge of `path[:length]` gets a visit and `reward`.
+- `follow(t, edge, expanding, path, length, depth) -> (node, length)`: the descent's tail after
+  the seat played `edge` (`expanding`: it had no visits before): the edge appended to
+  `path[:length]`; the next node (`descend`), or STOP where the iteration leaves the tree (the
+  edge expanded, or the depth cap reached), or -1 when the tree is full.
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ E_CODE, E_VISITS, E_AVAIL, E_CHILD, E_NEXT = range(5)
 E_TOTAL, E_BIAS = range(2)
 #: size slots: nodes and edges in use
 S_NODES, S_EDGES = range(2)
+#: `follow`'s node when the iteration leaves the tree (-1: the tree is full)
+STOP = -2
 
 
 class KernelTree:
@@ -222,3 +228,15 @@ def backprop(t: Any, path: Any, length: int, reward: float) -> None:
     for i in range(length):
         ints[path[i], E_VISITS] += 1
         floats[path[i], E_TOTAL] += reward
+
+
+@compiled()
+def follow(t: Any, edge: int, expanding: bool, path: Any, length: int, depth: int) -> Any:
+    """`ISMCTS._iterate`'s tail after the seat's step along `edge`: (next node, path length).
+    The node is STOP when the iteration leaves the tree (`edge` expanded, or `depth` > 0 of the
+    seat's actions taken), -1 when the tree is full, else the child (made on first descent)."""
+    path[length] = edge
+    length += 1
+    if expanding or (depth > 0 and length >= depth):
+        return STOP, length
+    return descend(t, edge), length

@@ -114,3 +114,67 @@ def test_a_full_tree_answers_minus_one():
 def test_bad_sizes_are_refused():
     with pytest.raises(ValueError, match="needs actions and nodes"):
         kt.KernelTree(0, 5)
+
+
+def _follow_search(seed, iterations, depth, cap):
+    """The toy search with a depth cap `cap` (0: none), the compiled side's tail by `follow`;
+    returns both roots' stats and the compiled path lengths."""
+    world = np.random.default_rng(seed)
+    py_rng, k_rng = np.random.default_rng(seed + 1), np.random.default_rng(seed + 1)
+    root = Node()
+    tree = kt.KernelTree.for_search(ACTIONS, iterations)
+    t = tree.arrays
+    kt.reset(t)
+    row = generator_rows([k_rng], ROW_WORDS)[0]
+    path = np.zeros(depth, dtype=np.int64)
+    lengths = []
+    for _ in range(iterations):
+        offers = [[int(a) for a in world.permutation(ACTIONS)[:int(world.integers(2, ACTIONS + 1))]]
+                  for _ in range(depth)]
+        reward = float(world.random())
+        node, py_path = root, []
+        for offered in offers:                          # ISMCTS._iterate's descent
+            edge = node.select(offered, 0.5, py_rng)
+            py_path.append(edge)
+            if edge.visits == 0 or (cap and len(py_path) >= cap):
+                break
+            node = node.descend(edge)
+        k_node, length = 0, 0
+        for offered in offers:
+            e = kt.select(t, k_node, np.array(offered, dtype=np.int64), len(offered), 0.5, row)
+            k_node, length = kt.follow(t, e, kt.edge_visits(t, e) == 0, path, length, cap)
+            assert k_node != -1
+            if k_node == kt.STOP:
+                break
+        lengths.append(length)
+        for edge in py_path:
+            edge.visits += 1
+            edge.total += reward
+        kt.backprop(t, path, length, reward)
+    restore_generators([k_rng], row[None, :])
+    py_stats = [(a, e.visits, e.total, e.available, e.bias) for a, e in root.edges.items()]
+    assert k_rng.bit_generator.state == py_rng.bit_generator.state
+    return py_stats, tree.root_edges(), lengths
+
+
+@pytest.mark.parametrize("cap", [0, 1, 2])
+def test_follow_is_the_descents_tail(cap):
+    """`follow` appends the edge, stops on an expansion or at the depth cap, else descends: the
+    same statistics as the Python loop; the cap bounds every path (control: without a cap some
+    path is longer)."""
+    py_stats, k_stats, lengths = _follow_search(5, 150, 4, cap)
+    assert k_stats == py_stats
+    assert max(lengths) == (cap or max(lengths)) and (cap or max(lengths) > 2)
+
+
+def test_follow_answers_minus_one_when_full():
+    tree = kt.KernelTree(3, 1)
+    t = tree.arrays
+    kt.reset(t)
+    row = generator_rows([np.random.default_rng(0)], ROW_WORDS)[0]
+    e = kt.select(t, 0, np.array([0, 1, 2], dtype=np.int64), 3, 0.5, row)
+    path = np.zeros(2, dtype=np.int64)
+    assert kt.follow(t, e, True, path, 0, 0) == (kt.STOP, 1)
+    kt.backprop(t, path, 1, 1.0)
+    assert kt.follow(t, e, False, path, 0, 0) == (-1, 1)
+    assert path[0] == e

@@ -7,6 +7,7 @@ import pytest
 
 from simkit.engine.registry import get_game
 from simkit.engine.strategy import Decision, GameInfo
+from simkit.search import ismcts
 from simkit.search.defaults import PER_GAME, PER_PLAYERS, SearchDefaults, defaults_for
 from simkit.search.ismcts import ISMCTS
 from simkit.search.simulator import Simulator
@@ -66,6 +67,8 @@ def _decide(kernel, info, state, seed, monkeypatch):
 
     monkeypatch.setattr(Simulator, "rollout", recorded)
     monkeypatch.setattr(Simulator, "_play", counted)
+    # the Python loop with kernel rollouts (Trains' iterations compiled whole: test_kernel_search.py)
+    monkeypatch.setattr(ismcts, "compiled_search", lambda *args: (None, "switched off"))
     seat = state.to_act()[0]
     bot = ISMCTS(iterations=30, kernel=kernel)
     rng = np.random.default_rng(seed)

@@ -17,6 +17,7 @@ GAME = Game(
     evaluate=evaluate.evaluate,
     kernel_engine="simkit.games.trains.kernel",
     kernel_rollout="simkit.games.trains.kernel_rollout:KernelRollout",
+    kernel_search="strategies.trains.kernel_search:KernelSearch",
 )
 
 __all__ = ["GAME", "TrainsConfig", "TrainsState", "new_state"]

@@ -539,8 +539,14 @@ def step(g, cfg, gens, slot_of, fns, params, direct, trace):
     `gens`: the chance row, then a row per seat. Returns -1, or the seat whose bot answered
     outside its legal list. `direct[slot]`: 1 when the slot's bot is the uniform one (called
     directly)."""
+    return step_with(g, cfg, gens, slot_of, fns, params, direct, trace, -1, 0)
+
+
+@compiled(inline=True)
+def step_with(g, cfg, gens, slot_of, fns, params, direct, trace, fixed, fixed_answer):
+    """`step` in which seat `fixed` (if acting; -1: none) answers `fixed_answer` (a position in
+    its legal list) instead of asking its bot (a search's own seat: `Simulator.step`)."""
     phase = g[L.PHASE]
-    chance = gens[0]
     acting = g[L.N_ACTING]
     answers = g[L.ANSWERS:L.ANSWERS + L.MAX_N]
     if phase == L.TURN:
@@ -548,7 +554,9 @@ def step(g, cfg, gens, slot_of, fns, params, direct, trace):
     for i in range(acting):
         seat = g[L.ACTING + i]
         k = slot_of[seat]
-        if direct[k]:
+        if seat == fixed:
+            answer = fixed_answer
+        elif direct[k]:
             answer = uniform_choice(phase, seat, g, gens[1 + seat])
         else:
             answer = fns[k](phase, seat, g, params[k], gens[1 + seat])
@@ -556,13 +564,24 @@ def step(g, cfg, gens, slot_of, fns, params, direct, trace):
         if answer < 0 or answer >= legal_count(phase, seat, g):
             return seat
         answers[i] = answer
+    apply_answers(g, cfg, gens[0])
+    return -1
+
+
+@compiled(inline=True)
+def apply_answers(g, cfg, chance):
+    """The step's rules part: the answers in ANSWERS (positions in each acting seat's legal list,
+    in `to_act` order; LIST listed for a turn) applied as the scalar engine's `apply` does."""
+    phase = g[L.PHASE]
+    acting = g[L.N_ACTING]
+    answers = g[L.ANSWERS:L.ANSWERS + L.MAX_N]
     if phase == L.TURN:
         e, param = turn_action(g, answers[0])
         if e == 0:                                  # T9: the card is placed next
             g[L.DRAWN] = _draw_card(g, cfg, chance)
             g[L.PENDING] = 0
             g[L.PHASE] = L.PLACE
-            return -1
+            return
         _use(g, cfg, chance, e, param)
         _end_action(g, cfg)
     elif phase == L.PLACE:
@@ -586,7 +605,6 @@ def step(g, cfg, gens, slot_of, fns, params, direct, trace):
             _begin_setup(g, cfg, chance, idx + 1)
         else:
             _start_turns(g)
-    return -1
 
 
 # ---- whole games --------------------------------------------------------------------------------
