@@ -8,21 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.engine.kernel_rng import buffered_double, compiled
+from simkit.engine.kernel_rng import compiled
 from simkit.games.sixnimmt import kernel_layout as L
-from simkit.games.sixnimmt.kernel_play import BH, BOT_SIG, cheapest_row, legal_card, legal_count
+from simkit.games.sixnimmt.kernel_play import BH, BOT_SIG, cheapest_row, legal_card, legal_count, uniform_bot
 
 #: heuristic params: caution, the deck in play D, then where its tables start in params
 P_CAUTION, P_DECK, P_TAKE, P_SAVED, P_RANK = range(5)
 
 
-@compiled(BOT_SIG)
-def random_bot(ask, seat, g, params, gen):
-    """`random`: uniform over the legal list with the strategy's buffered draws; N10 the
-    cheapest row unless params[0] (row=uniform)."""
-    if ask == L.ASK_ROW and params[0] == 0.0:
-        return cheapest_row(g)
-    return np.int64(buffered_double(gen) * legal_count(ask, seat, g))
+#: `random`: uniform over the legal list with the strategy's buffered draws; N10 the cheapest
+#: row unless params[0] (row=uniform). The game's kernel holds it (kernel_play.uniform_bot), so
+#: its game loop can call it directly, without a function pointer
+random_bot = uniform_bot
 
 
 @compiled()
