@@ -29,7 +29,7 @@ BOT = types.FunctionType(BOT_SIG)
 #: lineup slots a kernel call takes (unused ones hold any bot)
 MAX_SLOTS = 10
 BOTS = types.UniTuple(BOT, MAX_SLOTS)
-#: `direct` flags of a lineup whose every bot is called through its pointer (`step`)
+#: the `direct` codes of a lineup whose every bot is called through its pointer (`step`)
 POINTERS = (0,) * MAX_SLOTS
 PARAMS = types.UniTuple(types.float64[::1], MAX_SLOTS)
 
@@ -81,7 +81,12 @@ def legal_card(ask, seat, g, i):
     return g[g[L.O_POOL] + i]
 
 
-# ---- the uniform bot, called directly -------------------------------------------------------
+# ---- the simple bots, called directly ---------------------------------------------------------
+#: `direct` codes (`direct_slots`): which simple bot the game loop plays itself for a slot; 0 (POINTER):
+#: the slot's bot through its function pointer
+POINTER, UNIFORM, LOWEST, HIGHEST = range(4)
+
+
 @compiled()
 def uniform_choice(ask, seat, g, params, gen):
     """`random`'s answer: uniform over the legal list with the strategy's buffered draws (16,
@@ -91,21 +96,47 @@ def uniform_choice(ask, seat, g, params, gen):
     return np.int64(kr.buffered_double(gen) * legal_count(ask, seat, g))
 
 
+@compiled()
+def extreme_choice(ask, seat, g, sign):
+    """`lowest` (sign 1) and `highest` (sign -1): the position of the lowest or highest card in
+    the legal list (the hand, or the pool in a draft); N10 the cheapest row."""
+    if ask == L.ASK_ROW:
+        return cheapest_row(g)
+    best, best_value = 0, sign * legal_card(ask, seat, g, 0)
+    for i in range(1, legal_count(ask, seat, g)):
+        value = sign * legal_card(ask, seat, g, i)
+        if value < best_value:
+            best, best_value = i, value
+    return best
+
+
+# the kernel forms of `random`, `lowest` and `highest` (strategies/sixnimmt/kernel_bots.py names
+# them): the game loop plays them itself where `direct_slots` marks their slots, and calls them
+# through their function pointers elsewhere (a search rollout)
 @compiled(BOT_SIG)
 def uniform_bot(ask, seat, g, params, gen):
-    """`random`'s kernel form (strategies/sixnimmt/kernel_bots.py names it `random_bot`): the
-    game loop calls `uniform_choice` itself for the slots `direct_slots` marks, and this bot
-    through its function pointer elsewhere (a search rollout)."""
     return uniform_choice(ask, seat, g, params, gen)
 
 
+@compiled(BOT_SIG)
+def lowest_bot(ask, seat, g, params, gen):
+    return extreme_choice(ask, seat, g, 1)
+
+
+@compiled(BOT_SIG)
+def highest_bot(ask, seat, g, params, gen):
+    return extreme_choice(ask, seat, g, -1)
+
+
 def direct_slots(fns: tuple[Any, ...]) -> np.ndarray:
-    """Which lineup slots hold `uniform_bot` (int64 flags, one per slot): `step` calls
-    `uniform_choice` directly for those, with no function pointer (a sixth of a 4-player
-    `random` round) and no specialisation on the bot (its type would be a dispatcher's, whose
-    text holds an address: a cache key a later process cannot find). The same answers, the
-    same draws either way."""
-    return np.array([fn is uniform_bot for fn in fns], dtype=np.int64)
+    """The `direct` code of each lineup slot (int64): UNIFORM, LOWEST or HIGHEST where it holds
+    that bot's kernel form, else POINTER. The loop plays those bots without a function pointer
+    (a sixth of a 4-player `random` round) and without a specialisation of the loop per bot (its
+    type would be the bot's dispatcher's, whose text holds an address: a cache key a later
+    process cannot find). The same answers, the same draws either way."""
+    codes = ((uniform_bot, UNIFORM), (lowest_bot, LOWEST), (highest_bot, HIGHEST))
+    return np.array([next((code for bot, code in codes if fn is bot), POINTER) for fn in fns],
+                    dtype=np.int64)
 
 
 # ---- setting up -------------------------------------------------------------------------------
@@ -198,10 +229,15 @@ def _start_round(g, cfg, chance):
 # ---- one decision step ------------------------------------------------------------------------
 @compiled(inline=True)
 def _ask(ask, seat, g, gens, fns, params, direct, k):
-    """The answer of lineup slot k's bot for `seat`: `uniform_choice` where `direct[k]`, else the
-    slot's bot through its function pointer."""
-    if direct[k]:
+    """The answer of lineup slot k's bot for `seat`: the simple bot `direct[k]` names, played
+    here, or the slot's bot through its function pointer."""
+    code = direct[k]
+    if code == UNIFORM:
         return uniform_choice(ask, seat, g, params[k], gens[1 + seat])
+    if code == LOWEST:
+        return extreme_choice(ask, seat, g, 1)
+    if code == HIGHEST:
+        return extreme_choice(ask, seat, g, -1)
     return fns[k](ask, seat, g, params[k], gens[1 + seat])
 
 
@@ -217,7 +253,7 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
 
 @compiled(inline=True)
 def _step(g, cfg, gens, slot_of, fns, params, direct, trace):
-    """`step`, where `direct[slot]` (`direct_slots`) says which slots `uniform_choice` plays."""
+    """`step`, where `direct[slot]` (`direct_slots`) names the simple bot the loop plays itself."""
     phase = g[L.PHASE]
     if phase == L.PLAY:
         return _play_cards(g, cfg, gens, slot_of, fns, params, direct, trace)
