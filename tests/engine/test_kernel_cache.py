@@ -2,8 +2,9 @@
 run's start <= 2 s). numba keys a cached function by its argument types; a bot typed as its own
 dispatcher has a type whose text and identity belong to one process (it holds the function's
 address), so a later process would miss the cache and compile the loop again. The bots reach the
-game loops as first-class function types (one signature for every bot), and 6 nimmt!'s `random`
-is called directly through a flag, not through a type of its own."""
+game loops as first-class function types (one signature for every bot), and 6 nimmt!'s simple
+bots (`random`, `lowest`, `highest`) are played directly by a slot's code, not through a type of
+their own."""
 
 from __future__ import annotations
 
