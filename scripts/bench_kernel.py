@@ -45,6 +45,9 @@ for lineup in {lineups!r}:
 """
 STARTS = {
     "sixnimmt": _PLAY.format(game="sixnimmt", lineups=[["heuristic", "random", "lowest", "highest"]]),
+    # `random` in every seat: its game loop was once typed by the bot's own dispatcher, a cache
+    # key no later process found (each compiled the loop again); now the same loop as above
+    "sixnimmt-random": _PLAY.format(game="sixnimmt", lineups=[["random"] * 4]),
     "trains": _PLAY.format(game="trains", lineups=[["random", "greedy", "rival"]]),
     "shipside": _PLAY.format(game="shipside", lineups=[["random", "octopus"], ["greedy", "random"]]),
     "rummikub": """

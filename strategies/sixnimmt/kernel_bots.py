@@ -8,48 +8,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.engine.kernel_rng import buffered_double, compiled
+from simkit.engine.kernel_rng import compiled
 from simkit.games.sixnimmt import kernel_layout as L
-from simkit.games.sixnimmt.kernel_play import BH, BOT_SIG, cheapest_row, legal_card, legal_count
+from simkit.games.sixnimmt.kernel_play import BH, BOT_SIG, cheapest_row, legal_card, legal_count, uniform_bot
+from simkit.games.sixnimmt.kernel_play import highest_bot as kp_highest
+from simkit.games.sixnimmt.kernel_play import lowest_bot as kp_lowest
 
 #: heuristic params: caution, the deck in play D, then where its tables start in params
 P_CAUTION, P_DECK, P_TAKE, P_SAVED, P_RANK = range(5)
 
 
-@compiled(BOT_SIG)
-def random_bot(ask, seat, g, params, gen):
-    """`random`: uniform over the legal list with the strategy's buffered draws; N10 the
-    cheapest row unless params[0] (row=uniform)."""
-    if ask == L.ASK_ROW and params[0] == 0.0:
-        return cheapest_row(g)
-    return np.int64(buffered_double(gen) * legal_count(ask, seat, g))
-
-
-@compiled()
-def _extreme(ask, seat, g, sign):
-    """The position of the lowest (sign 1) or highest (sign -1) card in the legal list."""
-    best, best_value = 0, sign * legal_card(ask, seat, g, 0)
-    for i in range(1, legal_count(ask, seat, g)):
-        value = sign * legal_card(ask, seat, g, i)
-        if value < best_value:
-            best, best_value = i, value
-    return best
-
-
-@compiled(BOT_SIG)
-def lowest_bot(ask, seat, g, params, gen):
-    """`lowest`: its lowest card (drafts the lowest); N10 the cheapest row."""
-    if ask == L.ASK_ROW:
-        return cheapest_row(g)
-    return _extreme(ask, seat, g, 1)
-
-
-@compiled(BOT_SIG)
-def highest_bot(ask, seat, g, params, gen):
-    """`highest`: its highest card (drafts the highest); N10 the cheapest row."""
-    if ask == L.ASK_ROW:
-        return cheapest_row(g)
-    return _extreme(ask, seat, g, -1)
+#: `random` (uniform over the legal list with the strategy's buffered draws; N10 the cheapest row
+#: unless params[0], row=uniform), `lowest` and `highest` (the lowest or highest card of the legal
+#: list; N10 the cheapest row): the game's kernel holds them (kernel_play.uniform_bot, ...), so
+#: its game loop can play them without a function pointer
+random_bot = uniform_bot
+lowest_bot = kp_lowest
+highest_bot = kp_highest
 
 
 @compiled()

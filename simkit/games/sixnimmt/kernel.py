@@ -86,12 +86,12 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
     Raises ValueError with `kernel_supported`'s reason for a run it cannot play.
     """
     check_run(kernel_supported(spec))
-    from simkit.games.sixnimmt.kernel_play import direct_bots, new_layout, play_games
+    from simkit.games.sixnimmt.kernel_play import direct_slots, new_layout, play_games
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
     lineup = _Lineup(spec.strategies, config, n)
-    fns = direct_bots(lineup.fns)
+    direct = direct_slots(lineup.fns)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     g, gens = new_layout(cfg), _generators(n)
     size = stop - start
@@ -114,7 +114,8 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
             log = np.empty(max(n, (end - at) * n * per_game), dtype=np.int64)
             part = slice(at, end)
             done, logged, bad = play_games(g, gens, cfg, index[part], words[part], chance[part], incs,
-                                           fns, lineup.params, slots[part], rotation[part],
+                                           lineup.fns, lineup.params, direct, slots[part],
+                                           rotation[part],
                                            totals[part], ranks[part], wins[part], rounds[part],
                                            steps[part], failed[part], log, _NO_TRACE)
             pieces.append(log[:logged])
@@ -218,7 +219,7 @@ def rollout(state: Any, lineup: list[StrategySpec], seeds: np.random.Generator,
     the totals per seat (the match's scores when it ended; the state is not changed). ValueError
     when a seat has no kernel form."""
     from simkit.engine import kernel_rng as kr
-    from simkit.games.sixnimmt.kernel_play import play_on
+    from simkit.games.sixnimmt.kernel_play import direct_slots, play_on
 
     g, cfg, chance = state_to_kernel(state)
     n = state.n
@@ -234,7 +235,7 @@ def rollout(state: Any, lineup: list[StrategySpec], seeds: np.random.Generator,
         limit = -1 if max_steps is None else max_steps
         while True:     # a match longer than the round log: the log is only scratch here
             done, bad, _ = play_on(g, cfg, gens, np.arange(n, dtype=np.int64), bots.fns, bots.params,
-                                   limit, log, 0, _NO_TRACE)
+                                   direct_slots(bots.fns), limit, log, 0, _NO_TRACE)
             if bad != -2:
                 break
             limit = limit if limit < 0 else limit - done
@@ -249,7 +250,7 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
     positions in the scalar engine's legal lists (`simkit.engine.kernels.replay_answers` plays
     them through the scalar engine)."""
     check_run(kernel_supported(spec))
-    from simkit.games.sixnimmt.kernel_play import new_layout, play_games
+    from simkit.games.sixnimmt.kernel_play import direct_slots, new_layout, play_games
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
@@ -263,6 +264,6 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
                    np.zeros((1, n), dtype=np.int64), np.zeros((1, n), dtype=np.int64), np.zeros((1, n)),
                    np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool))
         play_games(new_layout(cfg), _generators(n), cfg, run.index, run.words, run.chance,
-                   run.incs, lineup.fns, lineup.params, *outputs, np.zeros(1 << 16, dtype=np.int64),
-                   trace)
+                   run.incs, lineup.fns, lineup.params, direct_slots(lineup.fns), *outputs,
+                   np.zeros(1 << 16, dtype=np.int64), trace)
     return trace[1:1 + trace[0]].tolist()

@@ -29,6 +29,8 @@ BOT = types.FunctionType(BOT_SIG)
 #: lineup slots a kernel call takes (unused ones hold any bot)
 MAX_SLOTS = 10
 BOTS = types.UniTuple(BOT, MAX_SLOTS)
+#: the `direct` codes of a lineup whose every bot is called through its pointer (`step`)
+POINTERS = (0,) * MAX_SLOTS
 PARAMS = types.UniTuple(types.float64[::1], MAX_SLOTS)
 
 BH = np.array(_BH, dtype=np.int64)
@@ -79,26 +81,65 @@ def legal_card(ask, seat, g, i):
     return g[g[L.O_POOL] + i]
 
 
+# ---- the simple bots, called directly ---------------------------------------------------------
+#: `direct` codes (`direct_slots`): which simple bot the game loop plays itself for a slot; 0 (POINTER):
+#: the slot's bot through its function pointer
+POINTER, UNIFORM, LOWEST, HIGHEST = range(4)
+
+
+@compiled()
+def uniform_choice(ask, seat, g, params, gen):
+    """`random`'s answer: uniform over the legal list with the strategy's buffered draws (16,
+    `kernel_rng.buffered_double`); N10 the cheapest row unless params[0] (row=uniform)."""
+    if ask == L.ASK_ROW and params[0] == 0.0:
+        return cheapest_row(g)
+    return np.int64(kr.buffered_double(gen) * legal_count(ask, seat, g))
+
+
+@compiled()
+def extreme_choice(ask, seat, g, sign):
+    """`lowest` (sign 1) and `highest` (sign -1): the position of the lowest or highest card in
+    the legal list (the hand, or the pool in a draft); N10 the cheapest row."""
+    if ask == L.ASK_ROW:
+        return cheapest_row(g)
+    best, best_value = 0, sign * legal_card(ask, seat, g, 0)
+    for i in range(1, legal_count(ask, seat, g)):
+        value = sign * legal_card(ask, seat, g, i)
+        if value < best_value:
+            best, best_value = i, value
+    return best
+
+
+# the kernel forms of `random`, `lowest` and `highest` (strategies/sixnimmt/kernel_bots.py names
+# them): the game loop plays them itself where `direct_slots` marks their slots, and calls them
+# through their function pointers elsewhere (a search rollout)
+@compiled(BOT_SIG)
+def uniform_bot(ask, seat, g, params, gen):
+    return uniform_choice(ask, seat, g, params, gen)
+
+
+@compiled(BOT_SIG)
+def lowest_bot(ask, seat, g, params, gen):
+    return extreme_choice(ask, seat, g, 1)
+
+
+@compiled(BOT_SIG)
+def highest_bot(ask, seat, g, params, gen):
+    return extreme_choice(ask, seat, g, -1)
+
+
+def direct_slots(fns: tuple[Any, ...]) -> np.ndarray:
+    """The `direct` code of each lineup slot (int64): UNIFORM, LOWEST or HIGHEST where it holds
+    that bot's kernel form, else POINTER. The loop plays those bots without a function pointer
+    (a sixth of a 4-player `random` round) and without a specialisation of the loop per bot (its
+    type would be the bot's dispatcher's, whose text holds an address: a cache key a later
+    process cannot find). The same answers, the same draws either way."""
+    codes = ((uniform_bot, UNIFORM), (lowest_bot, LOWEST), (highest_bot, HIGHEST))
+    return np.array([next((code for bot, code in codes if fn is bot), POINTER) for fn in fns],
+                    dtype=np.int64)
+
+
 # ---- setting up -------------------------------------------------------------------------------
-_DIRECT: dict[Any, Any] = {}
-
-
-def direct_bots(fns: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The lineup's bots as a kernel call takes them fastest: when every slot holds the same
-    compiled bot (`random` in every seat, say), that bot recompiled without a fixed signature, so
-    numba types it as itself and the caller calls it directly (one specialisation of the caller
-    per such bot, compiled once and cached) instead of through a first-class function pointer
-    and two switches on the slot (a sixth of a 4-player `random` round); else `fns` unchanged.
-    The same code plays either way: the same answers, the same draws."""
-    first = fns[0]
-    if any(fn is not first for fn in fns) or not hasattr(first, "py_func"):
-        return fns
-    direct = _DIRECT.get(first)
-    if direct is None:
-        direct = _DIRECT[first] = compiled()(first.py_func)
-    return (direct,) * len(fns)
-
-
 def new_layout(cfg: np.ndarray) -> np.ndarray:
     """A fresh state array for the run's sizes, header and offsets set (NumPy: the compiled
     functions allocate nothing)."""
@@ -187,19 +228,39 @@ def _start_round(g, cfg, chance):
 
 # ---- one decision step ------------------------------------------------------------------------
 @compiled(inline=True)
+def _ask(ask, seat, g, gens, fns, params, direct, k):
+    """The answer of lineup slot k's bot for `seat`: the simple bot `direct[k]` names, played
+    here, or the slot's bot through its function pointer."""
+    code = direct[k]
+    if code == UNIFORM:
+        return uniform_choice(ask, seat, g, params[k], gens[1 + seat])
+    if code == LOWEST:
+        return extreme_choice(ask, seat, g, 1)
+    if code == HIGHEST:
+        return extreme_choice(ask, seat, g, -1)
+    return fns[k](ask, seat, g, params[k], gens[1 + seat])
+
+
+@compiled(inline=True)
 def step(g, cfg, gens, slot_of, fns, params, trace):
     """One decision step (the scalar engine's `apply` with its decisions): every seat's card
     (N5-N9), a row pick (N10) or a draft pick (N19). `gens`: the chance row, then a row per seat;
-    `slot_of[seat]`: the lineup slot whose bot decides; `trace` (when not empty) records every
-    answer after the ones it holds (trace[0] of them). Returns -1, or the seat whose bot answered
-    outside its legal list (the state is then left mid-step)."""
+    `slot_of[seat]`: the lineup slot whose bot `fns[slot]` decides (through its pointer); `trace`
+    (when not empty) records every answer after the ones it holds (trace[0] of them). Returns -1,
+    or the seat whose bot answered outside its legal list (the state is then left mid-step)."""
+    return _step(g, cfg, gens, slot_of, fns, params, POINTERS, trace)
+
+
+@compiled(inline=True)
+def _step(g, cfg, gens, slot_of, fns, params, direct, trace):
+    """`step`, where `direct[slot]` (`direct_slots`) names the simple bot the loop plays itself."""
     phase = g[L.PHASE]
     if phase == L.PLAY:
-        return _play_cards(g, cfg, gens, slot_of, fns, params, trace)
+        return _play_cards(g, cfg, gens, slot_of, fns, params, direct, trace)
     if phase == L.ROW_PICK:
         seat = g[L.ACTOR]
         k = slot_of[seat]
-        r = fns[k](L.ASK_ROW, seat, g, params[k], gens[1 + seat])
+        r = _ask(L.ASK_ROW, seat, g, gens, fns, params, direct, k)
         record_answer(trace, r)
         if r < 0 or r >= g[L.R]:
             return seat
@@ -209,20 +270,20 @@ def step(g, cfg, gens, slot_of, fns, params, trace):
         _resolve(g, cfg, gens[0])
         return -1
     if phase == L.DRAFT:
-        return _draft(g, gens, slot_of, fns, params, trace)
+        return _draft(g, gens, slot_of, fns, params, direct, trace)
     return -1
 
 
 
 
 @compiled(inline=True)
-def _play_cards(g, cfg, gens, slot_of, fns, params, trace):
+def _play_cards(g, cfg, gens, slot_of, fns, params, direct, trace):
     """N5 every seat chooses a card; N6 they are revealed in ascending order; then placed."""
     n, hand = g[L.N], g[L.H]
     pending, hands, lens = g[L.O_PENDING], g[L.O_HANDS], g[L.O_HAND_LEN]
     for seat in range(n):
         k = slot_of[seat]
-        pos = fns[k](L.ASK_CARD, seat, g, params[k], gens[1 + seat])
+        pos = _ask(L.ASK_CARD, seat, g, gens, fns, params, direct, k)
         record_answer(trace, pos)
         count = g[lens + seat]
         if pos < 0 or pos >= count:
@@ -327,11 +388,11 @@ def _end_round(g, cfg, chance):
 
 
 @compiled(inline=True)
-def _draft(g, gens, slot_of, fns, params, trace):
+def _draft(g, gens, slot_of, fns, params, direct, trace):
     """N19: the actor takes a card of the pool; after the last pick the rest start the rows."""
     seat = g[L.ACTOR]
     k = slot_of[seat]
-    pos = fns[k](L.ASK_DRAFT, seat, g, params[k], gens[1 + seat])
+    pos = _ask(L.ASK_DRAFT, seat, g, gens, fns, params, direct, k)
     record_answer(trace, pos)
     count = g[L.POOL_LEN]
     if pos < 0 or pos >= count:
@@ -363,14 +424,14 @@ def _draft(g, gens, slot_of, fns, params, trace):
 
 # ---- whole games ------------------------------------------------------------------------------
 @compiled()
-def play_on(g, cfg, gens, slot_of, fns, params, max_steps, log, logged, trace):
+def play_on(g, cfg, gens, slot_of, fns, params, direct, max_steps, log, logged, trace):
     """Steps until the match is over or `max_steps` steps (-1: no limit); returns (steps, bad
     seat or -1, entries logged). Each finished round's points go to `log[logged:]` (n each)."""
     steps = 0
     n = g[L.N]
     while g[L.PHASE] != L.OVER and steps != max_steps:
         round_no = g[L.ROUND]
-        bad = step(g, cfg, gens, slot_of, fns, params, trace)
+        bad = _step(g, cfg, gens, slot_of, fns, params, direct, trace)
         if bad >= 0:
             return steps, bad, logged
         steps += 1
@@ -406,23 +467,24 @@ def _results(g, cfg, ranks, wins):
 
 
 @compiled()
-def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, slots, rotation, totals,
-               ranks, wins, rounds, steps, failed, log, trace):
+def play_games(g, gens, cfg, index, words, chance_words, incs, fns, params, direct, slots, rotation,
+               totals, ranks, wins, rounds, steps, failed, log, trace):
     """Games `index` of a run, one after another. `words` (G, 2(n+2)): each game's stream words
     (seats 1..n, seating n+1); `chance_words` (G, 2): its deal's chance stream; `incs` (n+2, 2):
     each stream's increment; `g` (new_layout) and `gens` ((n + 2, ROW_WORDS) uint64) scratch.
     Fills the per-game outputs; `log` takes each finished round's points
-    (n per round, games in order). Returns (games played, entries logged, bad seat or -1): it stops
-    early when a bot answers outside its legal list (the bad seat) or `log` is full (-2).
-    `trace`: see `step` (for one game: every answer of its bots, in order)."""
+    (n per round, games in order); `fns`, `params`, `direct` (`direct_slots`): the lineup slots'
+    bots. Returns (games played, entries logged, bad seat or -1): it stops early when a bot
+    answers outside its legal list (the bad seat) or `log` is full (-2). `trace`: see `step` (for
+    one game: every answer of its bots, in order)."""
     n = cfg[L.C_N]
     logged = 0
     for k in range(index.size):
         kr.game_rows(gens, n + 2, k, words, chance_words, incs)
         rotation[k] = seat_slots(n, cfg[L.C_SEATING], cfg[L.C_DUPLICATE], index[k], gens[n + 1], slots[k])
         new_match(g, cfg, gens[0])
-        done, bad, now = play_on(g, cfg, gens, slots[k], fns, params, cfg[L.C_STEP_CAP], log, logged,
-                                 trace)
+        done, bad, now = play_on(g, cfg, gens, slots[k], fns, params, direct, cfg[L.C_STEP_CAP], log,
+                                 logged, trace)
         if bad != -1:
             return k, logged, bad
         if g[L.PHASE] != L.OVER:                # the step cap: no result (as the scalar engine)
