@@ -137,11 +137,9 @@ def search(t, real, g, gens, slot_of, fns, params, trace, seat, iterations, c, r
             if bad >= 0:
                 return bad
             steps += 1
-            path[length] = e
-            length += 1
-            if expanding or (depth > 0 and length >= depth):
+            node, length = kt.follow(t, e, expanding, path, length, depth)
+            if node == kt.STOP:
                 break
-            node = kt.descend(t, e)
             if node < 0:
                 return _FULL
         left = max_steps - steps

@@ -84,11 +84,9 @@ def _descend(t, g, cfg, gens, me, root, n_root, c, depth, max_steps, fns, prm, m
         if bad >= 0:
             return length, steps, bad
         steps += 1
-        path[length] = e
-        length += 1
-        if expanding or (depth > 0 and length >= depth):
+        node, length = kt.follow(t, e, expanding, path, length, depth)
+        if node == kt.STOP:
             break
-        node = kt.descend(t, e)
         if node < 0:
             return length, steps, _FULL
     return length, steps, -1
