@@ -27,6 +27,7 @@ class SearchDefaults:
     guard: float = 0.0              # mean reward by which a move must beat the prior's to overrule it
     infer: bool = False             # redeal hidden cards by the rollout policy's opponent model
     crn: bool = False               # root actions swept on shared determinizations (common random numbers)
+    joint: bool = False             # with infer: each dealt hand checked against every past turn as a whole
 
     def merged(self, **given) -> SearchDefaults:
         """These defaults with every parameter given (not None) in its place."""
