@@ -145,7 +145,7 @@ class ISMCTS(SearchStrategy):
         if reason is None and (self.iterations is None or self.time_ms is not None):
             reason = "a time budget"
         if reason is None:
-            name = unsupported(self.params)
+            name = unsupported(self.params, self.info.game)
             reason = None if name is None else f"{name} is not played by compiled iterations"
         found = None
         if reason is None:
@@ -162,8 +162,9 @@ class ISMCTS(SearchStrategy):
             assert self.iterations is not None
             max_steps = (self.game.max_steps(self.info.config, self.info.n_players)
                          if self.max_rollout_steps is None else self.max_rollout_steps)
+            on = {"infer": True} if self.infer else {}     # only to a game whose search plays it
             root = fast.run(decision, actions, prior, self.prior_weight, self.iterations, self.c,
-                            self.depth, max_steps, self.horizon, self.round_cut, self.reward)
+                            self.depth, max_steps, self.horizon, self.round_cut, self.reward, **on)
             if root is not None:            # None: not this position (the generator untouched)
                 return root
             self.compiled_reason = "a position the compiled search does not play"

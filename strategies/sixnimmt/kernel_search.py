@@ -1,10 +1,12 @@
 """6 nimmt! ISMCTS iterations compiled whole (`Game.kernel_search`; docs/search.md, "Compiled
 search iterations"): `KernelSearch.run` plays `iterations` iterations of `ISMCTS._iterate` in one
 numba call and returns the root as a `simkit.search.tree.Node`, with the same statistics, and
-the search generator in the same state, as the Python loop.
+the search generator in the same state, as the Python loop, `infer` included.
 
 Per iteration, as `ISMCTS._iterate` with a `Simulator` in Python: the determinization
-(simkit/games/sixnimmt/kernel_search.py `determinize`), the rollout bots set up afresh (the
+(simkit/games/sixnimmt/kernel_search.py `determinize`), with `infer` redealt by the rollout
+bot's opponent model (`redeal`; the model built in Python once per decision, as `_redeal`
+builds it, from the seat's view), the rollout bots set up afresh (the
 `random` bot's draw buffer emptied; the other built-in bots keep nothing), the descent (the
 tree's `select` at each of the seat's decisions, the chosen action played by `chosen_bot`
 while the other seats play the rollout bot; the root's actions those of the real decision;
@@ -108,17 +110,21 @@ def _roll_out(g, cfg, gens, left, round_cut, bot, params, slot_roll, seen, log, 
 @compiled()
 def search(t, real, g, cfg, gens, srow, unknown, count, me, root, n_root, iterations, c, depth,
            max_steps, horizon, round_cut, kind, bot, params, fixed, mine, slot_desc, slot_roll, seen,
-           log, codes, path, ranks, wins, values, row_bh, pool, buf, trace):
+           log, codes, path, ranks, wins, values, row_bh, pool, buf, allowed, order, n_order, hidden,
+           taken, trace):
     """`iterations` iterations of ISMCTS._iterate on tree `t` (kernel_tree), from the position
     `real` with the unknown cards `unknown[:count]`; `srow` the search generator's row, `gens`
-    the chance row (per determinization) then the rollout bots' rows. Returns -1, a bad seat
-    (its bot answered outside its legal list), or _FULL."""
+    the chance row (per determinization) then the rollout bots' rows; `allowed`, `order[:n_order]`
+    the opponent model (`infer`; n_order 0: none). Returns -1, a bad seat (its bot answered
+    outside its legal list), or _FULL."""
     fns = (bot, fixed, bot, bot, bot, bot, bot, bot, bot, bot)          # kernel_play.MAX_SLOTS
     prm = (params, mine, params, params, params, params, params, params, params, params)
     n = g[L.N]
     advanced = cfg[L.C_ADVANCED]
     for _ in range(iterations):
         ks.determinize(real, g, me, unknown, count, advanced, srow, gens[0], pool, buf)
+        if not advanced:
+            ks.redeal(g, me, buf, count, allowed, order, n_order, srow, hidden, taken)
         for s in range(n):                      # Simulator.start: random's buffer empty
             gens[1 + s, kr.SCRATCH] = 0
         length, steps, bad = _descend(t, g, cfg, gens, me, root, n_root, c, depth, max_steps, fns, prm,
@@ -179,21 +185,30 @@ class KernelSearch:
         self.row_bh = np.zeros(config.rows, dtype=np.int64)
         self.pool = np.zeros(4, dtype=np.uint64)
         self.path = np.zeros(1, dtype=np.int64)
-        self._search = entry_point(search, *self._args(1, 0.5, 0, 1, 0, True, 0, 0, 0))
+        self.allowed = np.zeros((n, L.CARDS + 1), dtype=np.uint8)
+        self.order = np.zeros(n, dtype=np.int64)
+        self.hidden = np.zeros(L.CARDS, dtype=np.int64)
+        self.taken = np.zeros(L.CARDS + 1, dtype=np.uint8)
+        #: a rollout bot, whose `opponent_model` (if any) `infer` asks, as ISMCTS._redeal asks
+        #: its Simulator's first bot
+        self.modeller = rollout.build()
+        self._search = entry_point(search, *self._args(1, 0.5, 0, 1, 0, True, 0, 0, 0, 0))
 
     def _args(self, iterations: int, c: float, depth: int, max_steps: int, horizon: int,
-              round_cut: bool, kind: int, me: int, count: int) -> tuple:
+              round_cut: bool, kind: int, me: int, count: int, n_order: int) -> tuple:
         return (self.tree.arrays, self.real, self.g, self.cfg, self.gens, self.srow, self.unknown,
                 count, me, self.root, 0, iterations, float(c), depth, max_steps, horizon,
                 bool(round_cut), kind, self.bot, self.params, self.fixed, self.mine, self.slot_desc,
                 self.slot_roll, self.seen, self.log, self.codes, self.path, self.ranks, self.wins,
-                self.values, self.row_bh, self.pool, self.buf, _NO_TRACE)
+                self.values, self.row_bh, self.pool, self.buf, self.allowed, self.order, n_order,
+                self.hidden, self.taken, _NO_TRACE)
 
     def run(self, decision: Decision, actions: Sequence[Action], prior: Action | None,
             prior_weight: float, iterations: int, c: float, depth: int | None, max_steps: int,
-            horizon: int | None, round_cut: bool, reward: str) -> Node:
-        """ISMCTS.act's search loop for `decision` (root `actions`, the prior's choice biased):
-        the root, as the Python loop leaves it; `decision.rng` drawn as the Python loop draws."""
+            horizon: int | None, round_cut: bool, reward: str, infer: bool = False) -> Node:
+        """ISMCTS.act's search loop for `decision` (root `actions`, the prior's choice biased;
+        `infer`: determinizations redealt by the rollout bot's opponent model): the root, as the
+        Python loop leaves it; `decision.rng` drawn as the Python loop draws."""
         rng, me, n = decision.rng, decision.seat, self.n
         # Simulator: the rollout bots' generators, PCG64(seed) each (made in the kernel's rows)
         for seat, seed in enumerate(rng.integers(1 << 63, size=n).tolist()):
@@ -206,6 +221,9 @@ class KernelSearch:
         unknown = ks.unknown_order(copy, me, saved)
         self.unknown[:len(unknown)] = unknown
         write_state(self.real, copy)
+        build = getattr(self.modeller, "opponent_model", None) if infer else None
+        model = build(copy, me) if build is not None else None
+        n_order = ks.model_arrays(model, self.allowed, self.order)
         if self.tree.max_nodes < iterations + 1:
             self.tree = kt.KernelTree.for_search(self.n_codes, iterations, self.max_offered)
         if self.path.size < max_steps:
@@ -219,7 +237,7 @@ class KernelSearch:
         self.slot_desc[me] = 1
         self.srow[:] = generator_rows([rng], kr.ROW_WORDS)[0]
         args = list(self._args(iterations, c, depth or 0, max_steps, horizon or 0, round_cut,
-                               REWARDS.index(reward), me, len(unknown)))
+                               REWARDS.index(reward), me, len(unknown), n_order))
         args[10] = len(actions)
         bad = self._search(*args)
         if bad == _FULL:

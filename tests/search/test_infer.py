@@ -62,6 +62,8 @@ def test_without_an_opponent_model_infer_changes_nothing():
 
 
 def test_the_model_is_built_once_per_decision_and_redeals_every_iteration(monkeypatch):
+    """In the Python loop (kernel=false); the compiled search builds it once per decision too
+    and redeals in the kernel (tests/search/test_compiled_search.py: the same draws)."""
     built, redealt = [], []
     real_build, real_resample = HeuristicStrategy.opponent_model, HeuristicModel.resample
 
@@ -74,9 +76,13 @@ def test_the_model_is_built_once_per_decision_and_redeals_every_iteration(monkey
         return real_resample(self, state, rng)
     monkeypatch.setattr(HeuristicStrategy, "opponent_model", build)
     monkeypatch.setattr(HeuristicModel, "resample", resample)
-    _choices("ismcts:iterations=25,infer=true", decisions=2)
+    _choices("ismcts:iterations=25,infer=true,kernel=false", decisions=2)
     assert built == [0, 0]
     assert len(redealt) == 50 and len({id(s) for s in redealt}) == 50
+    built.clear()
+    redealt.clear()
+    _choices("ismcts:iterations=25,infer=true", decisions=2)
+    assert built == [0, 0] and redealt == []
     built.clear()
     _choices("ismcts:iterations=25,infer=false", decisions=1)
     assert built == []
@@ -84,7 +90,8 @@ def test_the_model_is_built_once_per_decision_and_redeals_every_iteration(monkey
 
 def test_the_redeal_deals_no_ruled_out_card_to_a_seat_in_the_search(monkeypatch):
     """What the rollouts see: in every determinization of an inferring search, each other seat
-    holds only cards its model allows (there are plenty of them at turn 4 of 10)."""
+    holds only cards its model allows (there are plenty of them at turn 4 of 10). In Python
+    (kernel=false): the compiled redeal gives the same deals (test_compiled_search.py)."""
     seen = []
     real = HeuristicModel.resample
 
@@ -93,7 +100,7 @@ def test_the_redeal_deals_no_ruled_out_card_to_a_seat_in_the_search(monkeypatch)
         hidden = len(state.aside) + sum(len(h) for h in state.hands[1:])
         seen.append((self.allowed, [list(h) for h in state.hands], hidden))
     monkeypatch.setattr(HeuristicModel, "resample", resample)
-    _choices("ismcts:iterations=20,infer=true", decisions=1)
+    _choices("ismcts:iterations=20,infer=true,kernel=false", decisions=1)
     assert len(seen) == 20
     for allowed, hands, hidden in seen:
         assert all(allowed[s] is not None for s in (1, 2, 3))     # heuristic players
@@ -150,7 +157,7 @@ def test_crn_sweeps_every_root_action_on_one_determinization_and_seed(monkeypatc
 
 def test_without_crn_the_iterations_draw_their_own_samples(monkeypatch):
     """Control: the generic loop forces nothing and passes no shared state."""
-    log, _ = _sweep_log(monkeypatch, "ismcts:iterations=12,crn=false")
+    log, _ = _sweep_log(monkeypatch, "ismcts:iterations=12,crn=false,kernel=false")
     assert len(log) == 12 and all(forced is None and hands is None for forced, hands, _ in log)
 
 

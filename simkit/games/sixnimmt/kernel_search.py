@@ -11,6 +11,12 @@ Action codes: a card is its value (1..104, played or drafted), `TakeRow(r)` is R
 basic game the unknown cards (the other hands in seat order, then the set-aside cards) are
 shuffled as `permutation(len(unknown))` orders them and dealt back in seat order.
 
+`redeal` is the opponent model's `HeuristicModel.resample` (strategies/sixnimmt/model.py, the
+search's `infer`) draw for draw: the model is built in Python once per decision and passed as an
+allowed mask per seat and the seats in its order (`model_arrays`); each determinization's hidden
+cards (the constrained hands in that order, then the set-aside cards) are shuffled as
+`permutation` orders them and dealt out as `resample` deals them.
+
 `unknown_order(copy, seat, saved)` recovers the real order of the unknown cards from one Python
 determinization made from the generator state `saved` (its permutation replayed and inverted):
 the compiled search starts from what the seat can know, and never reads the real state.
@@ -88,6 +94,64 @@ def determinize(real, g, me, unknown, count, advanced, search, chance, pool, buf
         for i in range(g[lens + s]):
             g[hands + s * hand + i] = buf[k + i]
         k += g[lens + s]
+
+
+def model_arrays(model: Any, allowed: np.ndarray, order: np.ndarray) -> int:
+    """`HeuristicModel` (or None) into `allowed` (seat x card: 1 where the seat may hold the
+    card) and `order` (the constrained seats, most constrained first); their count."""
+    if model is None:
+        return 0
+    seats = list(model.order)
+    for k, s in enumerate(seats):
+        allowed[s, :] = 0
+        allowed[s, sorted(model.allowed[s])] = 1
+        order[k] = s
+    return len(seats)
+
+
+@compiled()
+def redeal(g, me, buf, count, allowed, order, n_order, search, hidden, taken):
+    """`HeuristicModel.resample` of the determinization in `g` (dealt by `determinize` from
+    `buf[:count]`: the other hands in seat order, then the set-aside cards); draws from `search`
+    only when a seat is constrained (`n_order`)."""
+    if n_order == 0:
+        return
+    hands, lens, hand = g[L.O_HANDS], g[L.O_HAND_LEN], g[L.H]
+    dealt = 0
+    for s in range(g[L.N]):
+        if s != me:
+            dealt += g[lens + s]
+    m = 0
+    for k in range(n_order):
+        at = hands + order[k] * hand
+        for i in range(g[lens + order[k]]):
+            hidden[m] = g[at + i]
+            m += 1
+    for i in range(dealt, count):               # the set-aside cards
+        hidden[m] = buf[i]
+        m += 1
+    kr.shuffle(search, hidden, m)
+    for i in range(m):
+        taken[hidden[i]] = 0
+    for k in range(n_order):
+        s = order[k]
+        need, at, got = g[lens + s], hands + s * hand, 0
+        for i in range(m):                      # the cards the seat may hold, in shuffled order
+            if got == need:
+                break
+            c = hidden[i]
+            if allowed[s, c] != 0 and taken[c] == 0:
+                g[at + got] = c
+                taken[c] = 1
+                got += 1
+        for i in range(m):                      # too few: filled with any
+            if got == need:
+                break
+            c = hidden[i]
+            if taken[c] == 0:
+                g[at + got] = c
+                taken[c] = 1
+                got += 1
 
 
 @compiled()
