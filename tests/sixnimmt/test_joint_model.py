@@ -147,9 +147,8 @@ def test_joint_builds_the_joint_model_once_per_decision_and_searches_in_python(m
     assert bot.compiled_reason is not None                  # the Python loop searched
     assert unsupported(replace(GENERIC, joint=True)) == "joint"      # compiled iterations lack it
     built.clear()
-    _choices("ismcts:iterations=20", decisions=1)          # the default: the card-by-card model
-    assert built == [False] or built == []                  # (the compiled search builds it itself)
-    assert True not in built
+    _choices("ismcts:iterations=20,kernel=false", decisions=1)   # the default: card by card
+    assert built == [False]
 
 
 def test_joint_changes_what_the_search_plays_somewhere_and_false_changes_nothing():
