@@ -2,6 +2,7 @@
 
     python scripts/bench_search_kernel.py [seconds] [--game NAME ...] [--iterations 100]
                                           [--profile compiled|kernel|python]
+    python scripts/bench_search_kernel.py [seconds] --decision-ms defaults,300,600,1000
 
 For every game naming a `Game.kernel_rollout` ("no kernel rollout" for the others), ISMCTS at
 the game's own defaults (simkit/search/defaults.py: what `-s ismcts` plays) and at the GENERIC
@@ -10,7 +11,7 @@ along seeded random games (the seat to act has a choice; a fixed shuffled order,
 late positions count). The same decisions are searched with `kernel=true` and `kernel=false`,
 in turn, until the slowest path has spent about `seconds` of CPU time; every path must give the
 same action (checked).
-Where the game names a `Game.kernel_search` (6 nimmt!), a third path is timed in the same
+Where the game names a `Game.kernel_search` (6 nimmt!, Shipside), a third path is timed in the same
 rotation: the iterations compiled whole ("compiled", docs/search.md "Compiled search
 iterations"); "kernel" is then the Python loop with kernel rollouts (the compiled search
 switched off in this script), and its action must agree too.
@@ -18,7 +19,14 @@ switched off in this script), and its action must agree too.
 and Shipside with 2 players. The first kernel rollout of a process loads (or compiles) the
 kernel: that time is printed apart and not counted. Under each row: the CPU time of one
 rollout alone (no tree, from determinized positions), kernel and Python: the most the kernel
-can save per iteration.
+can save per iteration. The 6 nimmt! defaults infer the other hands (`infer`), which its
+compiled search plays; the "no-infer" row is the same search with `infer=false`.
+
+`--decision-ms`: instead, the CPU ms per decision of `-s ismcts` (compiled where it can) in 6
+nimmt! 4-player single rounds against three `heuristic` bots (the ISMCTS seat rotated, every
+decision it searches timed, about `seconds` per setting): at the defaults, at the given
+iteration counts (the other parameters the defaults) or with the given parameters
+(`kernel=false;iterations=300`: the Python loop).
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ VARIANTS = {
 }
 GENERIC = dict(rollout="random", reward="win", c=1.414, horizon=0, round_cut=False, prior_weight=0.0,
                infer=False)
-#: the defaults with `infer` off, for games whose defaults infer (the compiled iterations do not)
+#: the defaults with `infer` off, for games whose defaults infer
 NO_INFER = dict(infer=False)
 
 
@@ -168,6 +176,46 @@ def rollout_costs(game, config, n, params, seconds: float) -> tuple[float, float
     return spent[True], spent[False]
 
 
+def decision_ms(text: str, seconds: float) -> tuple[float, int, str | None]:
+    """(CPU ms per decision, decisions, why Python or None) of the search `text` (ismcts...) in
+    6 nimmt! 4p single rounds against three `heuristic` bots."""
+    import numpy as np
+
+    from simkit.engine.config import with_overrides
+    from simkit.engine.registry import get_game
+    from simkit.engine.strategy import Decision, GameInfo, parse_strategy
+
+    game = get_game("sixnimmt")
+    config = with_overrides(game.config_cls(), {"max_rounds": "1"})
+    info = GameInfo("sixnimmt", config, 4)
+    spent, done, k, reason = 0.0, 0, 0, None
+    warm = True                         # the first decision loads the compiled search: not counted
+    while spent < seconds or done < 2:
+        state = game.new_state(config, 4, np.random.default_rng([8, k]))
+        me = k % 4
+        bots = []
+        for s in range(4):
+            bot = parse_strategy(text if s == me else "heuristic", "sixnimmt").build()
+            rng = np.random.default_rng([9, k, s])
+            bot.setup(info, s, rng)
+            bots.append((bot, rng))
+        while not state.is_over():
+            joint = []
+            for s in state.to_act():
+                bot, rng = bots[s]
+                t = time.process_time()
+                joint.append(bot.act(Decision(state.clone(), s, rng)))
+                if s == me and len(state.legal_actions(s)) > 1:
+                    if not warm:
+                        spent += time.process_time() - t
+                        done += 1
+                    warm = False
+                    reason = getattr(bot, "compiled_reason", None)
+            state.apply(joint)
+        k += 1
+    return 1000 * spent / done, done, reason
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("seconds", nargs="?", type=float, default=5.0,
@@ -177,7 +225,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile", choices=PATHS, help="pyinstrument that path")
     parser.add_argument("--settings", choices=("defaults", "generic", "no-infer", "both"), default="both",
                         help="both: every settings row (no-infer only where the defaults infer)")
+    parser.add_argument("--decision-ms", metavar="LIST",
+                        help="only CPU ms per decision of 6 nimmt! single-round ismcts at these "
+                             "settings, each `defaults`, an iteration count or ismcts parameters "
+                             "(`;` between several), e.g. defaults,300,1000,kernel=false")
     args = parser.parse_args(argv)
+    if args.decision_ms:
+        print(f"6 nimmt! 4p single rounds, `ismcts` vs 3 x heuristic, CPU ms per searched decision "
+              f"(about {args.seconds:g} CPU s each)")
+        for item in args.decision_ms.split(","):
+            item = item.strip()
+            text = ("ismcts" if item == "defaults" else
+                    f"ismcts:iterations={item}" if item.isdigit() else "ismcts:" + item.replace(";", ","))
+            ms, done, why = decision_ms(text, args.seconds)
+            print(f"{text:<34} {ms:8.1f} ms/decision over {done:5d} decisions   "
+                  f"{'compiled' if why is None else 'python: ' + why}")
+        return
 
     from simkit.engine.config import with_overrides
     from simkit.engine.registry import get_game

@@ -4,9 +4,9 @@
 for a (config, players, rollout) or says why it cannot (no hook, no kernel form, numba missing,
 a config field the kernel lacks). `unsupported(params, game)` names the first search parameter
 the game's compiled iterations do not play: a parameter added later, set away from its default,
-keeps the search in Python. `SUPPORTED` every compiled search plays; `PER_GAME` adds what one
-game's plays (6 nimmt!: `infer`, its KernelSearch redeals by the opponent model); the search
-passes such a parameter to `run` by keyword only when it is on (`infer=True`).
+keeps the search in Python. `SUPPORTED`: what every compiled search plays; `SUPPORTED_BY_GAME`:
+what one game's plays besides (6 nimmt!: `infer`, its KernelSearch redeals by the opponent
+model); the search passes such a parameter to `run` by keyword only when it is on (`infer=True`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from simkit.search.simulator import built_once
 SUPPORTED = frozenset({"iterations", "c", "rollout", "reward", "horizon", "round_cut", "prior",
                        "prior_weight", "depth", "guard"})
 #: game name -> the further parameters its compiled search plays (a game not named: none)
-PER_GAME: dict[str, frozenset[str]] = {"sixnimmt": frozenset({"infer"})}
+SUPPORTED_BY_GAME: dict[str, frozenset[str]] = {"sixnimmt": frozenset({"infer"})}
 
 _BUILT: dict[tuple[Any, ...], tuple[Any, str | None]] = {}
 
@@ -31,7 +31,7 @@ _BUILT: dict[tuple[Any, ...], tuple[Any, str | None]] = {}
 def unsupported(params: SearchDefaults, game: str | None = None) -> str | None:
     """The first parameter set (away from the generic default) that the compiled iterations of
     `game` (None: any game) do not play, or None."""
-    known = SUPPORTED | PER_GAME.get(game or "", frozenset())
+    known = SUPPORTED | SUPPORTED_BY_GAME.get(game or "", frozenset())
     for f in fields(SearchDefaults):
         if f.name not in known and getattr(params, f.name) != getattr(GENERIC, f.name):
             return f.name

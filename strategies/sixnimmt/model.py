@@ -55,6 +55,15 @@ def _cost(turn: Turn, card: int, own: list[int], extra: int) -> float:
     return costs[index] - SHED[card]
 
 
+def _costs_of_played(turn: Turn, x: int, own: list[int]) -> tuple[int, float, float, float]:
+    """`_cost(turn, x, own, c)` for every extra card c other than x, which depends on c only by
+    where c falls (below the end of the row x goes to, or below x): (that end, or x when x goes
+    below every row; the cost for a c below it, for a c between it and x, for a c above x)."""
+    k = bisect_left(turn.ends, x)
+    end = turn.ends[k - 1] if k else x
+    return end, _cost(turn, x, own, 0), _cost(turn, x, own, end), _cost(turn, x, own, x + 1)
+
+
 def _turns_of_round(state) -> list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple]]:
     """(rows, seen cards, plays) before each reveal of the current round, from the public log."""
     rows: list[list[int]] = []
@@ -143,8 +152,10 @@ def heuristic_model(state, seat: int, caution: float = 1.0) -> HeuristicModel | 
             if any(_cost(table, k, own, k) < cost_x - TOLERANCE for k in known[1:]):
                 like_heuristic = False      # it held a card the heuristic prefers
                 break
+            end, below, between, above = _costs_of_played(table, x, own)
             for c in list(ok):
-                if _cost(table, c, own, c) < _cost(table, x, own, c) - TOLERANCE:
+                cost_x = below if c < end else between if c < x else above
+                if _cost(table, c, own, c) < cost_x - TOLERANCE:
                     ok.discard(c)
         allowed[s] = frozenset(ok) if like_heuristic else None
     return HeuristicModel(allowed)

@@ -134,10 +134,10 @@ def _short(model, state):
     return model is not None and any(len(model.allowed[s]) < len(state.hands[s]) for s in model.order)
 
 
-INFERRED = {
-    "single rounds of heuristics": ({"max_rounds": "1"}, HEURISTIC, (0, 1)),
-    "single rounds, two random seats": ({"max_rounds": "1"}, MIXED, (0, 2)),
-    "a match of heuristics": ({}, HEURISTIC, (3,)),
+INFERRED = {   # rule overrides, lineup, game seeds, positions taken per game
+    "single rounds of heuristics": ({"max_rounds": "1"}, HEURISTIC, (0, 1, 2, 3), 8),
+    "single rounds, two random seats": ({"max_rounds": "1"}, MIXED, (0, 2, 4), 8),
+    "matches of heuristics": ({}, HEURISTIC, (3, 4), 12),
 }
 
 
@@ -145,15 +145,21 @@ INFERRED = {
 def test_compiled_infer_gives_the_python_loops_statistics_action_and_draws(case):
     """`infer=true` (the 6 nimmt! defaults): each determinization redealt by the heuristic's
     opponent model in the kernel as `HeuristicModel.resample` redeals it, over early and late
-    turns (N5 card plays, N10 row picks) where the model constrains some, all or none of the
-    other seats."""
-    overrides, lineup, seeds = INFERRED[case]
+    turns (N5 card plays, N10 row picks) of every round, where the model constrains none, some
+    or all of the other seats, some of them tightly."""
+    overrides, lineup, seeds, per_game = INFERRED[case]
     positions = []
     for seed in seeds:
         found = _played_positions(overrides, lineup, seed)
-        positions += found[::max(1, len(found) // 6)]
-    constrained = {len(m.order) if (m := _model(state)) else 0 for state, _ in positions}
-    assert len(positions) >= 6 and 0 in constrained and max(constrained) >= 2
+        positions += found[::max(1, len(found) // per_game)]
+    models = [_model(state) for state, _ in positions]
+    constrained = [len(m.order) if m else 0 for m in models]
+    spare = [len(m.allowed[s]) - len(state.hands[s]) for m, (state, _) in zip(models, positions)
+             if m for s in m.order]
+    assert len(positions) >= 20 and 0 in constrained and max(constrained) == 3
+    assert min(spare) < 10                          # late turns: few cards left to choose from
+    if not overrides:
+        assert any(c and state.round > 1 for c, (state, _) in zip(constrained, positions))
     for i, (state, cfg) in enumerate(positions):
         python = _search({"infer": True}, state, cfg, i, kernel=False)
         fast = _search({"infer": True}, state, cfg, i, kernel=True)
@@ -168,7 +174,7 @@ def test_compiled_infer_fills_a_seat_with_too_few_allowed_cards_as_python_does()
              if _short(_model(p[0]), p[0])]
     assert short
     for i, (state, cfg) in enumerate(short[:4]):
-        for params in ({"infer": True}, {"infer": True, "rollout": "heuristic", "reward": "win"}):
+        for params in ({"infer": True}, {"infer": True, "rollout": "heuristic:caution=0.5", "reward": "win"}):
             python = _search(params, state, cfg, i, kernel=False)
             fast = _search(params, state, cfg, i, kernel=True)
             assert fast[3] is None and fast[:3] == python[:3], f"position {i}"

@@ -110,3 +110,29 @@ def test_no_model_in_the_advanced_game():
     config = SixNimmtConfig(max_rounds=1, advanced=True)
     state = new_state(config, N, np.random.default_rng(0))
     assert heuristic_model(state, 0) is None
+
+
+def test_the_played_cards_costs_by_where_the_extra_card_falls_are_the_costs_themselves():
+    """`_costs_of_played` (the cost of the played card x with one more card c, by where c falls)
+    equals `_cost(table, x, own, c)` for every card c not in the seat's known cards (N5-N6)."""
+    from strategies.sixnimmt.model import _cost, _costs_of_played, _turns_of_round
+    from strategies.sixnimmt.turn_table import turn_costs
+
+    checked = 0
+    for state, seat in _positions(HeuristicStrategy, games=3):
+        config = state.config
+        deck = config.deck_cards(N)
+        turns = _turns_of_round(_model(state, seat)[0])
+        for t, (rows, seen, plays) in enumerate(turns):
+            for x, s in plays:
+                own = sorted([x] + [c for _, _, later in turns[t + 1:] for c, p in later if p == s])
+                table = turn_costs(rows, seen, deck, max(1, deck - len(seen) - len(own) - 3), N - 1,
+                                   config.row_capacity, 1.0)
+                end, below, between, above = _costs_of_played(table, x, own)
+                for c in range(1, deck + 1):
+                    if c in own or c in seen:
+                        continue
+                    expected = below if c < end else between if c < x else above
+                    assert _cost(table, x, own, c) == expected, (x, c)
+                    checked += 1
+    assert checked > 10_000
