@@ -43,7 +43,10 @@ class ISMCTS(SearchStrategy):
         "it. depth=D: at most D of this seat's own actions per iteration in the tree (0: no cap). "
         "infer=true: each determinization's hidden cards are redealt by the rollout strategy's "
         "opponent model (cards the other seats' past plays under that strategy rule out are "
-        "not dealt to them), where the strategy has one (6 nimmt! `heuristic`). crn=true: common "
+        "not dealt to them), where the strategy has one (6 nimmt! `heuristic`). joint=true (with "
+        "infer): each dealt hand is also checked as a whole against every past turn of the "
+        "round and redealt while that strategy would not have played as the seat did (6 nimmt! "
+        "`heuristic`; slower: searches in Python). crn=true: common "
         "random numbers at the root: each determinization (and the rollout bots' seeds) serves "
         "one iteration of every root action, and the best mean reward is played (the iteration "
         "budget is spent in whole sweeps of the root actions, at least one). "
@@ -59,7 +62,7 @@ class ISMCTS(SearchStrategy):
                  round_cut: bool | None = None, prior: str | None = None,
                  prior_weight: float | None = None, depth: int | None = None,
                  guard: float | None = None, infer: bool | None = None, crn: bool | None = None,
-                 kernel: bool = True):
+                 kernel: bool = True, joint: bool | None = None):
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations={iterations} is not allowed: 1 or more")
         if time_ms is not None and not time_ms > 0:
@@ -76,7 +79,7 @@ class ISMCTS(SearchStrategy):
         check_rollout_params(reward or GENERIC.reward, max_rollout_steps)
         self.given = dict(iterations=iterations, c=c, rollout=rollout, reward=reward, horizon=horizon,
                           round_cut=round_cut, prior=prior, prior_weight=prior_weight, depth=depth,
-                          guard=guard, infer=infer, crn=crn)
+                          guard=guard, infer=infer, crn=crn, joint=joint)
         self.time_ms = time_ms
         self.max_rollout_steps = max_rollout_steps
         self.kernel = kernel
@@ -102,6 +105,7 @@ class ISMCTS(SearchStrategy):
         self.guard = p.guard
         self.infer = p.infer
         self.crn = p.crn
+        self.joint = p.joint
 
     def setup(self, info: GameInfo, seat: int, rng: np.random.Generator) -> None:
         self._resolve(defaults_for(info.game, info.n_players, info.config))
@@ -254,7 +258,13 @@ class ISMCTS(SearchStrategy):
         model = self._model
         if model is _UNBUILT:
             build = getattr(sim.bots[0], "opponent_model", None)
-            model = self._model = build(state, decision.seat) if build is not None else None
+            if build is None:
+                model = None
+            elif self.joint:                  # only asked of a model that offers the joint check
+                model = build(state, decision.seat, joint=True)
+            else:
+                model = build(state, decision.seat)
+            self._model = model
         if model is not None:
             model.resample(state, decision.rng)  # type: ignore[attr-defined]
 

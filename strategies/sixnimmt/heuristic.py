@@ -47,9 +47,13 @@ class HeuristicStrategy(Strategy[SixNimmtConfig]):
             return self._draft(obs, legal)
         return self._choose_card(obs, legal)
 
-    def opponent_model(self, state, seat: int):
+    def opponent_model(self, state, seat: int, joint: bool = False):
         """What the other seats' past plays say about their hands if they play like this bot
-        (a search's `infer` option; model.py), from a determinized state of `seat`."""
+        (a search's `infer` option; model.py), from a determinized state of `seat`; with `joint`
+        (`ismcts:joint=true`), each dealt hand also checked as a whole (joint_model.py)."""
+        if joint:
+            from strategies.sixnimmt.joint_model import joint_model
+            return joint_model(state, seat, self.caution)
         from strategies.sixnimmt.model import heuristic_model
         return heuristic_model(state, seat, self.caution)
 
