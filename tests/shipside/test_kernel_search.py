@@ -39,10 +39,13 @@ CONFIGS = [
     ({"rum.defense_bonus": "10", "rum.uses_per_player": "3", "rum.max_per_ship": "2",
       "rum.on_scored": "returned"}, 8),                                             # S38, S47, S48, S52
 ]
-#: ISMCTS parameters: the game's defaults (greedy rollouts, horizon 2 + evaluate, margin reward,
-#: octopus prior), random rollouts to the end (the generic search), and other readings
+#: ISMCTS parameters: the game's defaults (octopus rollouts to the end, depth 1, margin reward,
+#: octopus prior), random rollouts to the end (the generic search), and other readings. The
+#: defaults' rollouts are capped at 100 steps here: octopus against octopus stalls in the
+#: octopus config until the 400-turn limit, and its Python rollouts cost 25 s a decision
+#: uncapped (the defaults' rollouts to the end are the whole games' test below).
 SEARCHES = {
-    "defaults": dict(iterations=40),
+    "defaults": dict(iterations=40, max_rollout_steps=100),
     "random rollouts to the end, win": dict(iterations=40, rollout="random", reward="win", c=1.414, horizon=0,
                                             prior_weight=0.0),
     "octopus rollouts, rank, depth 2, guard": dict(iterations=30, rollout="octopus", reward="rank", depth=2,
@@ -104,7 +107,8 @@ def _direct(params, info, state, seed):
     prior = bot._prior.act(decision) if bot._prior is not None else None
     prior = prior if prior in actions else None
     root = _SEARCHES[key].run(decision, actions, prior, bot.prior_weight, bot.iterations, bot.c, bot.depth,
-                              GAME.max_steps(info.config, 2), bot.horizon, bot.round_cut, bot.reward)
+                              bot.max_rollout_steps or GAME.max_steps(info.config, 2), bot.horizon,
+                              bot.round_cut, bot.reward)
     return _edges(root), root.most_visited(actions.__contains__).action, rng.bit_generator.state
 
 
