@@ -16,7 +16,8 @@ from simkit.engine.registry import get_game
 from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.shipside.config import ShipsideConfig
 from simkit.search.ismcts import ISMCTS
-from simkit.search.tree import Node
+from tests.compiled_searches import edges as _edges
+from tests.compiled_searches import search as _search
 from tests.kernel_rollouts import positions
 
 pytest.importorskip("numba")
@@ -62,24 +63,6 @@ def _true_positions(overrides, seed, every=9, first=4):
             if kind == "true" and len(state.legal_actions(state.to_act()[0])) > 1]
 
 
-def _search(params, info, state, seed, kernel):
-    """(root edges, choice, search generator state after, why Python or None) of one decision of
-    ISMCTS (`ISMCTS.search`: compiled whole where it can, else the Python loop)."""
-    bot = ISMCTS(**params, kernel=kernel)
-    seat = state.to_act()[0]
-    rng = np.random.default_rng(seed)
-    bot.setup(info, seat, rng)
-    decision = Decision(state.clone(), seat, rng)
-    actions = bot.root_actions(decision)
-    prior = bot._prior.act(decision) if bot._prior is not None else None
-    prior = prior if prior in actions else None
-    root = bot.search(decision, actions, prior)
-    best = root.most_visited(actions.__contains__)
-    if prior is not None and bot.guard > 0:
-        best = root.guarded(best, prior, bot.guard)
-    return _edges(root), best.action, rng.bit_generator.state, bot.compiled_reason
-
-
 def _python(params, info, state, seed):
     return _search(params, info, state, seed, kernel=False)[:3]
 
@@ -110,10 +93,6 @@ def _direct(params, info, state, seed):
                               bot.max_rollout_steps or GAME.max_steps(info.config, 2), bot.horizon,
                               bot.round_cut, bot.reward)
     return _edges(root), root.most_visited(actions.__contains__).action, rng.bit_generator.state
-
-
-def _edges(root: Node) -> list[tuple]:
-    return [(e.action, e.visits, e.total, e.available, e.bias) for e in root.edges.values()]
 
 
 @pytest.mark.parametrize("name", list(SEARCHES))

@@ -18,13 +18,13 @@ import numpy as np
 import pytest
 
 from simkit.engine.registry import get_game
-from simkit.engine.strategy import Decision, GameInfo, parse_strategy
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.games.trains import kernel_layout as L
 from simkit.games.trains.config import TrainsConfig
 from simkit.search.compiled import compiled_search
 from simkit.search.ismcts import ISMCTS
-from simkit.search.tree import Node
 from strategies.trains import heuristic
+from tests.compiled_searches import search as _search
 from tests.kernel_rollouts import positions
 from tests.trains.test_kernel_rollout import SharedMemory
 
@@ -77,24 +77,6 @@ def _true_positions(n, overrides, seed, count=8):
     return setup + spread[:count - len(setup)]
 
 
-def _search(params, info, state, seed, kernel):
-    """(root edges, choice, search generator state after, why Python or None) of one decision of
-    ISMCTS (`ISMCTS.search`: compiled whole where it can, else the Python loop)."""
-    bot = ISMCTS(**params, kernel=kernel)
-    seat = state.to_act()[0]
-    rng = np.random.default_rng(seed)
-    bot.setup(info, seat, rng)
-    decision = Decision(state.clone(), seat, rng)
-    actions = bot.root_actions(decision)
-    prior = bot._prior.act(decision) if bot._prior is not None else None
-    prior = prior if prior in actions else None
-    root = bot.search(decision, actions, prior)
-    best = root.most_visited(actions.__contains__)
-    if prior is not None and bot.guard > 0:
-        best = root.guarded(best, prior, bot.guard)
-    return _edges(root), best.action, rng.bit_generator.state, bot.compiled_reason
-
-
 def _python(params, info, state, seed):
     return _search(params, info, state, seed, kernel=False)[:3]
 
@@ -103,10 +85,6 @@ def _compiled(params, info, state, seed):
     found = _search(params, info, state, seed, kernel=True)
     assert found[3] is None, f"searched in Python: {found[3]}"
     return found[:3]
-
-
-def _edges(root: Node) -> list[tuple]:
-    return [(e.action, e.visits, e.total, e.available, e.bias) for e in root.edges.values()]
 
 
 @pytest.mark.parametrize("name", list(SEARCHES))
