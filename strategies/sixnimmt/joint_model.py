@@ -67,20 +67,8 @@ class JointModel(HeuristicModel):
         for _ in range(self.tries):
             if not bad:
                 return
-            hands = state.hands
-            pool = [c for s in bad for c in hands[s]] + list(state.aside)
-            shuffled = [pool[i] for i in rng.permutation(len(pool)).tolist()]
-            taken: set[int] = set()
-            for s in bad:
-                allowed = self.allowed[s]
-                need = len(hands[s])
-                hand = [c for c in shuffled if c in allowed and c not in taken][:need]   # type: ignore[operator]
-                if len(hand) < need:
-                    hand += [c for c in shuffled if c not in taken and c not in hand][:need - len(hand)]
-                taken.update(hand)
-                hands[s] = hand
-            state.aside = [c for c in shuffled if c not in taken]
-            bad = [s for s in bad if not consistent(hands[s], self.checks[s])]   # type: ignore[arg-type]
+            self.redeal(state, rng, bad)
+            bad = [s for s in bad if not consistent(state.hands[s], self.checks[s])]   # type: ignore[arg-type]
 
 
 def joint_model(state, seat: int, caution: float = 1.0, tries: int = TRIES) -> JointModel | None:

@@ -101,13 +101,18 @@ class HeuristicModel:
 
     def resample(self, state, rng: np.random.Generator) -> None:
         """Redeal `state`'s hidden cards (other hands, set-aside) by the model, in place."""
-        if not self.order:
-            return
-        hidden = [c for s in self.order for c in state.hands[s]] + list(state.aside)
+        if self.order:
+            self.redeal(state, rng, self.order)
+
+    def redeal(self, state, rng: np.random.Generator, seats: list[int]) -> None:
+        """Redeal the hands of `seats` (in this order) and the set-aside cards: one shuffle of
+        those cards, each seat taking the first cards it is not ruled out from (filled with any
+        where there are too few), the set-aside the rest."""
+        hands = state.hands
+        hidden = [c for s in seats for c in hands[s]] + list(state.aside)
         shuffled = [hidden[i] for i in rng.permutation(len(hidden)).tolist()]
         taken: set[int] = set()
-        hands = state.hands
-        for s in self.order:
+        for s in seats:
             allowed = self.allowed[s]
             need = len(hands[s])
             hand = [c for c in shuffled if c in allowed and c not in taken][:need]   # type: ignore[operator]
