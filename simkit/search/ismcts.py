@@ -76,6 +76,9 @@ class ISMCTS(SearchStrategy):
         for key, value in (("horizon", horizon), ("depth", depth)):
             if value is not None and value < 0:
                 raise ValueError(f"{key}={value} is not allowed: 0 (none) or more")
+        if joint and infer is False:
+            raise ValueError("joint=true is not allowed with infer=false: the joint check refines "
+                             "the opponent model's deals (infer=true)")
         check_rollout_params(reward or GENERIC.reward, max_rollout_steps)
         self.given = dict(iterations=iterations, c=c, rollout=rollout, reward=reward, horizon=horizon,
                           round_cut=round_cut, prior=prior, prior_weight=prior_weight, depth=depth,

@@ -140,6 +140,7 @@ def test_parameters_from_the_strategy_text():
     ("c=-1", "c=-1.0 is not allowed"),
     ("time_ms=0", "time_ms=0.0 is not allowed"),
     ("max_rollout_steps=0", "max_rollout_steps=0 is not allowed: 1 or more"),
+    ("joint=true,infer=false", "joint=true is not allowed with infer=false"),
 ])
 def test_bad_parameters_are_refused_by_name(params, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
