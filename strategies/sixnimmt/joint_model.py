@@ -23,8 +23,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies.sixnimmt.model import HeuristicModel, _cost, _turns_of_round, heuristic_model
-from strategies.sixnimmt.turn_table import Turn, turn_costs
+from strategies.sixnimmt.model import (
+    HeuristicModel,
+    _cost,
+    _turns_of_round,
+    heuristic_model,
+    plays_by_seat,
+    seat_turns,
+)
+from strategies.sixnimmt.turn_table import Turn
 
 #: redeals of the failing seats per determinization before the last hands are kept
 TRIES = 20
@@ -77,25 +84,13 @@ def joint_model(state, seat: int, caution: float = 1.0, tries: int = TRIES) -> J
     base = heuristic_model(state, seat, caution)
     if base is None:
         return None
-    config = state.config
     n = state.n
-    deck = config.deck_cards(n)
     turns = _turns_of_round(state)
-    played: list[list[int]] = [[] for _ in range(n)]
-    for _, _, plays in turns:
-        for card, s in plays:
-            played[s].append(card)
+    played = plays_by_seat(turns, n)
     checks: list[Checks | None] = [None] * n
     for s in base.order:                          # the seats the model constrains
         found: Checks = []
-        for t, (rows, seen, _) in enumerate(turns):
-            known = played[s][t:]
-            size = len(known) + len(state.hands[s])
-            if size < 2:
-                continue
-            unseen = deck - len(seen) - size
-            table = turn_costs(rows, seen, deck, unseen if unseen > 1 else 1, n - 1,
-                               config.row_capacity, caution)
+        for table, known in seat_turns(state, s, turns, played[s], caution):
             found.append((table, sorted(known), known[0]))
         checks[s] = found
     return JointModel(base, checks, tries)

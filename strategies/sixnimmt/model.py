@@ -123,6 +123,31 @@ class HeuristicModel:
         state.aside = [c for c in shuffled if c not in taken]
 
 
+def plays_by_seat(turns: list, n: int) -> list[list[int]]:
+    """Per seat, its cards of the round's `turns` in turn order."""
+    played: list[list[int]] = [[] for _ in range(n)]
+    for _, _, plays in turns:
+        for card, s in plays:
+            played[s].append(card)
+    return played
+
+
+def seat_turns(state, seat: int, turns: list, played: list[int], caution: float):
+    """(the heuristic's cost table, the cards `seat` held then that are known now) for each turn
+    of the round where it chose among 2 or more cards; `played`: its cards by turn."""
+    config = state.config
+    n = state.n
+    deck = config.deck_cards(n)
+    for t, (rows, seen, _) in enumerate(turns):
+        known = played[t:]
+        size = len(known) + len(state.hands[seat])
+        if size < 2:
+            continue
+        unseen = deck - len(seen) - size
+        yield turn_costs(rows, seen, deck, unseen if unseen > 1 else 1, n - 1,
+                         config.row_capacity, caution), known
+
+
 def heuristic_model(state, seat: int, caution: float = 1.0) -> HeuristicModel | None:
     """The model of the other seats as `heuristic:caution=...` players, from the public log of
     the determinized `state` (what `seat` sees); None where it says nothing (advanced game)."""
@@ -130,27 +155,16 @@ def heuristic_model(state, seat: int, caution: float = 1.0) -> HeuristicModel | 
     if config.advanced or state.phase not in (PLAY, ROW_PICK):
         return None
     n = state.n
-    deck = config.deck_cards(n)
     hidden = [c for s in range(n) if s != seat for c in state.hands[s]] + list(state.aside)
     turns = _turns_of_round(state)
-    played: list[list[int]] = [[] for _ in range(n)]       # per seat, its cards by turn
-    for _, _, plays in turns:
-        for card, s in plays:
-            played[s].append(card)
+    played = plays_by_seat(turns, n)
     allowed: list[frozenset[int] | None] = [None] * n
     for s in range(n):
         if s == seat or not played[s]:
             continue
         ok = set(hidden)
         like_heuristic = True
-        for t, (rows, seen, _) in enumerate(turns):
-            known = played[s][t:]
-            size = len(known) + len(state.hands[s])
-            if size < 2:
-                continue
-            unseen = deck - len(seen) - size
-            table = turn_costs(rows, seen, deck, unseen if unseen > 1 else 1, n - 1,
-                               config.row_capacity, caution)
+        for table, known in seat_turns(state, s, turns, played[s], caution):
             own = sorted(known)
             x = known[0]
             cost_x = _cost(table, x, own, x)
