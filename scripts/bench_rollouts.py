@@ -24,8 +24,9 @@ GAMES = {"trains": (2, 25), "shipside": (2, 4)}
 def _positions(game_name: str, n: int, every: int, count: int) -> list:
     import numpy as np
 
+    from simkit.engine import seeded_play
     from simkit.engine.registry import get_game
-    from simkit.engine.strategy import Decision, GameInfo, parse_strategy
+    from simkit.engine.strategy import GameInfo, parse_strategy
 
     game = get_game(game_name)
     config = game.config_cls()
@@ -33,17 +34,13 @@ def _positions(game_name: str, n: int, every: int, count: int) -> list:
     found: list = []
     seed = 0
     while len(found) < count:
-        state = game.new_state(config, n, np.random.default_rng(seed))
+        start = game.new_state(config, n, np.random.default_rng(seed))
         bots = [parse_strategy("random", game_name).build() for _ in range(n)]
-        rngs = [np.random.default_rng([seed, s]) for s in range(n)]
-        for s, bot in enumerate(bots):
-            bot.setup(info, s, rngs[s])
-        step = 0
-        while not state.is_over() and len(found) < count:
+        for step, state in enumerate(seeded_play.positions(start, bots, info, seed)):
+            if len(found) == count:
+                break
             if step % every == 0:
                 found.append(state.clone())
-            state.apply([bots[s].act(Decision(state, s, rngs[s])) for s in state.to_act()])
-            step += 1
         seed += 1
     return found
 

@@ -20,6 +20,7 @@ import numpy as np
 
 def check(games: int, deals: int) -> dict[str, tuple[int, int]]:
     """Per kind of hand: (hands failing the check, hands checked)."""
+    from simkit.engine import seeded_play
     from simkit.engine.strategy import Decision, GameInfo
     from simkit.games.sixnimmt.config import SixNimmtConfig
     from simkit.games.sixnimmt.state import new_state
@@ -37,13 +38,9 @@ def check(games: int, deals: int) -> dict[str, tuple[int, int]]:
         tally[kind][1] += 1
 
     for g in range(games):
-        state = new_state(config, n, np.random.default_rng(g))
-        rngs = [np.random.default_rng([g, s]) for s in range(n)]
-        bots = [HeuristicStrategy() for _ in range(n)]
-        for s, bot in enumerate(bots):
-            bot.setup(info, s, rngs[s])
         seat = g % n
-        while not state.is_over():
+        start = new_state(config, n, np.random.default_rng(g))
+        for state in seeded_play.positions(start, [HeuristicStrategy() for _ in range(n)], info, g):
             if state.phase == "play" and state.turn >= 2:
                 decision = Decision(state, seat, np.random.default_rng(g))
                 model = joint_model(decision.sample_state(), seat)
@@ -59,7 +56,6 @@ def check(games: int, deals: int) -> dict[str, tuple[int, int]]:
                         count("uniform", uniform.hands[s], model.checks[s])
                         count("model", by_card.hands[s], model.checks[s])
                         count("joint", joint.hands[s], model.checks[s])
-            state.apply([bots[s].act(Decision(state, s, rngs[s])) for s in state.to_act()])
     return {kind: (bad, total) for kind, (bad, total) in tally.items()}
 
 

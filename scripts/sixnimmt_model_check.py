@@ -21,6 +21,7 @@ def check(games: int, tolerance: float,
     """(held cards ruled out, held cards checked, mean cards left per seat, mean hidden cards,
     seats seen not to play like the heuristic (no constraint), seats modelled)."""
     import strategies.sixnimmt.model as model
+    from simkit.engine import seeded_play
     from simkit.engine.strategy import Decision, GameInfo
     from simkit.games.sixnimmt.config import SixNimmtConfig
     from simkit.games.sixnimmt.state import new_state
@@ -35,13 +36,10 @@ def check(games: int, tolerance: float,
     left: list[int] = []
     hidden: list[int] = []
     for g in range(games):
-        state = new_state(config, n, np.random.default_rng(g))
-        rngs = [np.random.default_rng([g, s]) for s in range(n)]
-        bots = [HeuristicStrategy() if players == "heuristic" else RandomStrategy() for _ in range(n)]
-        for s, bot in enumerate(bots):
-            bot.setup(info, s, rngs[s])
         seat = g % n
-        while not state.is_over():
+        start = new_state(config, n, np.random.default_rng(g))
+        bots = [HeuristicStrategy() if players == "heuristic" else RandomStrategy() for _ in range(n)]
+        for state in seeded_play.positions(start, bots, info, g):
             if state.phase == "play" and state.turn >= 1:
                 sample = Decision(state, seat, np.random.default_rng(1)).sample_state()
                 found = model.heuristic_model(sample, seat, 1.0)
@@ -59,7 +57,6 @@ def check(games: int, tolerance: float,
                     wrong += sum(1 for c in state.hands[s] if c not in allowed)
                     left.append(len(allowed))
                     hidden.append(pool)
-            state.apply([bots[s].act(Decision(state, s, rngs[s])) for s in state.to_act()])
     return wrong, checked, float(np.mean(left)) if left else 0.0, float(np.mean(hidden)) if hidden else 0.0, \
         dropped, seats
 

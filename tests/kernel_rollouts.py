@@ -9,10 +9,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from simkit.engine import seeded_play
 from simkit.engine.config import with_overrides
 from simkit.engine.game import State
 from simkit.engine.registry import get_game
-from simkit.engine.strategy import Decision, GameInfo, parse_strategy
+from simkit.engine.strategy import GameInfo, parse_strategy
 from simkit.search.simulator import Simulator
 
 #: state fields a rollout need not write back: the event log (and its public copies), caches
@@ -28,19 +29,13 @@ def positions(game_name: str, n: int, overrides: dict[str, str], lineup: list[st
     game = get_game(game_name)
     config = with_overrides(game.config_cls(), overrides)
     info = GameInfo(game_name, config, n)
-    state = game.new_state(config, n, np.random.default_rng(seed))
+    start = game.new_state(config, n, np.random.default_rng(seed))
     bots = [parse_strategy(lineup[s % len(lineup)], game_name).build() for s in range(n)]
-    rngs = [np.random.default_rng([seed, s]) for s in range(n)]
-    for s, bot in enumerate(bots):
-        bot.setup(info, s, rngs[s])
-    step = 0
-    while not state.is_over():
+    for step, state in enumerate(seeded_play.positions(start, bots, info, seed)):
         if step < first or step % every == 0:
             seat = state.to_act()[0]
             yield info, "true", state.clone()
             yield info, "sampled", state.determinize(seat, np.random.default_rng([seed, step]))
-        state.apply([bots[s].act(Decision(state, s, rngs[s])) for s in state.to_act()])
-        step += 1
 
 
 def kernel_rollout(game_name: str):

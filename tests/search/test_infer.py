@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simkit.engine import seeded_play
 from simkit.engine.errors import ConfigError
 from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.sixnimmt.config import SixNimmtConfig
@@ -22,14 +23,9 @@ INFO = GameInfo("sixnimmt", CONFIG, N)
 
 def _mid_round(turns: int = 4, seed: int = 11):
     """A single round after `turns` turns of four `heuristic` players (N5-N12)."""
-    state = new_state(CONFIG, N, np.random.default_rng(seed))
-    rngs = [np.random.default_rng([seed, s]) for s in range(N)]
-    bots = [HeuristicStrategy() for _ in range(N)]
-    for s, bot in enumerate(bots):
-        bot.setup(INFO, s, rngs[s])
-    while state.turn < turns:
-        state.apply([bots[s].act(Decision(state, s, rngs[s])) for s in state.to_act()])
-    return state
+    start = new_state(CONFIG, N, np.random.default_rng(seed))
+    return next(state for state in seeded_play.positions(start, [HeuristicStrategy() for _ in range(N)],
+                                                         INFO, seed) if state.turn >= turns)
 
 
 def _choices(bot_text: str, decisions: int = 4) -> list:

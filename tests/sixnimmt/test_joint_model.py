@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from simkit.engine import seeded_play
 from simkit.engine.errors import ConfigError
 from simkit.engine.strategy import Decision, GameInfo, parse_strategy
 from simkit.games.sixnimmt.config import SixNimmtConfig
@@ -29,15 +30,10 @@ def _positions(games: int, first_turn: int = 2):
     """(true state, seat) at every turn from `first_turn` of single rounds of four `heuristic`
     bots."""
     for g in range(games):
-        state = new_state(CONFIG, N, np.random.default_rng(g))
-        rngs = [np.random.default_rng([g, s]) for s in range(N)]
-        bots = [HeuristicStrategy() for _ in range(N)]
-        for s, bot in enumerate(bots):
-            bot.setup(INFO, s, rngs[s])
-        while not state.is_over():
+        start = new_state(CONFIG, N, np.random.default_rng(g))
+        for state in seeded_play.positions(start, [HeuristicStrategy() for _ in range(N)], INFO, g):
             if state.phase == "play" and state.turn >= first_turn:
                 yield state.clone(), g % N
-            state.apply([bots[s].act(Decision(state, s, rngs[s])) for s in state.to_act()])
 
 
 def _sample_and_model(state, seat, rng_seed: int = 5):

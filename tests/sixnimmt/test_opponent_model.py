@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simkit.engine import seeded_play
 from simkit.engine.strategy import Decision, GameInfo
 from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.state import new_state
@@ -20,15 +21,10 @@ def _positions(bot_class, games: int = 12, advanced: bool = False):
     config = SixNimmtConfig(max_rounds=1, advanced=advanced)
     info = GameInfo("sixnimmt", config, N)
     for g in range(games):
-        state = new_state(config, N, np.random.default_rng(g))
-        rngs = [np.random.default_rng([g, s]) for s in range(N)]
-        bots = [bot_class() for _ in range(N)]
-        for s, bot in enumerate(bots):
-            bot.setup(info, s, rngs[s])
-        while not state.is_over():
+        start = new_state(config, N, np.random.default_rng(g))
+        for state in seeded_play.positions(start, [bot_class() for _ in range(N)], info, g):
             if state.phase == "play" and state.turn >= 1:
                 yield state.clone(), g % N
-            state.apply([bots[s].act(Decision(state, s, rngs[s])) for s in state.to_act()])
 
 
 def _model(state, seat):
