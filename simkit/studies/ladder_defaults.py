@@ -42,8 +42,10 @@ def _generic(game: str) -> LadderDefaults:
 #: game -> its default ladder (docs/search.md "Ladder on defaults" has the measurements)
 PER_GAME: dict[str, LadderDefaults] = {
     "sixnimmt": LadderDefaults(("random", "lowest", "highest", "heuristic", "ismcts"), 240,
+                               # ismcts refitted to the whole default ladder at the 1000-iteration
+                               # match defaults, compiled (docs/search.md): 26.8 min CPU
                                {"random": 0.004, "lowest": 0.004, "highest": 0.004, "heuristic": 0.005,
-                                "ismcts": 1.3}),
+                                "ismcts": 0.82}),
     "trains": LadderDefaults(("random", "greedy", "rival", "ismcts"), 600,
                              # refitted to the whole default ladder after the 4-player search
                              # defaults were merged (docs/search.md): 19 min CPU
