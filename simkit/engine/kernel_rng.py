@@ -33,7 +33,7 @@ from numba.core import typeinfer
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
-from simkit.engine import compile_clock, seeding
+from simkit.engine import compile_clock, kernel_stamp, seeding
 from simkit.engine.seeding import WORDS_PER_STREAM, _stream_inc
 
 compile_clock.listen()    # a decision's clock stops while numba compiles (engine/guard.py)
@@ -118,10 +118,19 @@ def compiled(*signature: Any, inline: bool = False, nrt: bool = False, literals:
     def decorate(function: Any) -> Any:
         dispatcher = _Dispatcher(py_func=function, locals={}, targetoptions=options)
         dispatcher.enable_caching()
+        _stamp_imports(dispatcher)
         dispatcher._declared = signature
         dispatcher._literals = literals
         return dispatcher
     return decorate
+
+
+def _stamp_imports(dispatcher: Any) -> None:
+    """Key the function's disk cache on the project files it reaches too, not only its own
+    (simkit/engine/kernel_stamp.py): a cached kernel never outlives a change to a callee's file."""
+    cache_file = dispatcher._cache._cache_file
+    source = dispatcher.py_func.__code__.co_filename
+    cache_file._source_stamp = (cache_file._source_stamp, kernel_stamp.imports_stamp(source))
 
 
 #: the row of one stream: state high/low words, increment high/low, a buffered 32-bit half
