@@ -279,17 +279,26 @@ def test_summary_md_embeds_every_chart_it_names(built):
     assert run.index("- **Who is stronger?** heuristic") < run.index("| strategy")
 
 
-@pytest.mark.slow
-def test_sweep_cells_keep_their_names_and_compare_by_fair_share(tmp_path):
+@pytest.fixture(scope="module")
+def sweep_report(tmp_path_factory):
+    """The report of a two-cell sweep folder (3 and 4 players, sweep.json as `simkit sweep` writes
+    it), built once for the module: the tests below only read it."""
+    root = tmp_path_factory.mktemp("sweeps")
     g3, s3 = synth(300, strengths=(0.9, 0.3, 0.3), n_players=3, seed=6,
                    labels=["smart", "random", "random"])
     g4, s4 = synth(300, strengths=(0.9, 0.3, 0.3, 0.3), n_players=4, seed=7,
                    labels=["smart", "random", "random", "random"])
-    sweep = tmp_path / "sweep"
+    sweep = root / "my-sweep"
     a = _write_run(sweep / "p3-rows=3", g3, s3, n_players=3, config={"rows": 3})
     b = _write_run(sweep / "p4-rows=3", g4, s4, n_players=4, config={"rows": 3})
-    out = tmp_path / "rep"
-    text = build_report([a, b], out).read_text()
+    (sweep / "sweep.json").write_text(json.dumps({"cells": [{"label": c.name} for c in (a, b)]}))
+    return build_report([a, b], root / "rep")
+
+
+@pytest.mark.slow
+def test_sweep_cells_keep_their_names_and_compare_by_fair_share(sweep_report):
+    out = sweep_report.parent
+    text = sweep_report.read_text()
     assert "p3-rows=3" in text and "p4-rows=3" in text and "rows_3" not in text
     comp = pd.read_csv(out / "tables" / "comparison.csv")
     assert comp["run"].tolist() == ["p3-rows=3", "p4-rows=3"]
@@ -381,12 +390,8 @@ def test_the_still_playing_panel_only_when_games_differ_in_length(sixnimmt_runs)
     assert len(fig.axes) == 1 and fig.axes[0].get_xlabel() == "after hand"
 
 
-def test_a_sweeps_cells_are_titled_as_a_sweep(tmp_path, built):
-    games, seats = synth(100, seed=4)
-    sweep = tmp_path / "my-sweep"
-    cells = [_write_run(sweep / name, games, seats) for name in ("p2-a=1", "p2-a=2")]
-    (sweep / "sweep.json").write_text(json.dumps({"cells": [{"label": c.name} for c in cells]}))
-    text = build_report(cells, tmp_path / "rep").read_text()
+def test_a_sweeps_cells_are_titled_as_a_sweep(sweep_report, built):
+    text = sweep_report.read_text()
     assert "<h1>synthetic: sweep my-sweep, 2 cells</h1>" in text
     # two runs side by side in one folder with no sweep.json: not a sweep
     loose = built("four", "four-hand8").read_text()
