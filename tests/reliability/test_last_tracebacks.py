@@ -230,7 +230,11 @@ def test_a_worker_that_never_got_a_task_dies_with_the_main_process(tmp_path):
 def test_ctrl_c_under_dask_prints_one_line(tmp_path):
     pytest.importorskip("dask.distributed")
     out = tmp_path / "run"
-    proc = simkit_process(*SLOW, "-n", "300", "--chunk-size", "3", "--backend", "dask", "-j", "2",
+    # a 0.02 s pause: the first chunk (3 games of 30 decisions) is done in about 2 s after the
+    # cluster starts, and the other 297 games would still take over a minute on 2 workers, so the
+    # Ctrl-C lands in the middle of the run (at 0.3 s the test sat 30 s waiting for that chunk)
+    args = [arg.replace("pause=0.3", "pause=0.02") for arg in SLOW]
+    proc = simkit_process(*args, "-n", "300", "--chunk-size", "3", "--backend", "dask", "-j", "2",
                           "--out", str(out))
     wait_until(lambda: manifest(out).get("games_done", 0) >= 3, "a chunk to finish", proc)
     os.killpg(proc.pid, signal.SIGINT)                  # as a terminal does: the whole group

@@ -5,12 +5,14 @@ import signal
 
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
+from simkit.cli import main
 from simkit.engine.folder_lock import LOCK_NAME, FolderBusyError, FolderLock, is_locked
 from simkit.engine.runner import load_run, run
 from simkit.studies.sweep import plan, run_sweep
 
-from .helpers import manifest, simkit, simkit_process, small_spec, wait_until
+from .helpers import manifest, simkit_process, small_spec, wait_until
 
 SLOW = ["run", "sixnimmt", "-p", "3", "-s", "tests.reliability.plugins:Slow", "-s", "random", "-s",
         "random", "-n", "6000", "--seed", "9", "--chunk-size", "6", "--set", "max_rounds=1",
@@ -38,12 +40,15 @@ def test_resume_of_a_run_still_going_is_refused(tmp_path):
     try:
         wait_until(lambda: manifest(out).get("games_done", 0) >= 6, "the run to be under way", proc)
         assert is_locked(out)
-        second = simkit(*SLOW, "--out", str(out), "--resume")
-        assert second.returncode == 1 and "Traceback" not in second.stderr
+        # the two refused commands run in this process: the lock held is the other process's
+        second = CliRunner().invoke(main, [*SLOW, "--out", str(out), "--resume"])
+        # a clean exit 1, not an exception that a subprocess would have printed as a traceback
+        assert second.exit_code == 1 and isinstance(second.exception, SystemExit), second.output
         assert f"in use by process {proc.pid}" in second.stderr
-        assert "6 nimmt!" not in second.stderr                 # no header before the refusal
-        third = simkit(*SLOW, "--out", str(out))
-        assert third.returncode == 1 and "already exists" in third.stderr
+        assert "6 nimmt!" not in second.output                 # no header before the refusal
+        third = CliRunner().invoke(main, [*SLOW, "--out", str(out)])
+        assert third.exit_code == 1 and isinstance(third.exception, SystemExit)
+        assert "already exists" in third.stderr
         assert manifest(out)["status"] == "running"
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -18,13 +18,23 @@ ARGS = ["run", "sixnimmt", "-p", "3", "-s", SLOW, "-s", "random", "-s", "random"
         "--seed", "9", "--chunk-size", "6", "--set", "max_rounds=1", "--no-progress"]
 
 
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    """The tables of the unbroken run of ARGS (`-j 2`), played once for the module: what every
+    interrupted and resumed run must come back to."""
+    out = tmp_path_factory.mktemp("whole") / "run"
+    done = simkit(*ARGS, "-j", "2", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    return {name: pd.read_parquet(out / name) for name in ("games.parquet", "seats.parquet")}
+
+
 def _chunk_games(run_dir) -> int:
     return sum(1 for _ in (run_dir / "chunks").glob("chunk-*.json")) * 6
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_sigterm_stops_like_ctrl_c_and_resume_finishes_identically(tmp_path, jobs):
+def test_sigterm_stops_like_ctrl_c_and_resume_finishes_identically(tmp_path, jobs, whole):
     out = tmp_path / "run"
     proc = simkit_process(*ARGS, "-j", jobs, "--out", str(out))
     wait_until(lambda: manifest(out).get("games_done", 0) >= 12, "a few chunks to finish", proc)
@@ -41,10 +51,8 @@ def test_sigterm_stops_like_ctrl_c_and_resume_finishes_identically(tmp_path, job
     wait_until(lambda: not any(alive(pid) for pid in workers), "the workers to stop")
     done = simkit(*ARGS, "-j", "2", "--out", str(out), "--resume")
     assert done.returncode == 0, done.stderr
-    whole = tmp_path / "whole"
-    assert simkit(*ARGS, "-j", "2", "--out", str(whole)).returncode == 0
-    for name in ("games.parquet", "seats.parquet"):
-        pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(whole / name))
+    for name, table in whole.items():
+        pd.testing.assert_frame_equal(pd.read_parquet(out / name), table)
 
 
 def test_report_on_a_killed_run_tells_the_truth(tmp_path):

@@ -125,8 +125,18 @@ def test_a_strategy_that_kills_its_worker_forfeits_those_games_and_the_run_finis
         assert (seat == 1) == str(error).startswith("the worker process died"), error   # null: no error
 
 
+@pytest.fixture(scope="module")
+def honest_tables(tmp_path_factory):
+    """The tables of `_run_args("First", ...)`, played in-process once for the module (the same
+    spec: seed 4, fixed seats, 12 games in chunks of 3): what the forking runs must equal."""
+    out = tmp_path_factory.mktemp("honest") / "h"
+    run(_spec("First", 12), out, jobs=1, chunk_size=3, progress=False)
+    return _tables(out)
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_a_forking_strategy_neither_doubles_the_writer_nor_hangs_the_caller(tmp_path, jobs):
+def test_a_forking_strategy_neither_doubles_the_writer_nor_hangs_the_caller(tmp_path, jobs,
+                                                                            honest_tables):
     log = tmp_path / "forks.log"
     done = _cli(*_run_args("Forks", tmp_path / "r", jobs), env={"SIMKIT_TEST_FORK_LOG": str(log)})
     assert done.returncode == 0, done.stderr
@@ -135,9 +145,7 @@ def test_a_forking_strategy_neither_doubles_the_writer_nor_hangs_the_caller(tmp_
     assert children
     for child in children:
         wait_until(lambda pid=child: not alive(pid), f"forked child {child} to end")
-    honest = _cli(*_run_args("First", tmp_path / "h", 1))
-    assert honest.returncode == 0, honest.stderr
-    for forked, plain in zip(_tables(tmp_path / "r"), _tables(tmp_path / "h")):
+    for forked, plain in zip(_tables(tmp_path / "r"), honest_tables):
         pd.testing.assert_frame_equal(forked, plain)
 
 

@@ -55,29 +55,32 @@ def test_compare_four_players_alternates_the_sides_and_pairs_games(tmp_path):
     assert record["penta"] is not None and 2 * sum(record["penta"]) == record["games"]
 
 
-@pytest.mark.slow
-def test_compare_run_folder_is_accepted_by_report(tmp_path):
-    out = tmp_path / "cmp"
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    """A small `simkit compare` run reported by `simkit report FOLDER` (no --out), once for the
+    module: the tests below only read the folder."""
+    out = tmp_path_factory.mktemp("compared") / "cmp"
     runner = CliRunner()
-    runner.invoke(main, ["compare", "sixnimmt", "random", "random", "--seed", "4",
-                         "--max-games", "60", "--jobs", "1", "--out", str(out), "--no-progress"])
-    res = runner.invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    done = runner.invoke(main, ["compare", "sixnimmt", "random", "random", "--seed", "4",
+                                "--max-games", "60", "--jobs", "1", "--out", str(out), "--no-progress"])
+    assert done.exit_code == 0, done.output
+    res = runner.invoke(main, ["report", str(out)])
     assert res.exit_code == 0, res.output
-    html = (tmp_path / "rep" / "report.html").read_text()
+    return out
+
+
+@pytest.mark.slow
+def test_compare_run_folder_is_accepted_by_report(compared):
+    html = (compared / "report" / "report.html").read_text()
     assert 'id="match"' in html and "SPRT" in html and "no decision" in html
-    summary = pd.read_csv(tmp_path / "rep" / "tables" / "cmp" / "summary.csv")
+    summary = pd.read_csv(compared / "report" / "tables" / "cmp" / "summary.csv")
     assert list(summary["strategy"]) == ["random#1", "random#2"]
 
 
 @pytest.mark.slow
-def test_report_default_folder_is_inside_the_run(tmp_path):
-    out = tmp_path / "cmp"
-    runner = CliRunner()
-    runner.invoke(main, ["compare", "sixnimmt", "heuristic", "random", "--seed", "5",
-                         "--max-games", "40", "--jobs", "1", "--out", str(out), "--no-progress"])
-    res = runner.invoke(main, ["report", str(out)])
-    assert res.exit_code == 0, res.output
-    assert (out / "report" / "report.html").exists() and (out / "report" / "summary.md").exists()
+def test_report_default_folder_is_inside_the_run(compared):
+    assert (compared / "report" / "report.html").exists()
+    assert (compared / "report" / "summary.md").exists()
 
 
 def test_malformed_sprt_and_unknown_names_are_clear_errors(tmp_path):

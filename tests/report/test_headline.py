@@ -46,19 +46,22 @@ def _md_answers(md):
     return dict(re.findall(r"^- \*\*(.+?)\*\* (.*)$", md, re.M))
 
 
-def _report(runs, name, tmp_path):
-    out = tmp_path / name
-    html_text = build_report([runs["root"] / name], out).read_text()
-    return html_text, (out / "summary.md").read_text()
+def _report(runs, name):
+    """The report of run `name`, built once for the module (the tests only read it): its HTML and
+    summary.md."""
+    out = runs["root"] / "reports" / name
+    if not (out / "report.html").exists():           # written last
+        build_report([runs["root"] / name], out)
+    return (out / "report.html").read_text(), (out / "summary.md").read_text()
 
 
-def test_a_mirror_match_names_no_winner_in_the_report_and_the_terminal(runs, tmp_path):
+def test_a_mirror_match_names_no_winner_in_the_report_and_the_terminal(runs):
     tests = strategy_effect_flags(runs["mirror"].seats)
     # the case of issue 24: without a correction some bot's interval misses its fair share
     assert ((tests["win_low"] > tests["fair_share"]) | (tests["win_high"] < tests["fair_share"])
             ).any()
     assert not tests["significant"].any()
-    html_text, md = _report(runs, "mirror", tmp_path)
+    html_text, md = _report(runs, "mirror")
     who = _answers(html_text)["Who is stronger?"]
     assert who.startswith(f"{NO_DIFFERENCE}. No strategy wins more or less than its fair share "
                           f"beyond chance (Holm's correction over the 4 strategies")
@@ -70,8 +73,8 @@ def test_a_mirror_match_names_no_winner_in_the_report_and_the_terminal(runs, tmp
            f"correction over the 4 strategies" in terminal
 
 
-def test_a_real_difference_still_names_the_winner(runs, tmp_path):
-    html_text, md = _report(runs, "real", tmp_path)
+def test_a_real_difference_still_names_the_winner(runs):
+    html_text, md = _report(runs, "real")
     tests = strategy_effect_flags(runs["real"].seats).set_index("player")
     ratio = tests.loc["heuristic", "win_share"] / tests.loc["heuristic", "fair_share"]
     key = f"heuristic, {ratio:.2f}× its fair share"
@@ -82,8 +85,8 @@ def test_a_real_difference_still_names_the_winner(runs, tmp_path):
     assert f"who is stronger: {key} (" in run_summary(runs["real"], get_game("sixnimmt"))
 
 
-def test_the_headline_gives_one_strength_figure_and_the_details_relate_to_it(runs, tmp_path):
-    html_text, md = _report(runs, "compare", tmp_path)
+def test_the_headline_gives_one_strength_figure_and_the_details_relate_to_it(runs):
+    html_text, md = _report(runs, "compare")
     _, m = runs["compare"]
     seq = m.sequential
     # issue 24's example: a finite bias-adjusted figure, not "≥ +1000"
@@ -107,8 +110,8 @@ def test_the_headline_gives_one_strength_figure_and_the_details_relate_to_it(run
     assert PL_VERSUS_PAIRWISE in ratings
 
 
-def test_no_wdl_wording_with_more_than_two_players(runs, tmp_path):
-    html_text, md = _report(runs, "compare", tmp_path)
+def test_no_wdl_wording_with_more_than_two_players(runs):
+    html_text, md = _report(runs, "compare")
     result, m = runs["compare"]
     terminal = match_text(m, stopped_early=True)
     for text in (html_text, md, terminal):
@@ -122,8 +125,8 @@ def test_no_wdl_wording_with_more_than_two_players(runs, tmp_path):
     assert lines[2] == "in detail:" and lines[3].startswith("  sample pairwise Elo +327.2")
 
 
-def test_two_players_keep_wins_draws_losses(runs, tmp_path):
-    html_text, _ = _report(runs, "real", tmp_path)
+def test_two_players_keep_wins_draws_losses(runs):
+    html_text, _ = _report(runs, "real")
     detail = html_text[html_text.index('id="match"'):html_text.index('id="summary"')]
     assert "game-level W / D / L" in detail and "tables won" not in detail
 

@@ -96,6 +96,20 @@ def reports(tmp_path_factory):
     return (build_report([one], root / "single"), build_report([three, one], root / "sweep"))
 
 
+@pytest.fixture(scope="module")
+def measured(reports, tmp_path_factory):
+    """`measured(which, width)`: the browser's figures of `reports[which]` at `width`, measured once
+    for the module (a Chromium launch each; two tests read the single run at 400 px)."""
+    done: dict = {}
+
+    def measure(which, width):
+        if (which, width) not in done:
+            done[which, width] = _measure(reports[which], width, tmp_path_factory.mktemp("measure"))
+        return done[which, width]
+
+    return measure
+
+
 def _screenshot(report, width: int, tmp_path, folder) -> bytes:
     """A PNG (in `folder`) of the first screen (FIRST_SCREEN px high) of `report` at `width`."""
     page = tmp_path / f"shot-{width}.html"
@@ -133,8 +147,8 @@ def _check_layout(m, width):
 @pytest.mark.slow
 @pytest.mark.parametrize("width", [400, 1280])
 @pytest.mark.parametrize("which", [0, 1], ids=["single-run", "sweep"])
-def test_no_table_is_cut_off_and_chart_text_is_legible(reports, which, width, tmp_path):
-    _check_layout(_measure(reports[which], width, tmp_path), width)
+def test_no_table_is_cut_off_and_chart_text_is_legible(measured, which, width):
+    _check_layout(measured(which, width), width)
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +161,7 @@ def real_report(tmp_path_factory):
     spec = RunSpec.create(game="sixnimmt", n_players=4,
                           strategies=["heuristic", "random", "random", "random"], n_games=2000,
                           seed=1)
-    run(spec, root / "run", jobs=2, progress=False)
+    run(spec, root / "run", jobs=1, progress=False)   # the same tables as on all cores
     return build_report([root / "run"], root / "report")
 
 
@@ -175,8 +189,8 @@ def test_a_real_report_answers_the_questions_in_its_first_screen(real_report, wi
         assert len(shot.convert("RGB").getcolors(maxcolors=1 << 16) or range(1 << 16)) > 50
 
 
-def test_phone_width_needs_the_scroll_hint_somewhere(reports, tmp_path):
+def test_phone_width_needs_the_scroll_hint_somewhere(measured):
     """The measurement can fail: at 400 px the wide tables (seats, scores) do overflow their
     box, and it is the hint, not luck, that keeps them readable."""
-    m = _measure(reports[0], 400, tmp_path)
+    m = measured(0, 400)
     assert any(t["table_width"] > t["box_width"] + 1 and t["hint_shown"] for t in m["tables"])

@@ -59,9 +59,24 @@ def sixnimmt_runs(tmp_path_factory):
     return root
 
 
-def test_report_of_a_real_sixnimmt_run_holds_every_section_and_decodable_images(sixnimmt_runs, tmp_path):
-    out = tmp_path / "rep"
-    path = build_report([sixnimmt_runs / "four"], out)
+@pytest.fixture(scope="module")
+def built(sixnimmt_runs, tmp_path_factory):
+    """`built("four", "dup")`: the report of those runs of `sixnimmt_runs`, built once for the
+    module (the tests below only read it), as the path of its report.html."""
+    done: dict = {}
+
+    def report(*names):
+        if names not in done:
+            out = tmp_path_factory.mktemp("rep-" + "-".join(names))
+            done[names] = build_report([sixnimmt_runs / name for name in names], out)
+        return done[names]
+
+    return report
+
+
+def test_report_of_a_real_sixnimmt_run_holds_every_section_and_decodable_images(built):
+    path = built("four")
+    out = path.parent
     text = path.read_text()
     for section in SECTIONS:
         assert f'id="{section}"' in text, section
@@ -81,9 +96,8 @@ def test_report_of_a_real_sixnimmt_run_holds_every_section_and_decodable_images(
         assert "<svg" in svg.read_text()[:2000]
 
 
-def test_report_tables_and_markdown(sixnimmt_runs, tmp_path):
-    out = tmp_path / "rep"
-    build_report([sixnimmt_runs / "four"], out)
+def test_report_tables_and_markdown(built):
+    out = built("four").parent
     summary = pd.read_csv(out / "tables" / "four" / "summary.csv")
     assert list(summary["strategy"]) == ["heuristic", "random", "lowest", "highest"]
     assert summary["games"].tolist() == [120] * 4
@@ -94,18 +108,20 @@ def test_report_tables_and_markdown(sixnimmt_runs, tmp_path):
     assert "## 6 nimmt!: four" in md and "| heuristic |" in md and "### Seat effects" in md
 
 
-def test_duplicate_run_report_shows_match_and_paired_analysis(sixnimmt_runs, tmp_path):
-    text = build_report([sixnimmt_runs / "dup"], tmp_path / "rep").read_text()
+def test_duplicate_run_report_shows_match_and_paired_analysis(built):
+    path = built("dup")
+    text = path.read_text()
     assert 'id="match"' in text and 'id="paired"' in text
     assert "pentanomial" in text and "Elo" in text and "LOS" in text
-    match = pd.read_csv(tmp_path / "rep" / "tables" / "dup" / "match.csv")
+    match = pd.read_csv(path.parent / "tables" / "dup" / "match.csv")
     assert "estimate.elo" in set(match["figure"])
 
 
 @pytest.mark.slow
-def test_several_runs_are_compared_side_by_side(sixnimmt_runs, tmp_path):
-    out = tmp_path / "rep"
-    text = build_report([sixnimmt_runs / "four", sixnimmt_runs / "four-hand8"], out).read_text()
+def test_several_runs_are_compared_side_by_side(built):
+    path = built("four", "four-hand8")
+    out = path.parent
+    text = path.read_text()
     assert 'id="comparison"' in text
     for i in range(2):
         for section in SECTIONS:
@@ -150,15 +166,16 @@ def _body_before(text, marker):
     return text[:text.index(marker)]
 
 
-def test_headline_comes_before_any_table_and_answers_who_is_stronger(sixnimmt_runs, tmp_path):
-    text = build_report([sixnimmt_runs / "four"], tmp_path / "rep").read_text()
+def test_headline_comes_before_any_table_and_answers_who_is_stronger(built):
+    path = built("four")
+    text = path.read_text()
     head = _body_before(text, "<table")
     assert 'id="headline"' in head and "6 nimmt!" in head and "sixnimmt-1" in head
     assert "heuristic (1 seat), random (1 seat), lowest (1 seat), highest (1 seat)" in head
     answers = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>",
                               re.search(r'<dl class="headline">(.*?)</dl>', head, re.S).group(1)))
     assert list(answers)[:3] == ["Who is stronger?", "By how much?", "Fair to seats?"]
-    table = pd.read_csv(tmp_path / "rep" / "tables" / "four" / "summary.csv")
+    table = pd.read_csv(path.parent / "tables" / "four" / "summary.csv")
     best = table.loc[(table["win_share"] / table["fair_share"]).idxmax()]
     ratio = best["win_share"] / best["fair_share"]
     assert answers["Who is stronger?"].startswith(
@@ -219,8 +236,8 @@ def test_significant_seats_are_flagged_and_the_correction_named(tmp_path):
     assert "The seat matters: seat 1 wins 6" in text
 
 
-def test_duplicate_run_names_the_deal_blocked_tests(sixnimmt_runs, tmp_path):
-    text = build_report([sixnimmt_runs / "dup"], tmp_path / "rep").read_text()
+def test_duplicate_run_names_the_deal_blocked_tests(built):
+    text = built("dup").read_text()
     assert "Hotelling" in text and "deals as units" in text and "chi-square" not in text.split(
         'id="seats"')[1].split("</section>")[0]
 
@@ -249,9 +266,8 @@ def test_compare_run_shows_the_bias_adjusted_elo(tmp_path):
     assert "[0, 10] pairwise Elo" in text
 
 
-def test_summary_md_embeds_every_chart_it_names(sixnimmt_runs, tmp_path):
-    out = tmp_path / "rep"
-    build_report([sixnimmt_runs / "four", sixnimmt_runs / "four-hand8"], out)
+def test_summary_md_embeds_every_chart_it_names(built):
+    out = built("four", "four-hand8").parent
     md = (out / "summary.md").read_text()
     links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
     assert "figures/comparison.png" in links and "figures/four/win_share.png" in links
@@ -263,17 +279,26 @@ def test_summary_md_embeds_every_chart_it_names(sixnimmt_runs, tmp_path):
     assert run.index("- **Who is stronger?** heuristic") < run.index("| strategy")
 
 
-@pytest.mark.slow
-def test_sweep_cells_keep_their_names_and_compare_by_fair_share(tmp_path):
+@pytest.fixture(scope="module")
+def sweep_report(tmp_path_factory):
+    """The report of a two-cell sweep folder (3 and 4 players, sweep.json as `simkit sweep` writes
+    it), built once for the module: the tests below only read it."""
+    root = tmp_path_factory.mktemp("sweeps")
     g3, s3 = synth(300, strengths=(0.9, 0.3, 0.3), n_players=3, seed=6,
                    labels=["smart", "random", "random"])
     g4, s4 = synth(300, strengths=(0.9, 0.3, 0.3, 0.3), n_players=4, seed=7,
                    labels=["smart", "random", "random", "random"])
-    sweep = tmp_path / "sweep"
+    sweep = root / "my-sweep"
     a = _write_run(sweep / "p3-rows=3", g3, s3, n_players=3, config={"rows": 3})
     b = _write_run(sweep / "p4-rows=3", g4, s4, n_players=4, config={"rows": 3})
-    out = tmp_path / "rep"
-    text = build_report([a, b], out).read_text()
+    (sweep / "sweep.json").write_text(json.dumps({"cells": [{"label": c.name} for c in (a, b)]}))
+    return build_report([a, b], root / "rep")
+
+
+@pytest.mark.slow
+def test_sweep_cells_keep_their_names_and_compare_by_fair_share(sweep_report):
+    out = sweep_report.parent
+    text = sweep_report.read_text()
     assert "p3-rows=3" in text and "p4-rows=3" in text and "rows_3" not in text
     comp = pd.read_csv(out / "tables" / "comparison.csv")
     assert comp["run"].tolist() == ["p3-rows=3", "p4-rows=3"]
@@ -329,9 +354,10 @@ def test_a_bias_adjusted_figure_at_the_search_reach_reads_as_a_bound():
     assert "≥" not in sequential_text(seq) and "≤" not in sequential_text(seq)
 
 
-def test_multi_round_games_get_the_score_after_each_round(sixnimmt_runs, tmp_path):
-    out = tmp_path / "rep"
-    text = build_report([sixnimmt_runs / "four"], out).read_text()
+def test_multi_round_games_get_the_score_after_each_round(sixnimmt_runs, built):
+    path = built("four")
+    out = path.parent
+    text = path.read_text()
     scores = text[text.index('id="scores"'):text.index('id="ratings"')]
     assert 'alt="score after each round chart"' in scores and "still playing" in scores
     curves = pd.read_csv(out / "tables" / "four" / "round_scores.csv")
@@ -364,15 +390,13 @@ def test_the_still_playing_panel_only_when_games_differ_in_length(sixnimmt_runs)
     assert len(fig.axes) == 1 and fig.axes[0].get_xlabel() == "after hand"
 
 
-def test_a_sweeps_cells_are_titled_as_a_sweep(tmp_path, sixnimmt_runs):
-    games, seats = synth(100, seed=4)
-    sweep = tmp_path / "my-sweep"
-    cells = [_write_run(sweep / name, games, seats) for name in ("p2-a=1", "p2-a=2")]
-    (sweep / "sweep.json").write_text(json.dumps({"cells": [{"label": c.name} for c in cells]}))
-    text = build_report(cells, tmp_path / "rep").read_text()
+def test_a_sweeps_cells_are_titled_as_a_sweep(sweep_report, built):
+    text = sweep_report.read_text()
     assert "<h1>synthetic: sweep my-sweep, 2 cells</h1>" in text
-    loose = build_report([sixnimmt_runs / "four", sixnimmt_runs / "dup"], tmp_path / "r2").read_text()
-    assert ": 2 runs compared</h1>" in loose
+    # two runs side by side in one folder with no sweep.json: not a sweep
+    loose = built("four", "four-hand8").read_text()
+    title = re.search(r"<h1>(.*?)</h1>", loose).group(1)
+    assert title.endswith(": 2 runs compared") and "sweep" not in title
 
 
 def test_a_long_strategy_label_is_shortened_in_charts_keeping_start_and_end():
