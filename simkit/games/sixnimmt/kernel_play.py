@@ -37,7 +37,7 @@ BH = np.array(_BH, dtype=np.int64)
 
 
 # ---- reading the state (bots use these too) ----------------------------------------------------
-@compiled()
+@compiled(inline=True)
 def row_points(g, r):
     """N13: the bullheads of row r."""
     at = g[L.O_ROWS] + r * g[L.CAP]
@@ -52,7 +52,7 @@ def row_end(g, r):
     return g[g[L.O_ROWS] + r * g[L.CAP] + g[g[L.O_ROW_LEN] + r] - 1]
 
 
-@compiled()
+@compiled(inline=True)
 def cheapest_row(g):
     """The N10 pick of the baselines: fewest bullheads, lowest index on ties."""
     best, best_points = 0, row_points(g, 0)
@@ -87,7 +87,7 @@ def legal_card(ask, seat, g, i):
 POINTER, UNIFORM, LOWEST, HIGHEST = range(4)
 
 
-@compiled()
+@compiled(inline=True)
 def uniform_choice(ask, seat, g, params, gen):
     """`random`'s answer: uniform over the legal list with the strategy's buffered draws (16,
     `kernel_rng.buffered_double`); N10 the cheapest row unless params[0] (row=uniform)."""
@@ -345,7 +345,7 @@ def _resolve(g, cfg, chance):
         _end_round(g, cfg, chance)
 
 
-@compiled()
+@compiled(inline=True)
 def _take(g, seat, r, card):
     """N9/N10/N11: the seat takes row r into its penalty pile (its bullheads, N13); the card
     starts the row."""
