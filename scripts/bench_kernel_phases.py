@@ -96,7 +96,8 @@ def phases(rounds: int):
     direct = direct_slots(lineup.fns)
     run = game_streams(spec, 0, rounds, n + 2)
     yield "play_range_kernel, all", _best(rounds, lambda: K.play_range_kernel(spec, 0, rounds))
-    yield "game_streams (SeedSequence words + deals)", _best(rounds, lambda: game_streams(spec, 0, rounds, n + 2))
+    yield "game_streams (SeedSequence words + deals)", _best(rounds,
+                                                             lambda: game_streams(spec, 0, rounds, n + 2))
     out = [np.zeros((rounds, n), dtype=np.int64), np.zeros(rounds, dtype=np.int64),
            np.zeros((rounds, n), dtype=np.int64), np.zeros((rounds, n), dtype=np.int64),
            np.zeros((rounds, n)), np.zeros(rounds, dtype=np.int64), np.zeros(rounds, dtype=np.int64),
@@ -124,9 +125,10 @@ def phases(rounds: int):
     yield "  new_match: rows reset + deal shuffle", deal - seat
     yield "  10 turns + round log + results", games - deal
     slots, rotation, totals, ranks, wins, rounds_, steps, failed = out
-    results = ArrayResults(run.index, run.deal, rotation, slots, steps, totals.astype(np.float64), ranks, wins,
-                           failed, "", {"rounds": rounds_}, rounds_, log)
-    yield "array_chunk", _best(rounds, lambda: array_chunk(0, rounds, [s.text for s in spec.strategies], results))
+    results = ArrayResults(run.index, run.deal, rotation, slots, steps, totals.astype(np.float64), ranks,
+                           wins, failed, "", {"rounds": rounds_}, rounds_, log)
+    labels = [s.text for s in spec.strategies]
+    yield "array_chunk", _best(rounds, lambda: array_chunk(0, rounds, labels, results))
 
 
 def c_phases(rounds: int):
