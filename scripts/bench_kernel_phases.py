@@ -13,24 +13,28 @@ N1-N4), then the 10 turns with the `random` bot's buffered draws (N5-N13), the r
 results (N17); `array_chunk` (the Arrow/NumPy columns). The two compiled drivers below stop after
 the seating and after the deal; the turns are the rest of `play_games`.
 
-Measured 2026-12-04 ~00:10 UTC, N = 200,000, load 2.3-4.3 on the 2 shared cores (each figure
-moves by ~10 % between runs at that load), µs per round, before -> after the inlining commit:
+Measured 2026-12-04 00:00-00:20 UTC, N = 200,000, load 2.3-4.3 on the 2 shared cores (a figure
+moves by ~10 % between runs at that load), CPU µs per round:
 
 | phase | µs/round |
 |---|---|
-| play_range_kernel, all | 4.6-4.7 -> 4.3-4.5 |
+| play_range_kernel, all | 4.3-4.7 |
 | game_streams (SeedSequence words of 6 streams + deals) | 0.06 |
 | game_rows + seat_slots | 0.05 |
-| new_match: rows reset + deal shuffle | 0.80 |
-| 10 turns + round log + results | 3.3 -> 3.1 |
-| array_chunk | 0.10 |
+| new_match: rows reset + deal shuffle (N1-N4) | 0.80-0.87 |
+| 10 turns + round log + results (N5-N13, N17) | 3.2-3.5 (3.9 in a loaded run) |
+| array_chunk | 0.10-0.20 |
 | the rest (allocations, Python glue, first touch of the output pages) | ~0.3 |
-| C reference, whole round (seeded as the kernel: SeedSequence per game) | 2.8 |
-| C reference, deal only (SeedSequence + shuffle) | 0.75 |
+| C reference, whole round, own seeds | 2.7 |
+| C reference, whole round, SeedSequence per game (the kernel's games) | 2.8 |
+| C reference, deal only (SeedSequence + shuffle) | 0.8 |
 
-So the seeding is not the bound (1-2 % of a round, in the kernel and in C); the deal is within
-~10 % of C; the turns take ~1.5x C's, and the kernel's code runs ~2.3x C's instructions per
-round (valgrind --tool=callgrind: 31.6k against 13.5k).
+So the seeding is not the bound (~1-3 % of a round, in the kernel and in C); the deal is at C's
+cost; the turns take ~1.7x C's (C: ~2.0 µs), and the kernel runs ~2.3x C's instructions per
+round (valgrind --tool=callgrind, 10,000 rounds: ~31,600 against ~13,500). Under perf (cpu-clock,
+JIT addresses mapped to functions) the kernel's samples were: the game loop `play_on` ~50 %, the
+deal's `shuffle` ~20 %, `row_points` ~9 % (now summed inside `cheapest_row`), `buffered_double`
+~9 % (now inlined), `_take`, `uniform_choice`, `_start_round`, `game_rows`, `_results` 1-3 % each.
 """
 
 from __future__ import annotations

@@ -303,8 +303,8 @@ def buffered_double(row, size=16):
     buf.pop()`; 6 nimmt! 16, Shipside 32, Game of Trains 64). The buffer lives in the row's
     scratch columns: its fill at SCRATCH, the raw draws after (a row of at least
     SCRATCH + 1 + size words: a game whose bot buffers more than ROW_WORDS allows makes its
-    rows longer). Inlined into its callers (a call cost a tenth of a 6 nimmt! round's draws);
-    the refill, one draw in `size`, stays a call."""
+    rows longer). Inlined into its callers: the pop, most draws, costs no call; the refill, one
+    draw in `size`, stays a call (`refill`)."""
     left = row[SCRATCH]
     if left == _ZERO:
         refill(row, size)

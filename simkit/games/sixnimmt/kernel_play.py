@@ -60,7 +60,8 @@ def row_end(g, r):
 @compiled()
 def cheapest_row(g):
     """The N10 pick of the baselines: fewest bullheads, lowest index on ties. The rows' sums in
-    this loop, not by calls of `row_points` (a call per row cost a tenth of a `random` round)."""
+    this loop, not by a call of `row_points` per row (those calls took ~9 % of a `random`
+    round's samples under perf, scripts/bench_kernel_phases.py)."""
     cells, lens, cap = g[L.O_ROWS], g[L.O_ROW_LEN], g[L.CAP]
     best, best_points = 0, _row_sum(g, cells, g[lens])
     for r in range(1, g[L.R]):
