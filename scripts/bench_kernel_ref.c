@@ -5,8 +5,9 @@
  * buffer per seat, N5-N13 placements. Two modes:
  *   bench_kernel_ref ROUNDS          its own cheap seeds, no SeedSequence (not the same games);
  *   bench_kernel_ref ROUNDS MASTER   each game's streams from SeedSequence(MASTER, spawn_key=(k,))
- *                                    (0 <= MASTER < 2**32) as the kernel derives them (kernel_rng.seed_words: 6 streams of
- *                                    4 players, stream s's increment seeding._stream_inc(s)): the
+ *                                    (0 <= MASTER < 2**32) as the kernel derives them
+ *                                    (kernel_rng.seed_words: 6 streams of 4 players, stream s's
+ *                                    increment seeding._stream_inc(s)): the
  *                                    kernel's games, game for game (its checksum, the sum of every
  *                                    seat's points, equals the kernel's for games 0..ROUNDS-1).
  *   bench_kernel_ref ROUNDS MASTER deal   the deals only (seeding and shuffle), for the split of
