@@ -97,21 +97,24 @@ def _c_reference(folder: str) -> str | None:
     return target
 
 
-def _c_rounds_rate(program: str, kernel_rounds: int) -> float:
-    return _c_rate(program, 10 * kernel_rounds)
+def _c_rounds_rate(program: str, master: int | None, kernel_rounds: int) -> float:
+    return _c_rate(program, 10 * kernel_rounds, master)
 
 
-def _c_rate(program: str, rounds: int) -> float:
-    done = subprocess.run([program, str(rounds)], capture_output=True, text=True, check=True)
+def _c_rate(program: str, rounds: int, master: int | None = None) -> float:
+    """The C reference's rounds per CPU second: its own seeds, or (`master`) each game's streams
+    from SeedSequence(master, spawn_key=(game,)), the kernel's games."""
+    args = [program, str(rounds)] + ([] if master is None else [str(master)])
+    done = subprocess.run(args, capture_output=True, text=True, check=True)
     return float(done.stdout.split()[0])
 
 
 def _turns(spec, seconds: float, warm: int, probes: tuple[int, int], floors: tuple[int, int],
-           reference: Callable[[int], float] | None = None) -> tuple[int, int, float, float, float]:
+           references: tuple[Callable[[int], float], ...] = ()) -> tuple[int, int, float, float, list[float]]:
     """The scalar engine and the kernel on `spec`, timed in turns, best of REPS: (scalar games,
-    kernel games, scalar rate, kernel rate, reference rate); each plays about seconds / REPS a
+    kernel games, scalar rate, kernel rate, reference rates); each plays about seconds / REPS a
     turn (sized by a probe of `probes` games, at least `floors`) after `warm` games;
-    `reference(kernel games)`, a third rate in the same turns (0.0 without)."""
+    `references` (each called with the kernel's games), more rates in the same turns."""
     from simkit.engine.play import play_range
 
     kernel_play = _kernel_play(spec.game)
@@ -119,13 +122,13 @@ def _turns(spec, seconds: float, warm: int, probes: tuple[int, int], floors: tup
     kernel_play(spec, 0, warm)
     scalar_games = max(floors[0], int(_rate(play_range, spec, probes[0]) * seconds / REPS))
     kernel_games = max(floors[1], int(_rate(kernel_play, spec, probes[1]) * seconds / REPS))
-    scalar = kernel = other = 0.0
+    scalar = kernel = 0.0
+    others = [0.0] * len(references)
     for _ in range(REPS):
         scalar = max(scalar, _rate(play_range, spec, scalar_games))
         kernel = max(kernel, _rate(kernel_play, spec, kernel_games))
-        if reference is not None:
-            other = max(other, reference(kernel_games))
-    return scalar_games, kernel_games, scalar, kernel, other
+        others = [max(other, reference(kernel_games)) for other, reference in zip(others, references)]
+    return scalar_games, kernel_games, scalar, kernel, others
 
 
 def _kernel_play(game: str):
@@ -166,17 +169,18 @@ def bench_sixnimmt(seconds: float = 3.0):
     program = _c_reference(folder)
     for name, lineup in (("random", ["random"]), ("heuristic", ["heuristic", "random", "random", "random"])):
         spec = RunSpec.create("sixnimmt", 4, lineup, 10**9, seed=1, overrides={"max_rounds": "1"})
-        c_turn = None
+        c_turns: tuple[Callable[[int], float], ...] = ()
         if program is not None and name == "random":       # the C reference: 10x the rounds
-            c_turn = functools.partial(_c_rounds_rate, program)
-        scalar_games, kernel_games, scalar, kernel, c = _turns(spec, seconds, 20, (300, 20_000),
-                                                               (200, 2000), c_turn)
+            c_turns = (functools.partial(_c_rounds_rate, program, None),
+                       functools.partial(_c_rounds_rate, program, spec.seed))
+        scalar_games, kernel_games, scalar, kernel, cs = _turns(spec, seconds, 20, (300, 20_000),
+                                                                (200, 2000), c_turns)
         yield f"sixnimmt 4p single round, {name} lineup, scalar engine, 1 core", scalar, "rounds/s"
         yield f"sixnimmt 4p single round, {name} lineup, kernel, 1 core", kernel, "rounds/s"
         yield ROUNDS[name], kernel / scalar, "x"
-        if c:
-            yield "sixnimmt 4p single round, random, C reference (bench_kernel_ref.c), 1 core", c, "rounds/s"
-            yield "sixnimmt kernel / C reference, 4p single round, random", kernel / c, "x"
+        for c, how in zip(cs, ("own seeds, no SeedSequence", "SeedSequence per game: the kernel's games")):
+            yield f"sixnimmt 4p single round, random, C reference ({how}), 1 core", c, "rounds/s"
+            yield f"sixnimmt kernel / C reference ({how})", kernel / c, "x"
     shutil.rmtree(folder, ignore_errors=True)
     yield from bench_start("sixnimmt")
 

@@ -299,17 +299,24 @@ def shuffle(row, values, count):
 
 
 @compiled()
+def refill(row, size):
+    """Fill the buffer of `buffered_double`: `size` fresh 64-bit outputs after SCRATCH."""
+    for i in range(size):
+        row[SCRATCH + 1 + i] = next64(row)
+
+
+@compiled(inline=True)
 def buffered_double(row, size=16):
     """A double from a buffer of `size` refilled by `Generator.random(size)` and popped from its
     end (the scalar `random` strategies' draws: `buf.extend(rng.random(size).tolist());
     buf.pop()`; 6 nimmt! 16, Shipside 32, Game of Trains 64). The buffer lives in the row's
     scratch columns: its fill at SCRATCH, the raw draws after (a row of at least
     SCRATCH + 1 + size words: a game whose bot buffers more than ROW_WORDS allows makes its
-    rows longer)."""
+    rows longer). Inlined into its callers: the pop, most draws, costs no call; the refill, one
+    draw in `size`, stays a call (`refill`)."""
     left = row[SCRATCH]
     if left == _ZERO:
-        for i in range(size):
-            row[SCRATCH + 1 + i] = next64(row)
+        refill(row, size)
         left = _U(size)
     left -= _ONE
     row[SCRATCH] = left
