@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,10 +50,44 @@ def _child(cache: Path, pad: int, first: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _seed_without_the_game_loop(cache: Path) -> int:
+    """Fill `cache` (a NUMBA_CACHE_DIR) with this process's cached kernels of the modules the
+    child plays, all but `play_games`: the first child then compiles the game loop alone (about
+    3 s), not every bot and engine kernel under it too (about 15 s more). This process's own
+    play (the default cache, shared with the rest of the suite) writes them first. The number
+    of files copied (none where this process's cache holds nothing: the child compiles all)."""
+    from numba.core.caching import _CacheLocator
+    from numba.core.registry import CPUDispatcher
+
+    from simkit.games.sixnimmt.kernel import play_range_kernel
+
+    play_range_kernel(RunSpec.create("sixnimmt", 4, ["random"], 1, seed=1), 0, 1)
+    sources: dict[Path, Path] = {}
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(("simkit.", "strategies.")):
+            continue
+        for value in list(vars(module).values()):
+            found = getattr(value, "_cache", None)
+            if isinstance(value, CPUDispatcher) and getattr(found, "_cache_path", None):
+                source = value.py_func.__code__.co_filename
+                sources[Path(found._cache_path)] = cache / _CacheLocator.get_suitable_cache_subpath(source)
+    copied = 0
+    for mine, theirs in sources.items():
+        for entry in [*mine.glob("*.nbi"), *mine.glob("*.nbc")]:
+            if entry.name.startswith("kernel_play.play_games-"):
+                continue
+            theirs.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(entry, theirs / entry.name)
+            copied += 1
+    return copied
+
+
 def test_a_second_process_loads_the_game_loop_from_the_cache(tmp_path):
     cache = tmp_path / "numba-cache"
+    _seed_without_the_game_loop(cache)
+    assert not list(cache.rglob("kernel_play.play_games-*"))   # the game loop: not in the cache
     first = _child(cache, 0, "numpy")
-    assert first["misses"] == 1 and first["hits"] == 0          # an empty cache: it compiled
+    assert first["misses"] == 1 and first["hits"] == 0          # so it compiled
     later = _child(cache, 5000, "strategies.sixnimmt.kernel_bots")
     assert later["signatures"] == first["signatures"]
     assert later == {**first, "hits": 1, "misses": 0}           # loaded, not compiled again
@@ -86,3 +121,26 @@ def test_no_game_loop_is_typed_by_a_bot_of_its_own(game, lineups):
     for name, function in compiled.items():
         for signature in function.signatures:
             assert not any(_holds_dispatcher(t) for t in signature), (name, signature)
+
+
+def test_the_check_finds_a_loop_typed_by_a_bot_of_its_own():
+    """Control: the lineup the old 6 nimmt! loop took (before ce21ffc, `direct_bots`): one bot
+    in every seat, recompiled without a signature and passed as a tuple of itself. A function
+    compiled for that tuple has a signature `_holds_dispatcher` finds; the lineup as the game
+    loop takes it now (first-class function types) has none."""
+    import numba
+
+    from simkit.engine.kernels import quiet_numba
+    from simkit.games.sixnimmt.kernel_play import uniform_bot
+
+    @numba.njit
+    def seats(fns):
+        return len(fns)
+
+    bot = uniform_bot.ready()                            # as a lineup loads it (`load_function`)
+    direct = numba.njit(bot.py_func)                     # the old way: typed as its own dispatcher
+    with quiet_numba():
+        assert seats((direct,) * 4) == 4 and seats((bot,) * 4) == 4
+    old, new = seats.signatures
+    assert any(_holds_dispatcher(t) for t in old)
+    assert not any(_holds_dispatcher(t) for t in new)

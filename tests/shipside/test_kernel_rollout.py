@@ -46,10 +46,16 @@ CONFIGS = [
 ]
 BOTS = ["random", "greedy", "octopus", "octopus:octopus_cost=5,rum_min=5,threat=1.2,chance=0.1"]
 LEFTS = (1, 2, 5, 10**6)
+#: seeds of configs whose games under octopus stall until the 400-turn cap (S41, S44 the octopus
+#: free to reuse, drawing after it): each rollout to the end is ~400 Python steps from any
+#: position, so their positions are the game's first 4 steps (not 12: no setup phase in them,
+#: S56-S57 are off) and every 15th step; 24 positions, still above the 20 the test asks
+STALLING = {5}
 
 
 def _positions(overrides, seed):
-    return list(positions("shipside", 2, overrides, ["random"], seed, every=15, first=12))
+    first = 4 if seed in STALLING else 12
+    return list(positions("shipside", 2, overrides, ["random"], seed, every=15, first=first))
 
 
 @pytest.mark.parametrize("overrides,seed", CONFIGS)

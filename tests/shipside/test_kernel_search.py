@@ -42,9 +42,10 @@ CONFIGS = [
 ]
 #: ISMCTS parameters: the game's defaults (octopus rollouts to the end, depth 1, margin reward,
 #: octopus prior), random rollouts to the end (the generic search), and other readings. The
-#: defaults' rollouts are capped at 100 steps here: octopus against octopus stalls in the
-#: octopus config until the 400-turn limit, and its Python rollouts cost 25 s a decision
-#: uncapped (the defaults' rollouts to the end are the whole games' test below).
+#: defaults' rollouts are capped at 100 steps here (25 in the octopus config, `STALLING`):
+#: octopus against octopus stalls in the octopus config until the 400-turn limit, and its
+#: Python rollouts cost 25 s a decision uncapped (the defaults' rollouts to the end are the
+#: whole games' test below).
 SEARCHES = {
     "defaults": dict(iterations=40, max_rollout_steps=100),
     "random rollouts to the end, win": dict(iterations=40, rollout="random", reward="win", c=1.414, horizon=0,
@@ -95,10 +96,19 @@ def _direct(params, info, state, seed):
     return _edges(root), root.most_visited(actions.__contains__).action, rng.bit_generator.state
 
 
+#: seeds of configs where octopus against octopus stalls until the 400-turn cap (S41, S44: the
+#: octopus free to reuse, drawing after it): every defaults' rollout there hits the 100-step cap,
+#: each step of the Python loop's costs the same, and steps past 25 only go on round the stall;
+#: the cap is 25 there (still hit by every rollout, as at 100)
+STALLING = {5: 25}
+
+
 @pytest.mark.parametrize("name", list(SEARCHES))
 @pytest.mark.parametrize("overrides,seed", CONFIGS)
 def test_compiled_iterations_leave_the_root_the_python_loop_leaves(overrides, seed, name):
     params = SEARCHES[name]
+    if seed in STALLING and "max_rollout_steps" in params:
+        params = dict(params, max_rollout_steps=min(params["max_rollout_steps"], STALLING[seed]))
     phases, checked = set(), 0
     for i, (info, state) in enumerate(_true_positions(overrides, seed)[:16]):
         if checked == 6:
