@@ -341,6 +341,43 @@ def _hashmix(value, h):
     return value ^ (value >> _S16), h
 
 
+@compiled(inline=True)
+def _fill_pool(pool, w0, w1, w2, w3):
+    """SeedSequence's pool from its first four entropy words (zeros past the entropy's end);
+    returns the hash constant the mixing goes on with."""
+    h = _SS_INIT_A
+    pool[0], h = _hashmix(w0, h)
+    pool[1], h = _hashmix(w1, h)
+    pool[2], h = _hashmix(w2, h)
+    pool[3], h = _hashmix(w3, h)
+    return h
+
+
+@compiled(inline=True)
+def _mix_word(pool, i_src, word, h):
+    """SeedSequence's mix of entropy word i_src (`word`: pool[i_src] for the pool's own words)
+    into every pool word but its own; returns the next hash constant."""
+    for i_dst in range(_SS_POOL):
+        if i_dst != i_src:
+            hashed, h = _hashmix(word, h)
+            mixed = (_SS_MIX_L * pool[i_dst] - _SS_MIX_R * hashed) & _M32
+            pool[i_dst] = mixed ^ (mixed >> _S16)
+    return h
+
+
+@compiled(inline=True)
+def _state_pair(pool, w, hb):
+    """Word w of SeedSequence's `generate_state(..., uint64)` (two 32-bit outputs, the low one
+    first); returns (the word, the next hash constant)."""
+    pair = _ZERO
+    for half in range(2):
+        value = pool[(2 * w + half) % _SS_POOL] ^ hb
+        hb = (hb * _SS_MULT_B) & _M32
+        value = (value * hb) & _M32
+        pair |= (value ^ (value >> _S16)) << _U(32 * half)
+    return pair, hb
+
+
 @compiled()
 def seed_words(run, start, out, pool):
     """`seeding.batch_stream_array` compiled: out[k] (2 * streams uint64) gets the words of game
@@ -351,31 +388,18 @@ def seed_words(run, start, out, pool):
     size = run.size + 1
     for k in range(out.shape[0]):
         last = _U(start + k)
-        h = _SS_INIT_A
-        for i in range(_SS_POOL):
-            pool[i], h = _hashmix(run[i], h)
+        h = _fill_pool(pool, run[0], run[1], run[2], run[3])
         for i_src in range(size):
-            for i_dst in range(_SS_POOL):
-                if i_src < _SS_POOL and i_src == i_dst:
-                    continue
-                if i_src < _SS_POOL:
-                    word = pool[i_src]
-                elif i_src < run.size:
-                    word = run[i_src]
-                else:
-                    word = last
-                hashed, h = _hashmix(word, h)
-                mixed = (_SS_MIX_L * pool[i_dst] - _SS_MIX_R * hashed) & _M32
-                pool[i_dst] = mixed ^ (mixed >> _S16)
+            if i_src < _SS_POOL:
+                word = pool[i_src]
+            elif i_src < run.size:
+                word = run[i_src]
+            else:
+                word = last
+            h = _mix_word(pool, i_src, word, h)
         hb = _SS_INIT_B
         for w in range(out.shape[1]):
-            pair = _ZERO
-            for half in range(2):
-                value = pool[(2 * w + half) % _SS_POOL] ^ hb
-                hb = (hb * _SS_MULT_B) & _M32
-                value = (value * hb) & _M32
-                pair |= (value ^ (value >> _S16)) << _U(32 * half)
-            out[k, w] = pair
+            out[k, w], hb = _state_pair(pool, w, hb)
 
 
 @compiled()
@@ -385,33 +409,14 @@ def seed_row(seed, row, pool):
     .generate_state(4, uint64) (the hash steps of `seed_words`, no spawn key) as the LCG's seed
     and increment, then PCG64's srandom; the 32-bit buffer empty. `pool`: 4 uint64 of scratch."""
     s = _U(seed)
-    h = _SS_INIT_A
-    for i in range(_SS_POOL):
-        word = s & _M32 if i == 0 else (s >> _S32 if i == 1 else _ZERO)
-        pool[i], h = _hashmix(word, h)
+    h = _fill_pool(pool, s & _M32, s >> _S32, _ZERO, _ZERO)
     for i_src in range(_SS_POOL):
-        for i_dst in range(_SS_POOL):
-            if i_src != i_dst:
-                hashed, h = _hashmix(pool[i_src], h)
-                mixed = (_SS_MIX_L * pool[i_dst] - _SS_MIX_R * hashed) & _M32
-                pool[i_dst] = mixed ^ (mixed >> _S16)
+        h = _mix_word(pool, i_src, pool[i_src], h)
     hb = _SS_INIT_B
-    w0 = w1 = w2 = w3 = _ZERO
-    for w in range(4):
-        pair = _ZERO
-        for half in range(2):
-            value = pool[(2 * w + half) % _SS_POOL] ^ hb
-            hb = (hb * _SS_MULT_B) & _M32
-            value = (value * hb) & _M32
-            pair |= (value ^ (value >> _S16)) << _U(32 * half)
-        if w == 0:
-            w0 = pair
-        elif w == 1:
-            w1 = pair
-        elif w == 2:
-            w2 = pair
-        else:
-            w3 = pair
+    w0, hb = _state_pair(pool, 0, hb)
+    w1, hb = _state_pair(pool, 1, hb)
+    w2, hb = _state_pair(pool, 2, hb)
+    w3, hb = _state_pair(pool, 3, hb)
     inc_hi = (w2 << _ONE) | (w3 >> _U(63))
     inc_lo = (w3 << _ONE) | _ONE
     hi, lo, _ = _step(_ZERO, _ZERO, inc_hi, inc_lo)
