@@ -25,10 +25,7 @@ def search(params, info, state, seed, kernel):
     bot.setup(info, seat, rng)
     decision = Decision(state.clone(), seat, rng)
     actions = bot.root_actions(decision)
-    prior = bot._prior.act(decision) if bot._prior is not None else None
-    prior = prior if prior in actions else None
+    prior = bot.root_prior(decision, actions)
     root = bot.search(decision, actions, prior)
-    best = root.most_visited(actions.__contains__)
-    if prior is not None and bot.guard > 0:
-        best = root.guarded(best, prior, bot.guard)
+    best = bot.best_edge(root, actions.__contains__, prior)
     return edges(root), best.action, rng.bit_generator.state, bot.compiled_reason

@@ -5,7 +5,7 @@ No `from __future__ import annotations` here: the CLI reads the constructor's an
 """
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -125,20 +125,27 @@ class ISMCTS(SearchStrategy):
     def act(self, decision: Decision) -> Action:
         budget = self.budget()
         actions = self.root_actions(decision)
-        prior = self._prior.act(decision) if self._prior is not None else None
+        prior = self.root_prior(decision, actions)
         if len(actions) == 1:
             return actions[0]
-        if prior is not None and prior not in actions:
-            prior = None
         root = self.search(decision, actions, prior, budget)
         listed = decision.legal_actions is not None
-        allowed = actions.__contains__ if listed else decision.is_legal
+        best = self.best_edge(root, actions.__contains__ if listed else decision.is_legal, prior)
+        return actions[0] if best is None else best.action
+
+    def root_prior(self, decision: Decision, actions: Sequence[Action]) -> Action | None:
+        """The prior strategy's choice at the root (it is asked even where one action is left:
+        its draws are part of the game's), or None: no prior, or a choice outside `actions`."""
+        prior = self._prior.act(decision) if self._prior is not None else None
+        return prior if prior is not None and prior in actions else None
+
+    def best_edge(self, root: Node, allowed: Callable[[Action], bool], prior: Action | None) -> Edge | None:
+        """The root edge the search plays among the `allowed` actions (None: none searched): the
+        best mean with `crn`, else the most visited; kept off the prior only by the `guard`."""
         best = root.best_mean(allowed) if self.crn else root.most_visited(allowed)
-        if best is None:
-            return actions[0]
-        if prior is not None and self.guard > 0:
-            return root.guarded(best, prior, self.guard).action
-        return best.action
+        if best is not None and prior is not None and self.guard > 0:
+            best = root.guarded(best, prior, self.guard)
+        return best
 
     def compiled(self) -> Any:
         """The game's compiled search iterations for this search, or None (why: `compiled_reason`):

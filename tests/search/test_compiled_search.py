@@ -57,8 +57,7 @@ def _search(params, state, config, seed, kernel):
     bot.setup(GameInfo("sixnimmt", config, state.n), seat, rng)
     decision = Decision(state.clone(), seat, rng)
     actions = bot.root_actions(decision)
-    prior = bot._prior.act(decision) if bot._prior is not None else None
-    prior = prior if prior in actions else None
+    prior = bot.root_prior(decision, actions)
     root = bot.search(decision, actions, prior)
     stats = [(a, e.visits, e.total, e.available, e.bias) for a, e in root.edges.items()]
     after = rng.bit_generator.state

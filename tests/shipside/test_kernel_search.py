@@ -88,8 +88,7 @@ def _direct(params, info, state, seed):
         _SEARCHES[key] = compiled.KernelSearch(info, bot.rollout_spec)
     decision = Decision(state.clone(), seat, rng)
     actions = decision.legal_actions
-    prior = bot._prior.act(decision) if bot._prior is not None else None
-    prior = prior if prior in actions else None
+    prior = bot.root_prior(decision, actions)
     root = _SEARCHES[key].run(decision, actions, prior, bot.prior_weight, bot.iterations, bot.c, bot.depth,
                               bot.max_rollout_steps or GAME.max_steps(info.config, 2), bot.horizon,
                               bot.round_cut, bot.reward)
