@@ -37,17 +37,13 @@ def _module_file(name: str, root: Path) -> Path | None:
 
 def _imported_files(text: str, root: Path) -> set[Path]:
     """The project files a module's source imports (packages and the submodules named)."""
-    found: set[Path] = set()
+    modules = [match.group(1) for match in _IMPORT.finditer(text)]
     for match in _FROM.finditer(text):
         package = match.group(1)
-        for name in re.findall(r"\w+", match.group(2).split("#")[0]):
-            if name != "as":
-                found.add(_module_file(f"{package}.{name}", root) or Path())
-        found.add(_module_file(package, root) or Path())
-    for match in _IMPORT.finditer(text):
-        found.add(_module_file(match.group(1), root) or Path())
-    found.discard(Path())
-    return found
+        modules.append(package)
+        modules += [f"{package}.{name}" for name in re.findall(r"\w+", match.group(2).split("#")[0])
+                    if name != "as"]
+    return {path for path in (_module_file(name, root) for name in modules) if path is not None}
 
 
 @functools.cache
