@@ -98,14 +98,15 @@ def _c_reference(folder: str) -> str | None:
 
 
 def _c_rounds_rate(program: str, master: int | None, kernel_rounds: int) -> float:
-    return _c_rate(program, 10 * kernel_rounds, master)
+    return _c_rate(program, 10 * kernel_rounds, *(() if master is None else (master,)))
 
 
-def _c_rate(program: str, rounds: int, master: int | None = None) -> float:
-    """The C reference's rounds per CPU second: its own seeds, or (`master`) each game's streams
-    from SeedSequence(master, spawn_key=(game,)), the kernel's games."""
-    args = [program, str(rounds)] + ([] if master is None else [str(master)])
-    done = subprocess.run(args, capture_output=True, text=True, check=True)
+def _c_rate(program: str, rounds: int, *extra: object) -> float:
+    """The C reference's rounds per CPU second: its own seeds, or (`extra`: a master seed) each
+    game's streams from SeedSequence(master, spawn_key=(game,)), the kernel's games (then
+    "deal": the deals alone)."""
+    done = subprocess.run([program, str(rounds), *map(str, extra)], capture_output=True, text=True,
+                          check=True)
     return float(done.stdout.split()[0])
 
 

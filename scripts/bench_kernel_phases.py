@@ -39,7 +39,6 @@ deal's `shuffle` ~20 %, `row_points` ~9 % (now summed inside `cheapest_row`), `b
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 import time
@@ -60,23 +59,14 @@ REPS = 3
 
 
 @compiled()
-def _seat_only(gens, cfg, index, words, chance_words, incs, slots, rotation):
-    """`play_games` up to the seating, for every game."""
+def _upto(deal, g, gens, cfg, index, words, chance_words, incs, slots, rotation):
+    """`play_games` up to the seating (and, with `deal`, the deal), for every game."""
     n = cfg[L.C_N]
     for k in range(index.size):
         kr.game_rows(gens, n + 2, k, words, chance_words, incs)
         rotation[k] = seat_slots(n, cfg[L.C_SEATING], cfg[L.C_DUPLICATE], index[k], gens[n + 1], slots[k])
-    return 0
-
-
-@compiled()
-def _deal_only(g, gens, cfg, index, words, chance_words, incs, slots, rotation):
-    """`play_games` up to the deal, for every game."""
-    n = cfg[L.C_N]
-    for k in range(index.size):
-        kr.game_rows(gens, n + 2, k, words, chance_words, incs)
-        rotation[k] = seat_slots(n, cfg[L.C_SEATING], cfg[L.C_DUPLICATE], index[k], gens[n + 1], slots[k])
-        new_match(g, cfg, gens[0])
+        if deal:
+            new_match(g, cfg, gens[0])
     return 0
 
 
@@ -114,16 +104,15 @@ def phases(rounds: int):
             play_games(g, gens, cfg, run.index, run.words, run.chance, run.incs, lineup.fns, lineup.params,
                        direct, *out, log, K._NO_TRACE)
 
-    def upto(driver, with_g: bool):
+    def upto(deal: bool):
         def call():
             g, gens = new_layout(cfg), K._generators(n)
-            args = (gens, cfg, run.index, run.words, run.chance, run.incs, out[0], out[1])
-            driver(*((g,) + args if with_g else args))
+            _upto(deal, g, gens, cfg, run.index, run.words, run.chance, run.incs, out[0], out[1])
         return call
 
     games = _best(rounds, play)
-    seat = _best(rounds, upto(_seat_only, False))
-    deal = _best(rounds, upto(_deal_only, True))
+    seat = _best(rounds, upto(False))
+    deal = _best(rounds, upto(True))
     yield "play_games, all", games
     yield "  game_rows + seat_slots", seat
     yield "  new_match: rows reset + deal shuffle", deal - seat
@@ -138,18 +127,16 @@ def phases(rounds: int):
 def c_phases(rounds: int):
     """(label, µs per round) of the C reference, or nothing without a C compiler."""
     sys.path.insert(0, __file__.rsplit("/", 1)[0])
-    from bench_kernel import _c_reference
+    from bench_kernel import _c_rate, _c_reference
 
     with tempfile.TemporaryDirectory() as folder:
         program = _c_reference(folder)
         if program is None:
             return
-        for label, args in (("C reference, own seeds, whole round", []),
-                            ("C reference, SeedSequence seeds, whole round", ["1"]),
-                            ("C reference, SeedSequence seeds, deal only", ["1", "deal"])):
-            best = max(float(subprocess.run([program, str(rounds), *args], capture_output=True, text=True,
-                                            check=True).stdout.split()[0]) for _ in range(REPS))
-            yield label, 1e6 / best
+        for label, args in (("C reference, own seeds, whole round", ()),
+                            ("C reference, SeedSequence seeds, whole round", (1,)),
+                            ("C reference, SeedSequence seeds, deal only", (1, "deal"))):
+            yield label, 1e6 / max(_c_rate(program, rounds, *args) for _ in range(REPS))
 
 
 if __name__ == "__main__":
