@@ -845,7 +845,7 @@ def _pick(g, chance, c0, c1):
 # ---- one decision step ------------------------------------------------------------------------
 
 
-@compiled()
+@compiled(inline=True)
 def _ask(g, gens, slot_of, fns, params, trace, ask, seat):
     """The seat's bot answers; returns the encoded action, or -1 for an answer outside the list."""
     count = prepare(ask, seat, g)
@@ -882,7 +882,7 @@ def step(g, gens, slot_of, fns, params, trace):
 
 
 # ---- whole games ------------------------------------------------------------------------------
-@compiled()
+@compiled(inline=True)
 def play_on(g, gens, slot_of, fns, params, max_steps, trace):
     """Steps until the game is over or `max_steps` steps (-1: no limit); returns (steps, bad
     seat or -1)."""
