@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from simkit.engine.compile_aside import share_cores
 from simkit.engine.orphan_guard import exit_with_parent
 from simkit.engine.play import Chunk, play_range
 from simkit.engine.records import write_chunk
@@ -18,6 +19,7 @@ def play_chunk(spec: RunSpec, chunk_id: int, start: int, stop: int, parent: int,
     """(chunk_id, its rows, False); with `out_dir`, the chunk is written there (seats, games,
     then its index entry, as the parent would) and (chunk_id, an empty Chunk, True) returned."""
     exit_with_parent(parent)
+    share_cores()
     chunk = play_range(spec, start, stop)
     if out_dir is None:
         return chunk_id, chunk, False
@@ -29,6 +31,7 @@ def play_marked(spec: RunSpec, start: int, stop: int, parent: int, marks: str) -
     """The rows of games start..stop-1, noting in the file `marks` (8 bytes) the seat being set
     up or asked (-1 between), so that the parent can name it if this process dies."""
     exit_with_parent(parent)
+    share_cores()
     fd = os.open(marks, os.O_WRONLY | os.O_CREAT, 0o600)
     try:
         def mark(seat: int) -> None:

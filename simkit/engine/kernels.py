@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from simkit.engine.config import GameConfig
-from simkit.engine.strategy import StrategySpec, load_class
+from simkit.engine.strategy import StrategySpec, load_class, parse_strategy
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,18 @@ def load_function(form: KernelForm) -> Any:
         function = getattr(importlib.import_module(module), name)
         ready = getattr(function, "ready", None)     # a bot made with kernel_rng.compiled
         return function if ready is None else ready()
+
+
+def lineup_bots(spec: Any) -> list[Any]:
+    """The compiled bots (not compiled yet) of the run `spec`'s lineup, but the game's `random`
+    (which `compile_aside` compiles with the game loop)."""
+    plain = kernel_form(parse_strategy("random", spec.game)).function
+    bots = []
+    for function in dict.fromkeys(kernel_form(s).function for s in spec.strategies):
+        if function != plain:
+            module, _, name = function.partition(":")
+            bots.append(getattr(importlib.import_module(module), name))
+    return bots
 
 
 @contextmanager

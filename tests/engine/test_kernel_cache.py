@@ -42,20 +42,21 @@ print(json.dumps({{"hits": sum(play_games.stats.cache_hits.values()),
 """
 
 
-def _child(cache: Path, pad: int, first: str) -> dict:
+def _child(cache: Path, pad: int, first: str, code: str = _CHILD) -> dict:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", _CHILD.format(pad=pad, first=first)], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-c", code.format(pad=pad, first=first)], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _seed_without_the_game_loop(cache: Path) -> int:
+def _seed_without_the_game_loop(cache: Path, skip: tuple[str, ...] = ()) -> int:
     """Fill `cache` (a NUMBA_CACHE_DIR) with this process's cached kernels of the modules the
     child plays, all but `play_games`: the first child then compiles the game loop alone (about
     3 s), not every bot and engine kernel under it too (about 15 s more). This process's own
     play (the default cache, shared with the rest of the suite) writes them first. The number
-    of files copied (none where this process's cache holds nothing: the child compiles all)."""
+    of files copied (none where this process's cache holds nothing: the child compiles all).
+    Files whose names start with one of `skip` stay out too."""
     from numba.core.caching import _CacheLocator
     from numba.core.registry import CPUDispatcher
 
@@ -74,7 +75,7 @@ def _seed_without_the_game_loop(cache: Path) -> int:
     copied = 0
     for mine, theirs in sources.items():
         for entry in [*mine.glob("*.nbi"), *mine.glob("*.nbc")]:
-            if entry.name.startswith("kernel_play.play_games-"):
+            if entry.name.startswith(("kernel_play.play_games-", *skip)):
                 continue
             theirs.mkdir(parents=True, exist_ok=True)
             shutil.copy2(entry, theirs / entry.name)
@@ -93,6 +94,44 @@ def test_a_second_process_loads_the_game_loop_from_the_cache(tmp_path):
     assert later == {**first, "hits": 1, "misses": 0}           # loaded, not compiled again
     saved = list(cache.rglob("kernel_play.play_games-*.nbc"))
     assert len(saved) == 1, saved                                # one entry in numba's index
+
+
+# a run whose game loop and `heuristic` bot both need compiling: which children it started
+# (simkit/engine/compile_aside.py), then what numba did for the loop and the bot in this process
+_ASIDE = """
+import json, os
+from simkit.engine import compile_aside
+started = []
+start = compile_aside.Aside.__init__
+def record(self, target, args):
+    started.append(target)
+    start(self, target, args)
+compile_aside.Aside.__init__ = record
+compile_aside._free_cores = lambda: 2
+from simkit.engine.spec import RunSpec
+from simkit.games.sixnimmt.kernel import play_range_kernel
+from simkit.games.sixnimmt.kernel_play import play_games
+from strategies.sixnimmt.kernel_bots import heuristic_bot
+play_range_kernel(RunSpec.create("sixnimmt", 4, ["heuristic", "random", "random", "random"], 1, seed=1), 0, 1)
+def counts(f):
+    return [sum(f.stats.cache_hits.values()), sum(f.stats.cache_misses.values())]
+print(json.dumps({{"started": started, "loop": counts(play_games), "bot": counts(heuristic_bot)}}))
+"""
+
+
+def test_a_first_start_compiles_the_game_loop_in_a_child_meanwhile(tmp_path, monkeypatch):
+    """The loop and a bot both missing from the cache: a child compiles the loop (one game of
+    `random` bots) while the run compiles its bot; the run then loads the loop from the cache,
+    compiled nowhere else. Started again, the loop is cached: no child."""
+    monkeypatch.delenv("SIMKIT_COMPILE_ASIDE", raising=False)
+    cache = tmp_path / "numba-cache"
+    _seed_without_the_game_loop(cache, skip=("kernel_bots.heuristic_bot-",))
+    first = _child(cache, 0, "numpy", _ASIDE)
+    assert first["started"] == ["simkit.engine.compile_aside:play_one_random_game"]
+    assert first["loop"] == [1, 0]                   # loaded: the child had put it in the cache
+    assert first["bot"] == [0, 1]                    # compiled here, meanwhile
+    later = _child(cache, 0, "numpy", _ASIDE)
+    assert later == {"started": [], "loop": [1, 0], "bot": [1, 0]}
 
 
 def _holds_dispatcher(t: types.Type) -> bool:

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from simkit.engine.compile_aside import loop_aside
 from simkit.engine.kernel_records import ArrayResults, array_chunk, seat_lists
 from simkit.engine.kernels import (
     KernelLineup,
     bad_answer,
     check_run,
     game_streams,
+    lineup_bots,
     quiet_numba,
     run_reason,
 )
@@ -133,12 +135,13 @@ class _Run:
     """A run's arrays for the kernel: its state, settings, bots and the games' streams."""
 
     def __init__(self, spec: RunSpec, start: int, stop: int):
-        from simkit.games.shipside.kernel_play import ROW_WORDS, new_layout
+        from simkit.games.shipside.kernel_play import ROW_WORDS, new_layout, play_games
 
         check_run(kernel_supported(spec))
         config: ShipsideConfig = spec.config      # type: ignore[assignment]
         self.cap = step_cap(config)
-        self.lineup = _Lineup(spec.strategies, config)
+        with loop_aside(spec, play_games, lineup_bots(spec)):
+            self.lineup = _Lineup(spec.strategies, config)
         self.cfg = config_array(config, seating=spec.seating, duplicate=spec.duplicate, step_cap=self.cap)
         self.g = new_layout(settings(config), tables(config))
         self.gens = np.zeros((4, ROW_WORDS), dtype=np.uint64)

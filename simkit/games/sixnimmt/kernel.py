@@ -22,12 +22,14 @@ from typing import Any
 
 import numpy as np
 
+from simkit.engine.compile_aside import loop_aside
 from simkit.engine.kernel_records import ArrayResults, array_chunk
 from simkit.engine.kernels import (
     KernelLineup,
     bad_answer,
     check_run,
     game_streams,
+    lineup_bots,
     quiet_numba,
     run_reason,
 )
@@ -90,7 +92,8 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
-    lineup = _Lineup(spec.strategies, config, n)
+    with loop_aside(spec, play_games, lineup_bots(spec)):
+        lineup = _Lineup(spec.strategies, config, n)
     direct = direct_slots(lineup.fns)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     g, gens = new_layout(cfg), _generators(n)
@@ -254,7 +257,8 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
-    lineup = _Lineup(spec.strategies, config, n)
+    with loop_aside(spec, play_games, lineup_bots(spec)):
+        lineup = _Lineup(spec.strategies, config, n)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     run = game_streams(spec, index, index + 1, n + 2)
     cap = int(cfg[L.C_STEP_CAP])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simkit.engine.compile_aside import loop_aside
 from simkit.engine.kernel_records import ArrayResults, array_chunk, seat_lists
 from simkit.engine.kernels import (
     GameStreams,
@@ -24,6 +25,7 @@ from simkit.engine.kernels import (
     bad_answer,
     check_run,
     game_streams,
+    lineup_bots,
     quiet_numba,
     run_reason,
 )
@@ -91,12 +93,13 @@ class _Lineup(KernelLineup):
 def _setup(spec: RunSpec, start: int, stop: int) -> tuple[_Lineup, np.ndarray, np.ndarray, np.ndarray,
                                                           GameStreams]:
     """(lineup, cfg, g, gens, the games' streams) of games start..stop-1."""
-    from simkit.games.trains.kernel_play import GEN_WORDS, new_layout
+    from simkit.games.trains.kernel_play import GEN_WORDS, new_layout, play_games
 
     check_run(kernel_supported(spec))
     config: TrainsConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
-    lineup = _Lineup(spec.strategies, config, n)
+    with loop_aside(spec, play_games, lineup_bots(spec)):
+        lineup = _Lineup(spec.strategies, config, n)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     g = new_layout(cfg, _effects(config))
     gens = np.zeros((n + 2, GEN_WORDS), dtype=np.uint64)
