@@ -406,6 +406,9 @@ class TableDP:
         """The optimum if it lies in (alpha, beta); otherwise a bound (<= alpha or >= beta)."""
         if self.kernel is None and USE_KERNEL and not self.memo:
             from simkit.games.rummikub import dp_kernel  # numba: imported on the first solve only
+            from simkit.games.rummikub.solver_compile import first_use
+
+            first_use("dp")
 
             if dp_kernel.supported(self):
                 self.kernel = dp_kernel.Kernel(self)

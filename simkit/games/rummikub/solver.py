@@ -254,6 +254,9 @@ def _rack_search(O: list[int], oj: int, w: Sequence[int], jw: int, min_value: in
     unless `dp.USE_KERNEL` is off."""
     if dp.USE_KERNEL:
         from simkit.games.rummikub import meld_kernel  # numba: imported on the first search only
+        from simkit.games.rummikub.solver_compile import first_use
+
+        first_use("meld")
 
         if meld_kernel.supported(O, oj, min_value):
             value, plan = meld_kernel.search(O, oj, w, jw, min_value, (objective, joker_points, min_value))
@@ -625,3 +628,25 @@ def solve_observation(obs, config, objective: str = "tiles",
                  retrieval=config.joker_retrieval, initial_points=config.initial_meld_points,
                  jokers_in_initial=config.joker_in_initial_meld, joker_points=config.joker_points,
                  state_cap=state_cap)
+
+
+def warm_table_dp() -> tuple:
+    """One small table DP solved and planned (`solver_compile`: compiles or loads `dp_kernel`):
+    a red 1-2-3 on the table, red, blue and black 4s and a joker on the rack."""
+    w, jw = _row_weights("tiles", 30)
+    F = [[0] * 15 for _ in range(4)]
+    O = [[0] * 15 for _ in range(4)]
+    F[0][1] = F[0][2] = F[0][3] = 1
+    O[0][4] = O[1][4] = O[2][4] = 1
+    return _table_dp(F, O, w, 0, 1, jw, [])
+
+
+def warm_rack_search() -> list[tuple] | None:
+    """One rack search of an initial meld (`solver_compile`: compiles or loads `meld_kernel`):
+    the four 10s and a joker, for 30 points."""
+    w, jw = _weights("tiles", 30)
+    O = [0] * 52
+    for c in range(4):
+        O[9 * 4 + c] = 1
+    return _rack_search(O, 1, w, jw, 30, "tiles", 30)
+
