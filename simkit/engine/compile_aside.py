@@ -26,6 +26,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from simkit.engine import compile_clock
+
 #: "0" compiles everything in the run's own process
 SWITCH = "SIMKIT_COMPILE_ASIDE"
 #: seconds to wait for the child before compiling without it
@@ -71,9 +73,11 @@ class Aside:
 
     def wait(self, timeout: float = PATIENCE) -> bool:
         """Wait for the child; True when it finished its work. A child still running after
-        `timeout` seconds is stopped."""
+        `timeout` seconds is stopped. The wait is compile time to a decision's clock
+        (`compile_clock`): the solver's first use of a part can wait inside a decision."""
         try:
-            return self.process.wait(timeout) == 0
+            with compile_clock.compiling():
+                return self.process.wait(timeout) == 0
         except subprocess.TimeoutExpired:
             self.stop()
             return False

@@ -4,13 +4,16 @@ The first decision that needs a compiled kernel (the Rummikub solver, a search's
 rollouts) compiles it, or loads it from numba's disk cache: half a minute or more on a fresh
 install. `DecisionGuard` must not charge that to the seat deciding (a 60 s `--decision-timeout`
 would forfeit a sound strategy on a fresh machine), so it restarts a decision's clock while
-numba holds its compiler lock. `listen()` is called where simkit imports numba; this module
+numba holds its compiler lock, or while this process waits for a child compiling a kernel for it
+(`compiling()`). `listen()` is called where simkit imports numba; this module
 itself imports nothing heavy, so the guard can ask `busy()` without importing numba.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 _lock = threading.Lock()
 _depth = 0
@@ -32,6 +35,17 @@ def _leave() -> None:
     global _depth
     with _lock:
         _depth = max(0, _depth - 1)
+
+
+@contextmanager
+def compiling() -> Iterator[None]:
+    """The block counts as compiling: waiting for a child process that compiles a kernel
+    (simkit/engine/compile_aside.py) is the compile's time too, not the seat's."""
+    _enter()
+    try:
+        yield
+    finally:
+        _leave()
 
 
 def listen() -> None:

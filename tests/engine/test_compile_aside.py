@@ -126,3 +126,21 @@ def test_start_once_per_key_and_wait_for_it(monkeypatch):
     assert children[0].waited and len(children) == 1
     monkeypatch.setenv(compile_aside.SWITCH, "0")
     assert compile_aside.start("meld", "module:warm") is False
+
+
+def test_waiting_for_the_child_is_compile_time_to_a_decision_s_clock(monkeypatch):
+    """The Rummikub solver's first use of a part may wait inside a decision: `DecisionGuard`
+    does not charge compile time (`compile_clock.busy()`) to the seat."""
+    from simkit.engine import compile_clock
+
+    child = Aside("time:sleep", (0,))
+    seen = []
+    wait = child.process.wait
+
+    def watched(timeout):
+        seen.append(compile_clock.busy())
+        return wait(timeout)
+    monkeypatch.setattr(child.process, "wait", watched)
+    assert not compile_clock.busy()
+    assert child.wait() is True
+    assert seen == [True] and not compile_clock.busy()

@@ -632,7 +632,7 @@ def solve_observation(obs, config, objective: str = "tiles",
 
 def warm_table_dp() -> tuple:
     """One small table DP solved and planned (`solver_compile`: compiles or loads `dp_kernel`):
-    a red 1-2-3 on the table, red, blue and black 4s and a joker on the rack."""
+    R1 R2 R3 on the table, R4 K4 O4 and a joker on the rack."""
     w, jw = _row_weights("tiles", 30)
     F = [[0] * 15 for _ in range(4)]
     O = [[0] * 15 for _ in range(4)]
@@ -649,4 +649,3 @@ def warm_rack_search() -> list[tuple] | None:
     for c in range(4):
         O[9 * 4 + c] = 1
     return _rack_search(O, 1, w, jw, 30, "tiles", 30)
-
