@@ -7,7 +7,8 @@ function types, one signature for every bot: tests/engine/test_kernel_cache.py),
 process can compile it, by playing one game of the game's `random` bots, while this process
 compiles the lineup's bots; the loop then loads from numba's disk cache, where the child left
 it. On a machine with two free cores the first start takes about the loop's time instead of
-the sum; the CPU spent is the same plus the child's start (about 1.5 s).
+the sum; it spends more CPU (the child's start, and the helpers the bots and the loop share,
+compiled in both: docs/performance.md, "A first start compiles in two processes").
 
 The child only fills the cache: nothing depends on it. When it fails or is not used (one core,
 the loop already cached, no bot to compile beside it, `SIMKIT_COMPILE_ASIDE=0`), this process
@@ -27,6 +28,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from simkit.engine import compile_clock
+from simkit.engine.kernels import lineup_bots
 
 #: "0" compiles everything in the run's own process
 SWITCH = "SIMKIT_COMPILE_ASIDE"
@@ -121,12 +123,12 @@ def wait_for(key: str) -> None:
 
 
 @contextmanager
-def loop_aside(spec: Any, loop: Any, bots: list[Any]) -> Iterator[Aside | None]:
-    """Around the loading of a kernel run's `bots` (their compiled dispatchers, not loaded yet):
-    when the game loop `loop` (a dispatcher) and one of them would both be compiled, a child
-    compiles the loop meanwhile (one game of `random` bots of the run's game, player count and
-    config) and this block waits for it at the end. Yields the child, or None."""
-    if not _may_start() or not uncached(loop) or not any(uncached(bot) for bot in bots):
+def loop_aside(spec: Any, loop: Any) -> Iterator[Aside | None]:
+    """Around the loading of the bots of a kernel run `spec`: when the game loop `loop` (a
+    dispatcher) and one of its bots but `random` (`kernels.lineup_bots`) would both be compiled,
+    a child compiles the loop meanwhile (one game of `random` bots of the run's game, player
+    count and config) and this block waits for it at the end. Yields the child, or None."""
+    if not _may_start() or not uncached(loop) or not any(uncached(bot) for bot in lineup_bots(spec)):
         yield None
         return
     aside = Aside(f"{__name__}:play_one_random_game", (spec.game, spec.n_players, spec.config))

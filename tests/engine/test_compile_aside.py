@@ -41,20 +41,27 @@ class _Started:
 
 @pytest.fixture
 def started(monkeypatch):
+    """The children `compile_aside` starts, recorded, not run; two cores, the switch unset."""
     children: list[_Started] = []
     monkeypatch.setattr(compile_aside, "Aside", lambda target, args: children.append(_Started(target, args))
                         or children[-1])
+    monkeypatch.setattr(compile_aside, "_STARTED", {})
     monkeypatch.setattr(compile_aside, "_free_cores", lambda: 2)
     monkeypatch.delenv(compile_aside.SWITCH, raising=False)
     return children
 
 
+def _loop_aside(monkeypatch, loop: _Function, bots: list[_Function]):
+    monkeypatch.setattr(compile_aside, "lineup_bots", lambda spec: bots)
+    return loop_aside(SPEC, loop)
+
+
 SPEC = RunSpec.create("shipside", 2, ["greedy", "random"], 1, seed=1)
 
 
-def test_the_loop_goes_aside_when_it_and_a_bot_would_both_compile(started):
+def test_the_loop_goes_aside_when_it_and_a_bot_would_both_compile(started, monkeypatch):
     bots = [_Function(cached=True), _Function(cached=False)]
-    with loop_aside(SPEC, _Function(cached=False), bots) as child:
+    with _loop_aside(monkeypatch, _Function(cached=False), bots) as child:
         assert child is started[0] and not child.waited
     assert child.waited and not child.stopped                 # the block waits for it at the end
     assert child.target == "simkit.engine.compile_aside:play_one_random_game"
@@ -72,14 +79,14 @@ def test_no_child_when_it_would_not_help(started, monkeypatch, loop, bots, cores
     monkeypatch.setattr(compile_aside, "_free_cores", lambda: cores)
     if switch is not None:
         monkeypatch.setenv(compile_aside.SWITCH, switch)
-    with loop_aside(SPEC, _Function(cached=loop), [_Function(cached=b) for b in bots]) as child:
+    with _loop_aside(monkeypatch, _Function(cached=loop), [_Function(cached=b) for b in bots]) as child:
         assert child is None
     assert started == []
 
 
-def test_a_failing_block_stops_the_child(started):
+def test_a_failing_block_stops_the_child(started, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
-        with loop_aside(SPEC, _Function(cached=False), [_Function(cached=False)]):
+        with _loop_aside(monkeypatch, _Function(cached=False), [_Function(cached=False)]):
             raise KeyboardInterrupt
     assert started[0].stopped and not started[0].waited
 
@@ -111,13 +118,8 @@ def test_a_child_starts_no_child_of_its_own(tmp_path):
     assert seen.read_text() == "0"
 
 
-def test_start_once_per_key_and_wait_for_it(monkeypatch):
-    monkeypatch.setattr(compile_aside, "_STARTED", {})
-    monkeypatch.setattr(compile_aside, "_free_cores", lambda: 2)
-    monkeypatch.delenv(compile_aside.SWITCH, raising=False)
-    children: list[_Started] = []
-    monkeypatch.setattr(compile_aside, "Aside", lambda target, args: children.append(_Started(target, args))
-                        or children[-1])
+def test_start_once_per_key_and_wait_for_it(started, monkeypatch):
+    children = started
     assert compile_aside.start("dp", "module:warm") is True
     assert compile_aside.start("dp", "module:warm") is False           # one child per key
     compile_aside.wait_for("meld")                                      # none started: no wait

@@ -25,7 +25,6 @@ from simkit.engine.kernels import (
     bad_answer,
     check_run,
     game_streams,
-    lineup_bots,
     quiet_numba,
     run_reason,
 )
@@ -140,7 +139,7 @@ class _Run:
         check_run(kernel_supported(spec))
         config: ShipsideConfig = spec.config      # type: ignore[assignment]
         self.cap = step_cap(config)
-        with loop_aside(spec, play_games, lineup_bots(spec)):
+        with loop_aside(spec, play_games):
             self.lineup = _Lineup(spec.strategies, config)
         self.cfg = config_array(config, seating=spec.seating, duplicate=spec.duplicate, step_cap=self.cap)
         self.g = new_layout(settings(config), tables(config))

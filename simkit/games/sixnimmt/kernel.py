@@ -29,7 +29,6 @@ from simkit.engine.kernels import (
     bad_answer,
     check_run,
     game_streams,
-    lineup_bots,
     quiet_numba,
     run_reason,
 )
@@ -92,7 +91,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
-    with loop_aside(spec, play_games, lineup_bots(spec)):
+    with loop_aside(spec, play_games):
         lineup = _Lineup(spec.strategies, config, n)
     direct = direct_slots(lineup.fns)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
@@ -257,7 +256,7 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
-    with loop_aside(spec, play_games, lineup_bots(spec)):
+    with loop_aside(spec, play_games):
         lineup = _Lineup(spec.strategies, config, n)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     run = game_streams(spec, index, index + 1, n + 2)

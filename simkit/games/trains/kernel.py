@@ -25,7 +25,6 @@ from simkit.engine.kernels import (
     bad_answer,
     check_run,
     game_streams,
-    lineup_bots,
     quiet_numba,
     run_reason,
 )
@@ -98,7 +97,7 @@ def _setup(spec: RunSpec, start: int, stop: int) -> tuple[_Lineup, np.ndarray, n
     check_run(kernel_supported(spec))
     config: TrainsConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
-    with loop_aside(spec, play_games, lineup_bots(spec)):
+    with loop_aside(spec, play_games):
         lineup = _Lineup(spec.strategies, config, n)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     g = new_layout(cfg, _effects(config))
