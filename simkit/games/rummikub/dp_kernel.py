@@ -30,6 +30,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from simkit.engine.kernel_arrays import grow_rows, sort_small
 from simkit.engine.kernel_rng import compiled
 from simkit.games.rummikub import dp_parts as _dp
 
@@ -399,7 +400,7 @@ def _colour_options(c, n, rcode, jleft, flags, F, O, keepm, rp):  # noqa: C901
                         vals = np.empty(nn, dtype=np.int64)
                         for q in range(nn):
                             vals[q] = newL[q] << 4 | newM[q]
-                        vals.sort()
+                        sort_small(vals, nn)
                         ncode = 0
                         for q in range(nn):
                             ncode |= vals[q] << (6 * q)
@@ -412,9 +413,7 @@ def _colour_options(c, n, rcode, jleft, flags, F, O, keepm, rp):  # noqa: C901
                         if dup:
                             continue
                         if nout == out.shape[0]:
-                            bigger = np.zeros((2 * nout, OPT_COLS), dtype=np.int64)
-                            bigger[:nout] = out
-                            out = bigger
+                            out = grow_rows(out)
                         out[nout, 0] = ncode
                         out[nout, 1] = rr + sr
                         out[nout, 2] = jr + sj
@@ -479,8 +478,11 @@ def _grown(mk, mv):
     for i in range(mk.shape[0]):
         if mk[i, 0]:
             j = _slot(nk, mk[i, 0], mk[i, 1])
-            nk[j] = mk[i]
-            nv[j] = mv[i]
+            nk[j, 0] = mk[i, 0]
+            nk[j, 1] = mk[i, 1]
+            nv[j, 0] = mv[i, 0]
+            nv[j, 1] = mv[i, 1]
+            nv[j, 2] = mv[i, 2]
     return nk, nv
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from simkit.engine.kernel_arrays import grow_rows
 from simkit.engine.kernel_rng import compiled
 
 NEG = -(1 << 40)
@@ -33,13 +34,6 @@ ROW = FACES + 13
 _KEY = types.UniTuple(types.int64, 2)
 _VAL = types.UniTuple(types.int64, 2)
 _NO_ENTRY = (0, -2)
-
-
-@compiled(nrt=True)
-def _grow(a):
-    bigger = np.zeros((2 * a.shape[0], a.shape[1]), dtype=np.int64)
-    bigger[:a.shape[0]] = a
-    return bigger
 
 
 @compiled(nrt=True)
@@ -66,14 +60,15 @@ def _options(k, O, jav):  # noqa: C901
             L = span + x
             if 3 <= L <= 13:
                 if nout == out.shape[0]:
-                    out = _grow(out)
+                    out = grow_rows(out)
                 out[nout, KIND] = 0
                 out[nout, NJ] = gaps + x
                 out[nout, LO] = n
                 out[nout, LAST] = last
                 out[nout, X] = x
                 out[nout, NFACES] = nf
-                out[nout, FACES:FACES + nf] = st[sp, 3:3 + nf]
+                for q in range(nf):
+                    out[nout, FACES + q] = st[sp, 3 + q]
                 nout += 1
         # the row at sp is read: pushes may overwrite it from here on
         base = st[sp].copy()
@@ -84,11 +79,12 @@ def _options(k, O, jav):  # noqa: C901
             km = (m - 1) * 4 + c
             if O[km] > 0:
                 if sp == st.shape[0]:
-                    st = _grow(st)
+                    st = grow_rows(st)
                 st[sp, 0] = m
                 st[sp, 1] = g
                 st[sp, 2] = nf + 1
-                st[sp, 3:3 + nf] = base[3:3 + nf]
+                for q in range(nf):
+                    st[sp, 3 + q] = base[3 + q]
                 st[sp, 3 + nf] = km
                 sp += 1
     # groups at number n whose lowest real colour is c
@@ -105,7 +101,7 @@ def _options(k, O, jav):  # noqa: C901
                 r += 1
         for j in range(max(0, 3 - r), min(4 - r, jav) + 1):
             if nout == out.shape[0]:
-                out = _grow(out)
+                out = grow_rows(out)
             out[nout, KIND] = 1
             out[nout, NJ] = j
             out[nout, LO] = n
@@ -215,7 +211,8 @@ def _plan(O, j, min_value, memo):
         j -= row[NJ]
         if val < min_value:
             val = min(min_value, val + _meld_value(row))
-        out[nout] = row
+        for q in range(row.shape[0]):
+            out[nout, q] = row[q]
         nout += 1
     return out[:nout]
 
