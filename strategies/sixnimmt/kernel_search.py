@@ -212,7 +212,7 @@ class KernelSearch:
         for seat, seed in enumerate(rng.integers(1 << 63, size=n).tolist()):
             row = self.gens[1 + seat]
             row[:] = 0
-            kr.seed_row(seed, row, self.pool)
+            kr.seed_row(np.uint64(seed), row, self.pool)   # the type the compiled caller passes: one compile
         saved = rng.bit_generator.state
         copy: Any = decision.sample_state()
         rng.bit_generator.state = saved
