@@ -114,3 +114,20 @@ def test_a_deals_file_may_name_its_player_count(cli, tmp_path):
     deals.write_text("seed 5\ndeals 3\nplayers 0\n")
     bad = cli.invoke(main, ["run", "sixnimmt", "--deals", str(deals)])
     assert bad.exit_code == 1 and "line 3: players 0 is not allowed: at least 1" in bad.output
+
+
+@pytest.mark.parametrize("args, tipped", [
+    ([], True),                           # the default engine, a kernel form for every seat
+    (["--engine", "scalar"], False),      # the user chose the scalar engine
+    (["-s", "random", "-s", "mc"], False),  # a search seat: no kernel form
+    (["-n", "19"], False),                # under the threshold
+])
+def test_a_large_run_on_the_default_engine_suggests_the_kernel(cli, tmp_path, monkeypatch, args, tipped):
+    """A 200,000-game study left on the default scalar engine took minutes where `--engine
+    kernel` plays the same games in seconds: the header says so when the kernel can play it."""
+    import simkit.cli as cli_module
+    monkeypatch.setattr(cli_module, "KERNEL_TIP_GAMES", 20)
+    out = cli.invoke(main, ["run", "sixnimmt", "-p", "2", "-n", "20", "--seed", "1", "--jobs", "1",
+                            "--set", "max_rounds=1", *args, "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0, out.output
+    assert ("tip: --engine kernel plays these same games" in out.output) is tipped
