@@ -140,6 +140,7 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
       simkit run sixnimmt -p 4 -s heuristic -s random -s random -s random --duplicate -n 4000
       simkit run sixnimmt -p 4 -s heuristic -s random -n 2000 --json -q > summary.json
     """
+    from simkit.engine import compile_aside
     from simkit.engine.deals import games_for_deals, ranges_text, read_deals
     from simkit.engine.lineup import default_players, filled_lineup, named_or_default
     from simkit.engine.registry import get_game
@@ -167,6 +168,7 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
     out_dir = out if out is not None else default_out_dir(spec)
     say = start.say
     tip = _kernel_tip(spec)
+    compiling = spec.engine == "kernel" and compile_aside.compiles_first(spec)
 
     def header() -> None:
         say(f"{entry.title}: {spec.n_games} games, {players} players, "
@@ -180,6 +182,9 @@ def run(game, players, strategy_names, n_games, seed, jobs, out, seating, duplic
             say(f"engine: {spec.engine}" + (f" ({spec.engine_note})" if spec.engine_note else ""))
         if tip:
             say(tip)
+        if compiling:
+            say(f"compiling the {entry.title} kernel first (once after an install or an update, then "
+                f"cached): up to half a minute before the first games")
 
     try:
         with start.on_interrupt(lambda: f"{_saved_games(out_dir)} finished games are saved in {out_dir}",

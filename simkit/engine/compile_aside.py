@@ -44,6 +44,17 @@ def uncached(dispatcher: Any) -> bool:
     return index is not None and not index._load_index()
 
 
+def compiles_first(spec: Any) -> bool:
+    """Whether the kernel run `spec` compiles before its first game, as after an install or an
+    update: its game loop (`GAME_LOOP` of the game's kernel module) or one of its bots is not in
+    numba's disk cache."""
+    from simkit.engine.spec import kernel_module
+
+    module, _, name = kernel_module(spec.game).GAME_LOOP.partition(":")
+    loop = getattr(importlib.import_module(module), name)
+    return uncached(loop) or any(uncached(bot) for bot in lineup_bots(spec))
+
+
 def share_cores() -> None:
     """This process is one of a run's parallel workers: the others take the other cores, so its
     first compile stays in it."""

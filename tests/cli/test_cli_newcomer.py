@@ -131,3 +131,15 @@ def test_a_large_run_on_the_default_engine_suggests_the_kernel(cli, tmp_path, mo
                             "--set", "max_rounds=1", *args, "--out", str(tmp_path / "r")])
     assert out.exit_code == 0, out.output
     assert ("tip: --engine kernel plays these same games" in out.output) is tipped
+
+
+@pytest.mark.parametrize("compiles", [True, False])
+def test_a_kernel_run_that_compiles_first_says_so(cli, tmp_path, monkeypatch, compiles):
+    """A first kernel run waits up to half a minute for numba before its first game (its rate
+    and ETA meanwhile look wrong): the header says why, and only when it compiles."""
+    from simkit.engine import compile_aside
+    monkeypatch.setattr(compile_aside, "compiles_first", lambda spec: compiles)
+    out = cli.invoke(main, ["run", "shipside", "-s", "random", "-n", "4", "--seed", "1", "--jobs", "1",
+                            "--engine", "kernel", "--out", str(tmp_path / "r")])
+    assert out.exit_code == 0, out.output
+    assert ("compiling the Shipside kernel first" in out.output) is compiles

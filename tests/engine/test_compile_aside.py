@@ -146,3 +146,20 @@ def test_waiting_for_the_child_is_compile_time_to_a_decision_s_clock(monkeypatch
     assert not compile_clock.busy()
     assert child.wait() is True
     assert seen == [True] and not compile_clock.busy()
+
+
+def test_compiles_first_looks_at_the_game_loop_and_the_lineup_s_bots(monkeypatch):
+    """The run's header says a kernel run compiles first when its loop or a bot is not cached."""
+    from simkit.games.shipside.kernel_play import play_games
+    from strategies.shipside.kernel_bots import greedy_bot
+
+    missing: set = set()
+    monkeypatch.setattr(compile_aside, "uncached", lambda function: function in missing)
+    assert not compile_aside.compiles_first(SPEC)
+    missing.add(play_games)
+    assert compile_aside.compiles_first(SPEC)
+    missing.clear()
+    missing.add(greedy_bot)
+    assert compile_aside.compiles_first(SPEC)
+    only_random = RunSpec.create("shipside", 2, ["random"], 1, seed=1)
+    assert not compile_aside.compiles_first(only_random)       # random comes with the loop

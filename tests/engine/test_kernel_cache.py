@@ -112,10 +112,14 @@ from simkit.engine.spec import RunSpec
 from simkit.games.sixnimmt.kernel import play_range_kernel
 from simkit.games.sixnimmt.kernel_play import play_games
 from strategies.sixnimmt.kernel_bots import heuristic_bot
-play_range_kernel(RunSpec.create("sixnimmt", 4, ["heuristic", "random", "random", "random"], 1, seed=1), 0, 1)
+spec = RunSpec.create("sixnimmt", 4, ["heuristic", "random", "random", "random"], 1, seed=1)
+pending = [compile_aside.compiles_first(spec)]
+play_range_kernel(spec, 0, 1)
+pending.append(compile_aside.compiles_first(spec))
 def counts(f):
     return [sum(f.stats.cache_hits.values()), sum(f.stats.cache_misses.values())]
-print(json.dumps({{"started": started, "loop": counts(play_games), "bot": counts(heuristic_bot)}}))
+print(json.dumps({{"started": started, "loop": counts(play_games), "bot": counts(heuristic_bot),
+                  "pending": pending}}))
 """
 
 
@@ -130,8 +134,9 @@ def test_a_first_start_compiles_the_game_loop_in_a_child_meanwhile(tmp_path, mon
     assert first["started"] == ["simkit.engine.compile_aside:play_one_random_game"]
     assert first["loop"] == [1, 0]                   # loaded: the child had put it in the cache
     assert first["bot"] == [0, 1]                    # compiled here, meanwhile
+    assert first["pending"] == [True, False]         # the header's "compiling ... first", then cached
     later = _child(cache, 0, "numpy", _ASIDE)
-    assert later == {"started": [], "loop": [1, 0], "bot": [1, 0]}
+    assert later == {"started": [], "loop": [1, 0], "bot": [1, 0], "pending": [False, False]}
 
 
 def _holds_dispatcher(t: types.Type) -> bool:

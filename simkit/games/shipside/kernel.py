@@ -36,6 +36,8 @@ from simkit.games.shipside import crewstart, rules
 from simkit.games.shipside import kernel_layout as L
 from simkit.games.shipside.config import ShipsideConfig
 
+#: the compiled game loop (module:function), for `compile_aside.compiles_first`
+GAME_LOOP = "simkit.games.shipside.kernel_play:play_games"
 #: games per kernel call
 BLOCK = 65536
 #: the extras columns, in the order `ShipsideState.outcome` gives them

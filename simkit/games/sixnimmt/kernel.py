@@ -40,6 +40,8 @@ from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import max_decision_steps
 
 _NO_TRACE = np.zeros(0, dtype=np.int64)
+#: the compiled game loop (module:function), for `compile_aside.compiles_first`
+GAME_LOOP = "simkit.games.sixnimmt.kernel_play:play_games"
 #: games per kernel call: the per-game outputs stay small (a call costs ~20 µs to enter)
 BLOCK = 65536
 

@@ -36,6 +36,8 @@ from simkit.games.trains import kernel_layout as L
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.rules import effect_table
 
+#: the compiled game loop (module:function), for `compile_aside.compiles_first`
+GAME_LOOP = "simkit.games.trains.kernel_play:play_games"
 #: games per kernel call (a call costs ~20 µs to enter; the outputs stay small)
 BLOCK = 65536
 _NO_TRACE = np.zeros(0, dtype=np.int64)
