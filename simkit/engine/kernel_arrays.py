@@ -3,7 +3,8 @@
 numba compiles an array-to-slice assignment (`a[:n] = b`) with its error path, whose message
 builds strings: that pulls numba's unicode, `str` and `repr` machinery into the compile, several
 seconds of a first start for nothing a kernel ever raises (measured in the Rummikub solver:
-docs/performance.md). `ndarray.sort` compiles a whole quicksort for lists of a few entries.
+docs/performance.md). `ndarray.sort` compiles a whole quicksort for lists of a few entries (the
+Rummikub table DP's open runs, Shipside's determinized deck order).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def grow_rows(a):
 
 @compiled()
 def sort_small(a, n):
-    """Sorts a[:n] in place, ascending (insertion sort: n is a handful)."""
+    """Sorts a[:n] in place, ascending (insertion sort, for short lists)."""
     for i in range(1, n):
         v = a[i]
         j = i - 1

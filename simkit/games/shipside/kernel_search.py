@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from simkit.engine import kernel_rng as kr
+from simkit.engine.kernel_arrays import sort_small
 from simkit.engine.kernel_rng import compiled
 from simkit.games.shipside import kernel_layout as L
 from simkit.games.shipside import rules
@@ -41,17 +42,6 @@ _AFTER = 1 << 26
 
 
 # ---- the determinization ----------------------------------------------------------------------
-@compiled()
-def _sort(values, count):
-    for i in range(1, count):
-        x = values[i]
-        j = i - 1
-        while j >= 0 and values[j] > x:
-            values[j + 1] = values[j]
-            j -= 1
-        values[j + 1] = x
-
-
 @compiled()
 def _redeal(g, row, seat, rest, n_rest, pool, sort_rest):
     """The seat's hand and the `n_rest` cards at `rest` pooled (hand first), shuffled as
@@ -69,7 +59,7 @@ def _redeal(g, row, seat, rest, n_rest, pool, sort_rest):
     for i in range(n_rest):
         g[rest + i] = pool[k + i]
     if sort_rest:
-        _sort(g[rest:rest + n_rest], n_rest)
+        sort_small(g[rest:rest + n_rest], n_rest)
 
 
 @compiled()
