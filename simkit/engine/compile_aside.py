@@ -44,15 +44,19 @@ def uncached(dispatcher: Any) -> bool:
     return index is not None and not index._load_index()
 
 
-def compiles_first(spec: Any) -> bool:
-    """Whether the kernel run `spec` compiles before its first game, as after an install or an
-    update: its game loop (`GAME_LOOP` of the game's kernel module) or one of its bots is not in
-    numba's disk cache."""
+def game_loop(spec: Any) -> Any:
+    """The compiled game loop (a dispatcher) of the kernel run `spec`: `GAME_LOOP` of its game's
+    kernel module."""
     from simkit.engine.spec import kernel_module
 
     module, _, name = kernel_module(spec.game).GAME_LOOP.partition(":")
-    loop = getattr(importlib.import_module(module), name)
-    return uncached(loop) or any(uncached(bot) for bot in lineup_bots(spec))
+    return getattr(importlib.import_module(module), name)
+
+
+def compiles_first(spec: Any) -> bool:
+    """Whether the kernel run `spec` compiles before its first game, as after an install or an
+    update: its game loop or one of its bots is not in numba's disk cache."""
+    return uncached(game_loop(spec)) or any(uncached(bot) for bot in lineup_bots(spec))
 
 
 def share_cores() -> None:
@@ -134,12 +138,13 @@ def wait_for(key: str) -> None:
 
 
 @contextmanager
-def loop_aside(spec: Any, loop: Any) -> Iterator[Aside | None]:
-    """Around the loading of the bots of a kernel run `spec`: when the game loop `loop` (a
-    dispatcher) and one of its bots but `random` (`kernels.lineup_bots`) would both be compiled,
+def loop_aside(spec: Any) -> Iterator[Aside | None]:
+    """Around the loading of the bots of a kernel run `spec`: when its game loop (`game_loop`)
+    and one of its bots but `random` (`kernels.lineup_bots`) would both be compiled,
     a child compiles the loop meanwhile (one game of `random` bots of the run's game, player
     count and config) and this block waits for it at the end. Yields the child, or None."""
-    if not _may_start() or not uncached(loop) or not any(uncached(bot) for bot in lineup_bots(spec)):
+    if (not _may_start() or not uncached(game_loop(spec))
+            or not any(uncached(bot) for bot in lineup_bots(spec))):
         yield None
         return
     aside = Aside(f"{__name__}:play_one_random_game", (spec.game, spec.n_players, spec.config))

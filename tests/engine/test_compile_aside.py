@@ -53,7 +53,8 @@ def started(monkeypatch):
 
 def _loop_aside(monkeypatch, loop: _Function, bots: list[_Function]):
     monkeypatch.setattr(compile_aside, "lineup_bots", lambda spec: bots)
-    return loop_aside(SPEC, loop)
+    monkeypatch.setattr(compile_aside, "game_loop", lambda spec: loop)
+    return loop_aside(SPEC)
 
 
 SPEC = RunSpec.create("shipside", 2, ["greedy", "random"], 1, seed=1)

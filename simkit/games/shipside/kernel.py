@@ -36,7 +36,7 @@ from simkit.games.shipside import crewstart, rules
 from simkit.games.shipside import kernel_layout as L
 from simkit.games.shipside.config import ShipsideConfig
 
-#: the compiled game loop (module:function), for `compile_aside.compiles_first`
+#: the compiled game loop (module:function), found by `compile_aside.game_loop`
 GAME_LOOP = "simkit.games.shipside.kernel_play:play_games"
 #: games per kernel call
 BLOCK = 65536
@@ -136,12 +136,12 @@ class _Run:
     """A run's arrays for the kernel: its state, settings, bots and the games' streams."""
 
     def __init__(self, spec: RunSpec, start: int, stop: int):
-        from simkit.games.shipside.kernel_play import ROW_WORDS, new_layout, play_games
+        from simkit.games.shipside.kernel_play import ROW_WORDS, new_layout
 
         check_run(kernel_supported(spec))
         config: ShipsideConfig = spec.config      # type: ignore[assignment]
         self.cap = step_cap(config)
-        with loop_aside(spec, play_games):
+        with loop_aside(spec):
             self.lineup = _Lineup(spec.strategies, config)
         self.cfg = config_array(config, seating=spec.seating, duplicate=spec.duplicate, step_cap=self.cap)
         self.g = new_layout(settings(config), tables(config))

@@ -40,7 +40,7 @@ from simkit.games.sixnimmt.config import SixNimmtConfig
 from simkit.games.sixnimmt.rules import max_decision_steps
 
 _NO_TRACE = np.zeros(0, dtype=np.int64)
-#: the compiled game loop (module:function), for `compile_aside.compiles_first`
+#: the compiled game loop (module:function), found by `compile_aside.game_loop`
 GAME_LOOP = "simkit.games.sixnimmt.kernel_play:play_games"
 #: games per kernel call: the per-game outputs stay small (a call costs ~20 µs to enter)
 BLOCK = 65536
@@ -93,7 +93,7 @@ def play_range_kernel(spec: RunSpec, start: int, stop: int) -> Chunk:
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
-    with loop_aside(spec, play_games):
+    with loop_aside(spec):
         lineup = _Lineup(spec.strategies, config, n)
     direct = direct_slots(lineup.fns)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
@@ -258,7 +258,7 @@ def traced_game(spec: RunSpec, index: int) -> list[int]:
 
     config: SixNimmtConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
-    with loop_aside(spec, play_games):
+    with loop_aside(spec):
         lineup = _Lineup(spec.strategies, config, n)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     run = game_streams(spec, index, index + 1, n + 2)

@@ -36,7 +36,7 @@ from simkit.games.trains import kernel_layout as L
 from simkit.games.trains.config import TrainsConfig
 from simkit.games.trains.rules import effect_table
 
-#: the compiled game loop (module:function), for `compile_aside.compiles_first`
+#: the compiled game loop (module:function), found by `compile_aside.game_loop`
 GAME_LOOP = "simkit.games.trains.kernel_play:play_games"
 #: games per kernel call (a call costs ~20 µs to enter; the outputs stay small)
 BLOCK = 65536
@@ -94,12 +94,12 @@ class _Lineup(KernelLineup):
 def _setup(spec: RunSpec, start: int, stop: int) -> tuple[_Lineup, np.ndarray, np.ndarray, np.ndarray,
                                                           GameStreams]:
     """(lineup, cfg, g, gens, the games' streams) of games start..stop-1."""
-    from simkit.games.trains.kernel_play import GEN_WORDS, new_layout, play_games
+    from simkit.games.trains.kernel_play import GEN_WORDS, new_layout
 
     check_run(kernel_supported(spec))
     config: TrainsConfig = spec.config      # type: ignore[assignment]
     n = spec.n_players
-    with loop_aside(spec, play_games):
+    with loop_aside(spec):
         lineup = _Lineup(spec.strategies, config, n)
     cfg = config_array(config, n, seating=spec.seating, duplicate=spec.duplicate)
     g = new_layout(cfg, _effects(config))
