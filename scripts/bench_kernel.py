@@ -205,12 +205,16 @@ def bench_shipside(seconds: float = 3.0):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--start"]:        # start times only: --start [later starts] [games]
-        later = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-        games = sys.argv[3:] or list(STARTS)
+    from script_args import args_or_help, number
+    args = args_or_help(__doc__)
+    if args[:1] == ["--start"]:             # start times only: --start [later starts] [games]
+        later = number(args[1], "later starts", int) if len(args) > 1 else 2
+        games = args[2:] or list(STARTS)
+        unknown = sorted(set(games) - set(STARTS))
+        if unknown:
+            sys.exit(f"unknown game(s) {', '.join(unknown)}: allowed are {', '.join(STARTS)}")
         rows = (row for game in games for row in bench_start(game, later))
     else:
-        rows = bench(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0,
-                     sys.argv[2] if len(sys.argv) > 2 else "")
+        rows = bench(number(args[0], "seconds") if args else 3.0, args[1] if len(args) > 1 else "")
     for label, value, unit in rows:
         print(f"{label:<80} {value:12.4g} {unit}", flush=True)

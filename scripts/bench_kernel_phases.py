@@ -140,7 +140,9 @@ def c_phases(rounds: int):
 
 
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+    from script_args import args_or_help, number
+    args = args_or_help(__doc__)
+    count = number(args[0], "rounds", int) if args else 200_000
     print(f"{count} rounds, CPU µs per round, best of {REPS}")
     for label, value in [*phases(count), *c_phases(5 * count)]:
         print(f"{label:<60} {value:8.3f}", flush=True)

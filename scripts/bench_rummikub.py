@@ -285,6 +285,9 @@ def compile_time() -> None:
 
 
 if __name__ == "__main__":
+    from script_args import args_or_help, number
+
+    args_or_help(__doc__)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
     if sys.argv[1:2] == ["--measure"]:
         if sys.argv[4:5] == ["python"]:
@@ -300,7 +303,7 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--compile-time"]:
         compile_time()
         sys.exit(0)
-    secs = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
-    seeds = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    secs = number(sys.argv[1], "seconds") if len(sys.argv) > 1 else 3.0
+    seeds = number(sys.argv[2], "seeds", int) if len(sys.argv) > 2 else 10
     for label, value, unit in bench(secs, seeds, forward="forward" in sys.argv[3:]):
         print(f"{label:55s} {value:10.2f} {unit}")

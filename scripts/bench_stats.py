@@ -61,5 +61,7 @@ def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
 
 
 if __name__ == "__main__":
+    from script_args import args_or_help
+    args_or_help(__doc__)
     for label, value, unit in bench():
         print(f"{label:<45} {value:10.2f} {unit}")

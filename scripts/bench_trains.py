@@ -7,7 +7,6 @@ Run: `python scripts/bench_trains.py [seconds]`."""
 
 from __future__ import annotations
 
-import sys
 import time
 
 LINEUPS = [
@@ -48,6 +47,8 @@ def bench(seconds: float = 3.0) -> list[tuple[str, float, str]]:
 
 
 if __name__ == "__main__":
-    secs = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    from script_args import args_or_help, number
+    args = args_or_help(__doc__)
+    secs = number(args[0], "seconds") if args else 3.0
     for label, value, unit in bench(secs):
         print(f"{label:<40} {value:10.1f} {unit}")

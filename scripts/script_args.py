@@ -1,0 +1,26 @@
+"""What the bench scripts that read `sys.argv` by hand share: `-h`/`--help` prints the script's
+docstring (its usage), and a word that should be a number stops the script with a message that
+says which argument and what it expected, not a traceback."""
+
+from __future__ import annotations
+
+import sys
+
+
+def args_or_help(doc: str | None) -> list[str]:
+    """The script's arguments; on -h or --help, its usage (the docstring) and exit 0."""
+    args = sys.argv[1:]
+    if "-h" in args or "--help" in args:
+        print((doc or "").strip())
+        sys.exit(0)
+    return args
+
+
+def number(text: str, what: str, kind: type = float):
+    """`text` as a `kind` (float or int); else exit 2 naming the argument and the usage."""
+    try:
+        return kind(text)
+    except ValueError:
+        expected = "a whole number" if kind is int else "a number"
+        print(f"{what}: expected {expected}, got {text!r} (see --help)", file=sys.stderr)
+        sys.exit(2)
