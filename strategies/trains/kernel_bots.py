@@ -22,13 +22,12 @@ WIN = 10_000
 #: greedy / rival params: discard memory (1.0) or not, effects 3/4 by insertion (1.0) or swap;
 #: rival's attack and lock_risk
 P_MEMORY, P_INSERTION, P_ATTACK, P_LOCK_RISK = range(4)
-#: the bots' scratch in g: a train being scored, the LIS table, two rank patterns, two gap
-#: count tables, a second train, the sorted unseen cards, card marks, rival's penalties
+#: the bots' scratch in g: a train being scored, two rank patterns, two gap count tables, a
+#: second train, the sorted unseen cards, card marks, rival's penalties
 _V = L.SCRATCH + 16
-_BEST = _V + 8
-_RANK, _RANK2 = _BEST + 8, _BEST + 16
-_COUNTS, _COUNTS2 = _BEST + 24, _BEST + 32
-_T = _BEST + 40
+_RANK, _RANK2 = _V + 8, _V + 16
+_COUNTS, _COUNTS2 = _V + 24, _V + 32
+_T = _V + 40
 _SORTED = _T + 8
 _PEN = _SORTED + 8
 _UNSEEN = _PEN + 16
@@ -40,20 +39,17 @@ assert _MARK + L.CARDS <= L.SCRATCH + L.SCRATCH_SIZE, "the bots' scratch outgrew
 @compiled(literals=True)
 def sortedness(g, at):
     """32 * LIS - inversions of the 7 values g[at:at+7] (WIN when ascending), as `sortedness`."""
-    best = g[_BEST:_BEST + 7]
     inv = 0
     lis = 1
-    best[0] = 1
+    runs = 1        # 4 bits per value: the longest ascending run ending at it (in a register, not g)
     for j in range(1, 7):
         tj = g[at + j]
         bj = 1
-        for i in range(j):
-            if g[at + i] < tj:
-                if best[i] >= bj:
-                    bj = best[i] + 1
-            else:
-                inv += 1
-        best[j] = bj
+        for i in range(j):          # no branch: which values are below is random
+            below = np.int64(g[at + i] < tj)
+            inv += 1 - below
+            bj = max(bj, below * (((runs >> (4 * i)) & 15) + 1))
+        runs |= bj << (4 * j)
         if bj > lis:
             lis = bj
     return WIN if inv == 0 else 32 * lis - inv
