@@ -23,7 +23,7 @@ HIDDEN + 3p (seat p's setup discards still in the discard pile, HIDDEN_LEN + p o
 public log shows the card went to the discard pile, as `DiscardMemory` reads it); EFF + card
 (its effect, §1.1); ANSWERS (a step's answers); SCRATCH words a bot may use during its call
 (the engine uses them only outside bot calls); RUNNING the record of every seat's cards in
-order after each round of turns (the game's arc), TAILS the engine's words for counting them.
+order after each round of turns (the game's arc).
 """
 
 from __future__ import annotations
@@ -54,8 +54,7 @@ SCRATCH = ANSWERS + MAX_N
 SCRATCH_SIZE = 320
 RUNNING = SCRATCH + SCRATCH_SIZE    # the running score's record (simkit/engine/kernel_running.py)
 RUNNING_SIZE = 4 + 32 * MAX_N       # kernel_running.region_size(MAX_N) (running.CAP = 32)
-TAILS = RUNNING + RUNNING_SIZE      # 7 words: the engine's patience piles for `in_order`
-SIZE = TAILS + 7
+SIZE = RUNNING + RUNNING_SIZE
 
 #: phases (rules.PHASES order); a bot is asked with the phase: KEEP a card of its setup draw
 #: (a position in its hand), SETUP_PLACE / PLACE a slot (position 0..6), TURN a position in the

@@ -64,25 +64,24 @@ def lock_free(g, seat, k):
 def list_turn(g):
     """T8/T14: the turn's legal actions into LIST, in `legal_actions` order: Draw, then
     Use(e, p) for effects 1-4 by parameter, 5-7 (unless every slot they hit is locked and the
-    config forbids that), 8 by free lock slot (T24)."""
+    config forbids that), 8 by free lock slot (T24). Without branches on the display: each
+    effect's actions are written at the list's end and counted only when legal (which effects
+    are on display is random, so branches on it mispredict; LIST has room for the extra)."""
     d = L.DISPLAY
     g[L.LIST] = 0
     count = 1
     for e in range(1, 5):
-        if g[d + e]:
-            for j in range(N_PARAMS[e]):
-                g[L.LIST + count] = 16 * e + FIRST_PARAM[e] + j
-                count += 1
+        for j in range(N_PARAMS[e]):
+            g[L.LIST + count + j] = 16 * e + FIRST_PARAM[e] + j
+        count += N_PARAMS[e] * np.int64(g[d + e] != 0)
     for e in range(5, 8):
-        if g[d + e] and (g[L.ALLOW_ALL] or removal_hits(g, e) > 0):
-            g[L.LIST + count] = 16 * e
-            count += 1
-    if g[d + 8]:
-        seat = g[L.CUR]
-        for k in (0, 3, 6):
-            if lock_free(g, seat, k):
-                g[L.LIST + count] = 16 * 8 + k + 1
-                count += 1
+        g[L.LIST + count] = 16 * e
+        count += np.int64(g[d + e] != 0) & np.int64(g[L.ALLOW_ALL] != 0 or removal_hits(g, e) > 0)
+    seat = g[L.CUR]
+    shown = np.int64(g[d + 8] != 0)
+    for k in (0, 3, 6):
+        g[L.LIST + count] = 16 * 8 + k + 1
+        count += shown & np.int64(lock_free(g, seat, k))
     g[L.LIST_LEN] = count
 
 
@@ -473,24 +472,19 @@ def _use(g, cfg, chance, e, param):
 @compiled(inline=True)
 def in_order(g, p):
     """`evaluate.standings` of seat p: the longest ascending run of its train's cards (a
-    subsequence; an empty slot left out), by patience sorting in the TAILS words."""
+    subsequence; an empty slot left out). Each card's longest run ending at it, 4 bits per slot
+    in one register; no branch on the cards (their order is random)."""
     t = L.TRAINS + 7 * p
+    runs = 0
     length = 0
-    for k in range(7):
-        card = g[t + k]
-        if card == 0:
-            continue
-        lo = 0
-        hi = length
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if g[L.TAILS + mid] < card:
-                lo = mid + 1
-            else:
-                hi = mid
-        g[L.TAILS + lo] = card
-        if lo == length:
-            length += 1
+    for j in range(7):
+        card = g[t + j]
+        run = 1
+        for i in range(j):      # an empty slot's run is 0: it adds nothing
+            run = max(run, np.int64(g[t + i] < card) * (((runs >> (4 * i)) & 15) + 1))
+        run *= np.int64(card != 0)
+        runs |= run << (4 * j)
+        length = max(length, run)
     return length
 
 
