@@ -65,7 +65,7 @@ def sortedness(g, at):
     for i in range(7):
         below = 0
         for j in range(i + 1, 7):
-            below += np.int64(g[at + j] <= g[at + i])
+            below += int(g[at + j] <= g[at + i])
         code = code * (7 - i) + below
     return _SCORES[code]
 

@@ -73,15 +73,15 @@ def list_turn(g):
     for e in range(1, 5):
         for j in range(N_PARAMS[e]):
             g[L.LIST + count + j] = 16 * e + FIRST_PARAM[e] + j
-        count += N_PARAMS[e] * np.int64(g[d + e] != 0)
+        count += N_PARAMS[e] * int(g[d + e] != 0)
     for e in range(5, 8):
         g[L.LIST + count] = 16 * e
-        count += np.int64(g[d + e] != 0) & np.int64(g[L.ALLOW_ALL] != 0 or removal_hits(g, e) > 0)
+        count += int(g[d + e] != 0) & int(g[L.ALLOW_ALL] != 0 or removal_hits(g, e) > 0)
     seat = g[L.CUR]
-    shown = np.int64(g[d + 8] != 0)
+    shown = int(g[d + 8] != 0)
     for k in (0, 3, 6):
         g[L.LIST + count] = 16 * 8 + k + 1
-        count += shown & np.int64(lock_free(g, seat, k))
+        count += shown & int(lock_free(g, seat, k))
     g[L.LIST_LEN] = count
 
 
@@ -481,8 +481,8 @@ def in_order(g, p):
         card = g[t + j]
         run = 1
         for i in range(j):      # an empty slot's run is 0: it adds nothing
-            run = max(run, np.int64(g[t + i] < card) * (((runs >> (4 * i)) & 15) + 1))
-        run *= np.int64(card != 0)
+            run = max(run, int(g[t + i] < card) * (((runs >> (4 * i)) & 15) + 1))
+        run *= int(card != 0)
         runs |= run << (4 * j)
         length = max(length, run)
     return length
