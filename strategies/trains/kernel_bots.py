@@ -17,7 +17,15 @@ import numpy as np
 
 from simkit.engine.kernel_rng import compiled
 from simkit.games.trains import kernel_layout as L
-from simkit.games.trains.kernel_play import BOT_SIG, OFFSET, legal_count, removal_slot, turn_action
+from simkit.games.trains.kernel_play import (
+    BOT_SIG,
+    OFFSET,
+    legal_count,
+    order_code,
+    order_code_of,
+    removal_slot,
+    turn_action,
+)
 from strategies.trains.heuristic import sortedness as sortedness_of
 
 #: strategies/trains/heuristic.py's WIN
@@ -39,35 +47,17 @@ assert _MARK + L.CARDS <= L.SCRATCH + L.SCRATCH_SIZE, "the bots' scratch outgrew
 
 
 # ---- scoring trains (strategies/trains/heuristic.py) --------------------------------------------
-def order_code(values) -> int:
-    """The Lehmer code of 7 values: digit i counts the later values at or below the i-th (mixed
-    radix 7, 6, ..., 1). Equal values count as if the earlier were larger: that order has the
-    same ascending runs and the same inversions (pairs i < j with v[i] >= v[j]) as `sortedness`
-    counts them, so one table serves ties too."""
-    code = 0
-    for i in range(7):
-        code = code * (7 - i) + sum(values[j] <= values[i] for j in range(i + 1, 7))
-    return code
-
-
-#: `sortedness` of every order of 7 values, by `order_code` (heuristic.py's own table, rekeyed)
+#: `sortedness` of every order of 7 values, by `order_code_of` (heuristic.py's own table, rekeyed)
 _SCORES = np.zeros(5040, dtype=np.int64)
 for _order in permutations(range(7)):
-    _SCORES[order_code(_order)] = sortedness_of(_order)
+    _SCORES[order_code_of(_order)] = sortedness_of(_order)
 
 
 @compiled(literals=True)
 def sortedness(g, at):
     """32 * LIS - inversions of the 7 values g[at:at+7] (WIN when ascending), as `sortedness`:
-    `order_code` in 21 comparisons without branches (the values' order is random), then the
-    table."""
-    code = 0
-    for i in range(7):
-        below = 0
-        for j in range(i + 1, 7):
-            below += int(g[at + j] <= g[at + i])
-        code = code * (7 - i) + below
-    return _SCORES[code]
+    the table, by the values' `order_code`."""
+    return _SCORES[order_code(g, at)]
 
 
 @compiled(literals=True)

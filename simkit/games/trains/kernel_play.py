@@ -12,6 +12,8 @@ asked with the phase (kernel_layout) and answering a position in the list the sc
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import numpy as np
 from numba import types
 
@@ -20,6 +22,7 @@ from simkit.engine import kernel_running as running
 from simkit.engine.kernel_games import record_answer, seat_slots
 from simkit.engine.kernel_rng import compiled
 from simkit.games.trains import kernel_layout as L
+from simkit.games.trains.evaluate import in_order as evaluate_in_order
 
 #: a bot: (phase asked, seat, g, params, the seat's generator row) -> position in the legal list
 BOT_SIG = types.int64(types.int64, types.int64, types.int64[::1], types.float64[::1], types.uint64[::1])
@@ -469,12 +472,47 @@ def _use(g, cfg, chance, e, param):
             g[at] = card
 
 
+def order_code_of(values) -> int:
+    """The Lehmer code of 7 values (0..5039): digit i counts the later values at or below the
+    i-th (mixed radix 7, 6, ..., 1). Equal values count as if the earlier were larger: that order
+    keeps every strictly ascending run and every pair i < j with v[i] >= v[j], so tables of
+    runs and inversions keyed by it serve ties too."""
+    code = 0
+    for i in range(7):
+        code = code * (7 - i) + sum(values[j] <= values[i] for j in range(i + 1, 7))
+    return code
+
+
+@compiled(inline=True)
+def order_code(g, at):
+    """`order_code_of` the 7 values g[at:at+7], in 21 comparisons without branches (the
+    values' order is random, so branches on it mispredict)."""
+    code = 0
+    for i in range(7):
+        below = 0
+        for j in range(i + 1, 7):
+            below += int(g[at + j] <= g[at + i])
+        code = code * (7 - i) + below
+    return code
+
+
+#: the longest strictly ascending run (evaluate.in_order) of every order of 7 values
+LONGEST = np.zeros(5040, dtype=np.int64)
+for _order in permutations(range(7)):
+    LONGEST[order_code_of(_order)] = evaluate_in_order(_order)
+
+
 @compiled(inline=True)
 def in_order(g, p):
     """`evaluate.standings` of seat p: the longest ascending run of its train's cards (a
-    subsequence; an empty slot left out). Each card's longest run ending at it, 4 bits per slot
-    in one register; no branch on the cards (their order is random)."""
+    subsequence; an empty slot left out): by the order's table, or (an empty slot, left by a
+    win) each card's longest run ending at it, 4 bits per slot in one register."""
     t = L.TRAINS + 7 * p
+    empty = 0
+    for j in range(7):
+        empty |= int(g[t + j] == 0)
+    if empty == 0:
+        return LONGEST[order_code(g, t)]
     runs = 0
     length = 0
     for j in range(7):
