@@ -414,14 +414,16 @@ def _remove_and_refill(g, cfg, chance, actor, k):
     removed = g[L.SCRATCH:L.SCRATCH + 4]
     holes = g[L.SCRATCH + 4:L.SCRATCH + 8]
     count = 0
-    for j in range(n):
-        q = (actor + j) % n
-        if g[L.LOCKS + 7 * q + k]:
-            continue
-        removed[count] = g[L.TRAINS + 7 * q + k]
-        g[L.TRAINS + 7 * q + k] = 0
-        holes[count] = q
-        count += 1
+    q = actor
+    for _ in range(n):
+        if not g[L.LOCKS + 7 * q + k]:
+            removed[count] = g[L.TRAINS + 7 * q + k]
+            g[L.TRAINS + 7 * q + k] = 0
+            holes[count] = q
+            count += 1
+        q += 1                                      # clockwise, without a division
+        if q == n:
+            q = 0
     if count:
         _arrive_many(g, cfg, removed, count)
     first = -1
