@@ -26,6 +26,7 @@ import fnmatch
 import importlib.util
 import json
 import math
+import os
 import shutil
 import subprocess
 import sys
@@ -274,6 +275,20 @@ def _rows(fn, seconds: float, name: str, tolerate: bool) -> Iterator[tuple[str, 
         print(f"{name}: not measured further here ({type(exc).__name__}: {exc})", flush=True)
 
 
+def _load_note(when: str) -> str:
+    """The machine's load average, and a warning when other work shares the cores: CPU-time
+    rates leave the others' time out, but not their effect on caches and shared cores, which
+    slows the Python engines more than the compiled ones (2026-12-04: Game of Trains kernel /
+    scalar 44-60x at load 4-12, 32x on the same code at load 0.7), so ratios measured under
+    load overstate a kernel's gain."""
+    load = os.getloadavg()[0]
+    cores = os.cpu_count() or 1
+    note = f"machine load {when}: {load:.2f} (1-minute average, {cores} cores)"
+    if load > cores / 2:
+        note += "; other work shares the cores: ratios to the Python engines read high, rates low"
+    return note
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
@@ -292,6 +307,7 @@ def main() -> int:
     reference = json.loads(REFERENCE.read_text()) if REFERENCE.exists() else {}
     results = {}
     print(f"reference: {reference.get('_source', 'figures in ' + REFERENCE.name)}")
+    print(_load_note("at the start"))
     print(f"{'case':<70} {'now':>12} {'reference':>12}  {'unit':<14} {'target':<22} met")
     for name, fn in benches.items():
         if args.game and name not in args.game:
@@ -303,6 +319,7 @@ def main() -> int:
             target, ok = meets(label, value, ref)
             print(f"{label:<70} {value:12.4g} {ref_text}  {unit:<14} {target:<22} {ok}", flush=True)
             results[label] = value
+    print(_load_note("at the end"))
     if args.save_reference:
         source = args.reference_source or "figures of an earlier run of this script"
         REFERENCE.write_text(json.dumps({**reference, **results, "_source": source}, indent=1,
