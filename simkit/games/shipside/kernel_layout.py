@@ -67,7 +67,8 @@ O_RS = O_OK + 2 * 2 * MAX_SHIPS * MAX_SIDE          # rum ships
 O_PCOUNT = O_RS + MAX_SHIPS                         # listing: plain places at each place (0/1)
 O_MCOUNT = O_PCOUNT + 2 * MAX_SHIPS                 # listing: places-with-direction at each place
 O_DSC = O_MCOUNT + 2 * MAX_SHIPS                    # each ship's crew directions (valid: DS_VALID)
-O_SCRATCH = O_DSC + MAX_SHIPS
+O_KSEEN = O_DSC + MAX_SHIPS                         # a listing's kinds seen: a bit per kind id
+O_SCRATCH = O_KSEEN + (MAX_CARDS + 63) // 64
 SCRATCH = 256
 O_RUNNING = O_SCRATCH + SCRATCH     # the running score's record (simkit/engine/kernel_running.py)
 SIZE = O_RUNNING + 4 + 32 * 2       # kernel_running.region_size(2) (running.CAP = 32)

@@ -103,25 +103,39 @@ def in_row(g, s):
 
 
 @compiled()
-def move_target(g, s, step):
-    """S26-S28 (rules.move_target): the ship a token on `s` reaches moving `step`, or -1."""
-    n = g[L.ROW_LEN]
-    i = 0
-    for r in range(n):
+def row_index(g, s):
+    """Ship s's position in the row (ships are unique in it)."""
+    for r in range(g[L.ROW_LEN]):
         if g[L.O_ROW + r] == s:
-            i = r
-    for k in range(1, n):
-        j = i + k * step
-        if g[L.WRAP]:
-            j %= n
-        elif j < 0 or j >= n:
-            return -1
+            return r
+    return 0
+
+
+@compiled()
+def target_from(g, i, step):
+    """S26-S28 (rules.move_target): the ship a token at row position i reaches moving `step`
+    (-1 or 1), or -1. Steps one place at a time (no modulo: the row is short)."""
+    n = g[L.ROW_LEN]
+    wrap, skip, cap = g[L.WRAP], g[L.SKIP], g[L.CREW_PER_SHIP]
+    j = i
+    for _ in range(1, n):
+        j += step
+        if j < 0 or j >= n:
+            if not wrap:
+                return -1
+            j += n if j < 0 else -n
         target = g[L.O_ROW + j]
-        if g[L.O_CREW_LEN + target] < g[L.CREW_PER_SHIP]:
+        if g[L.O_CREW_LEN + target] < cap:
             return target
-        if not g[L.SKIP]:
+        if not skip:
             return -1
     return -1
+
+
+@compiled()
+def move_target(g, s, step):
+    """S26-S28 (rules.move_target): the ship a token on `s` reaches moving `step`, or -1."""
+    return target_from(g, row_index(g, s), step)
 
 
 @compiled()
@@ -136,24 +150,30 @@ def is_frozen(g):
 
 
 @compiled()
-def free_dirs(g, s):
-    """S23-S28 without the freeze: bit 1 left, bit 2 right (0: nobody moves)."""
-    if g[L.O_CREW_LEN + s] == 0:
+def dirs_at(g, i):
+    """S23-S28 without the freeze for the ship at row position i: bit 1 left, bit 2 right (0:
+    nobody moves)."""
+    if g[L.O_CREW_LEN + g[L.O_ROW + i]] == 0:
         return 0
     out = 0
-    if move_target(g, s, -1) >= 0:
+    if target_from(g, i, -1) >= 0:
         out |= 1
-    if move_target(g, s, 1) >= 0:
+    if target_from(g, i, 1) >= 0:
         out |= 2
     return out
 
 
 @compiled()
 def dirs(g, s):
-    """moves.dirs: the directions the crew on `s` can move (0 when frozen, S29)."""
-    if g[L.O_CREW_LEN + s] == 0 or is_frozen(g):
+    """moves.dirs: the directions the crew on `s` (in the row) can move (0 when frozen, S29);
+    from the kept directions when they are valid (_crew_dirs)."""
+    if g[L.O_CREW_LEN + s] == 0:
         return 0
-    return free_dirs(g, s)
+    if g[L.DS_VALID]:
+        return 0 if g[L.FROZEN] else g[L.O_DSC + s]
+    if is_frozen(g):
+        return 0
+    return dirs_at(g, row_index(g, s))
 
 
 @compiled()
@@ -175,8 +195,7 @@ def _crew_dirs(g):
     if g[L.DS_VALID]:
         return
     for r in range(g[L.ROW_LEN]):
-        s = g[L.O_ROW + r]
-        g[L.O_DSC + s] = free_dirs(g, s)
+        g[L.O_DSC + g[L.O_ROW + r]] = dirs_at(g, r)
     g[L.FROZEN] = is_frozen(g)
     g[L.DS_VALID] = 1
 
@@ -258,19 +277,32 @@ def _rum_ships(g):
 
 
 @compiled()
+def _forget_kinds(g):
+    """Start a listing's dedup of card kinds (_new_kind)."""
+    for w in range((L.MAX_CARDS + 63) // 64):
+        g[L.O_KSEEN + w] = 0
+
+
+@compiled()
+def _new_kind(g, kind):
+    """True the first time `kind` is met since _forget_kinds (a bit per kind id in g)."""
+    at = L.O_KSEEN + (kind >> 6)
+    bit = 1 << (kind & 63)
+    if g[at] & bit:
+        return False
+    g[at] |= bit
+    return True
+
+
+@compiled()
 def _pick_kinds(g, seat):
     """S57: the distinct kinds of the seat's own deck, first card of each, in the deck's order."""
     k = 0
     base = L.O_OWN + seat * L.MAX_CARDS
+    _forget_kinds(g)
     for i in range(g[L.OWN_LEN + seat]):
         c = g[base + i]
-        kind = g[L.O_KIND + c]
-        new = True
-        for j in range(k):
-            if g[L.O_KIND + g[L.O_HK + j]] == kind:
-                new = False
-                break
-        if new:
+        if _new_kind(g, g[L.O_KIND + c]):
             g[L.O_HK + k] = c
             k += 1
     g[L.NHK] = k
@@ -302,18 +334,12 @@ def _octo_sources(g, p):
             s = g[L.O_ROW + r]
             for a in range(2):
                 source = 2 * s + a
-                first = ok
+                _forget_kinds(g)
                 for i in range(g[L.O_SIDE_LEN + source]):
                     c = g[L.O_SIDES + source * L.MAX_SIDE + i]
                     if g[L.O_OCTO_ON + c] >= 0 and c != mine:
                         continue
-                    kind = g[L.O_KIND + c]
-                    new = True
-                    for j in range(first, ok):
-                        if g[L.O_KIND + g[L.O_OK + 2 * j + 1]] == kind:
-                            new = False
-                            break
-                    if new:
+                    if _new_kind(g, g[L.O_KIND + c]):
                         g[L.O_OK + 2 * ok] = source
                         g[L.O_OK + 2 * ok + 1] = c
                         ok += 1
@@ -329,15 +355,10 @@ def _prepare_main(g, p):
     hk = 0
     hand = L.O_HANDS + p * L.MAX_CARDS
     n = 0
+    _forget_kinds(g)
     for i in range(g[L.HAND_LEN + p]):
         c = g[hand + i]
-        kind = g[L.O_KIND + c]
-        new = True
-        for j in range(hk):
-            if g[L.O_KIND + g[L.O_HK + j]] == kind:
-                new = False
-                break
-        if new:
+        if _new_kind(g, g[L.O_KIND + c]):
             g[L.O_HK + hk] = c
             hk += 1
             n += nm if g[L.O_SYM + c] else np_
