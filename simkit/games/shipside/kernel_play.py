@@ -200,7 +200,7 @@ def _crew_dirs(g):
     g[L.DS_VALID] = 1
 
 
-@compiled()
+@compiled(inline=True)
 def _list_places(g, p):
     """Open places (S19, S20) and the same with the crew's directions (S23-S25), and how many
     of each lie at each place (for the octopus's blocks, S46). Kept in g until a side fills or
@@ -322,7 +322,7 @@ def _octo_block(g, source, c):
     return g[L.NP] - g[L.O_PCOUNT + source]
 
 
-@compiled()
+@compiled(inline=True)
 def _octo_sources(g, p):
     """S40-S46: the octopus's sources (a side, the first free card of each kind on it, in the
     side's order); returns how many actions they list."""
@@ -348,7 +348,7 @@ def _octo_sources(g, p):
     return n
 
 
-@compiled()
+@compiled(inline=True)
 def _prepare_main(g, p):
     _list_places(g, p)
     np_, nm = g[L.NP], g[L.NM]
@@ -420,7 +420,7 @@ def _octo_at(g, i):
     return -1 - i
 
 
-@compiled()
+@compiled(inline=True)
 def _main_at(g, p, i):
     np_, nm = g[L.NP], g[L.NM]
     for j in range(g[L.NHK]):
