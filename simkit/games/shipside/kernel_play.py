@@ -194,10 +194,28 @@ def _crew_dirs(g):
     in g until a token moves or a ship leaves the row (as moves.py keeps them on the state)."""
     if g[L.DS_VALID]:
         return
-    for r in range(g[L.ROW_LEN]):
-        g[L.O_DSC + g[L.O_ROW + r]] = dirs_at(g, r)
+    if g[L.WRAP] and g[L.SKIP]:
+        _dirs_around(g)
+    else:
+        for r in range(g[L.ROW_LEN]):
+            g[L.O_DSC + g[L.O_ROW + r]] = dirs_at(g, r)
     g[L.FROZEN] = is_frozen(g)
     g[L.DS_VALID] = 1
+
+
+@compiled()
+def _dirs_around(g):
+    """_crew_dirs with wrap-around and skipping (S26, S28): the search either way passes every
+    other ship once, so a token can move both ways iff another ship in the row has room."""
+    n, cap = g[L.ROW_LEN], g[L.CREW_PER_SHIP]
+    room = 0
+    for r in range(n):
+        room += g[L.O_CREW_LEN + g[L.O_ROW + r]] < cap
+    for r in range(n):
+        s = g[L.O_ROW + r]
+        crew = g[L.O_CREW_LEN + s]
+        others = room - (crew < cap)
+        g[L.O_DSC + s] = 3 if crew > 0 and others > 0 else 0
 
 
 @compiled(inline=True)
