@@ -677,7 +677,7 @@ def _remove_at(g, base, length, c):
     return length - 1
 
 
-@compiled()
+@compiled(inline=True)
 def _ship_result(g, s, actor):
     """rules.ship_result: -2 (not scored), or the winner (-1: a tie when full, S34)."""
     thr = threshold(g, s)
@@ -698,12 +698,18 @@ def _ship_result(g, s, actor):
     return -2
 
 
-@compiled()
+@compiled(inline=True)
 def _check_ship(g, s, actor):
-    """S31-S38, S53: score ship s if a side reached its defense or both sides are full."""
+    """S31-S38, S53: score ship s if a side reached its defense or both sides are full (the
+    test inlined in the resolution, the scoring a call)."""
     winner = _ship_result(g, s, actor)
-    if winner == -2:
-        return
+    if winner != -2:
+        _score_ship(g, s, winner)
+
+
+@compiled()
+def _score_ship(g, s, winner):
+    """S33-S38, S53-S54: ship s scored (`winner` -1: a tie when full, S34)."""
     g[L.PLACES_OF] = 0
     for a in range(2):                          # S36, S37
         at = 2 * s + a
