@@ -343,27 +343,58 @@ def _octo_block(g, source, c):
 @compiled(inline=True)
 def _octo_sources(g, p):
     """S40-S46: the octopus's sources (a side, the first free card of each kind on it, in the
-    side's order); returns how many actions they list."""
+    side's order: _side_sources); returns how many actions they list."""
     ok = 0
     n = 0
     if octopus_ready(g, p):
         mine = g[L.OCTO_AT + p] if g[L.REUSE] == 1 else -2
+        keep = mine == -2           # with reuse=free a seat's own octopus card is its source only
+        sym = g[L.AS_PLACEMENT] != 0
+        np_, nm = g[L.NP], g[L.NM]
         for r in range(g[L.ROW_LEN]):
             s = g[L.O_ROW + r]
             for a in range(2):
                 source = 2 * s + a
-                _forget_kinds(g)
-                for i in range(g[L.O_SIDE_LEN + source]):
-                    c = g[L.O_SIDES + source * L.MAX_SIDE + i]
-                    if g[L.O_OCTO_ON + c] >= 0 and c != mine:
-                        continue
-                    if _new_kind(g, g[L.O_KIND + c]):
-                        g[L.O_OK + 2 * ok] = source
-                        g[L.O_OK + 2 * ok + 1] = c
-                        ok += 1
-                        n += _octo_block(g, source, c)
+                if not keep or g[L.O_SRC_N + source] == 0:
+                    _side_sources(g, source, mine)
+                k = g[L.O_SRC_N + source] - 1
+                k_sym = g[L.O_SRC_SYM + source] if sym else 0
+                n += (k - k_sym) * (np_ - g[L.O_PCOUNT + source]) + k_sym * (nm - g[L.O_MCOUNT + source])
+                ok += k
     g[L.NOK] = ok
     return n
+
+
+@compiled()
+def _side_sources(g, source, mine):
+    """The octopus's sources on side `source`: its first free card (or `mine`) of each kind, in
+    the side's order, kept in g until the side gains or loses a card or a mark (_side_changed)."""
+    _forget_kinds(g)
+    k = 0
+    k_sym = 0
+    at = L.O_SRC + source * L.MAX_SIDE
+    for i in range(g[L.O_SIDE_LEN + source]):
+        c = g[L.O_SIDES + source * L.MAX_SIDE + i]
+        if g[L.O_OCTO_ON + c] >= 0 and c != mine:
+            continue
+        if _new_kind(g, g[L.O_KIND + c]):
+            g[at + k] = c
+            k += 1
+            k_sym += g[L.O_SYM + c] != 0
+    g[L.O_SRC_N + source] = k + 1
+    g[L.O_SRC_SYM + source] = k_sym
+
+
+@compiled()
+def _sides_changed(g):
+    for source in range(2 * L.MAX_SHIPS):
+        _side_changed(g, source)
+
+
+@compiled(inline=True)
+def _side_changed(g, source):
+    """Side `source` gained or lost a card or an octopus mark: list its sources again."""
+    g[L.O_SRC_N + source] = 0
 
 
 @compiled(inline=True)
@@ -412,30 +443,42 @@ def action_at(ask, seat, g, i):
 @compiled()
 def _octo_at(g, i):
     """The octopus move at position i of the octopus's blocks, or -1 - (i less their size)."""
-    np_, nm = g[L.NP], g[L.NM]
-    for j in range(g[L.NOK]):
-        source, c = g[L.O_OK + 2 * j], g[L.O_OK + 2 * j + 1]
-        size = _octo_block(g, source, c)
-        if i >= size:                           # not in this block: skip it whole
-            i -= size
-            continue
-        if _octo_sym(g, c):
-            for k in range(nm):
-                m = g[L.O_M + k]
-                if m >> 2 == source:
+    if g[L.NOK] == 0:
+        return -1 - i
+    for r in range(g[L.ROW_LEN]):
+        for a in range(2):
+            source = 2 * g[L.O_ROW + r] + a
+            for j in range(g[L.O_SRC_N + source] - 1):
+                c = g[L.O_SRC + source * L.MAX_SIDE + j]
+                size = _octo_block(g, source, c)
+                if i >= size:                   # not in this block: skip it whole
+                    i -= size
                     continue
-                if i == 0:
-                    return encode(L.A_OCTOPUS, c, m >> 3, (m >> 2) & 1, m & 3, source >> 1, source & 1)
-                i -= 1
-        else:
-            for k in range(np_):
-                place = g[L.O_P + k]
-                if place == source:
-                    continue
-                if i == 0:
-                    return encode(L.A_OCTOPUS, c, place >> 1, place & 1, 0, source >> 1, source & 1)
-                i -= 1
+                return _octo_move(g, source, c, i)
     return -1 - i
+
+
+@compiled()
+def _octo_move(g, source, c, i):
+    """The octopus move at position i of card c's block from side `source`."""
+    np_, nm = g[L.NP], g[L.NM]
+    if _octo_sym(g, c):
+        for k in range(nm):
+            m = g[L.O_M + k]
+            if m >> 2 == source:
+                continue
+            if i == 0:
+                return encode(L.A_OCTOPUS, c, m >> 3, (m >> 2) & 1, m & 3, source >> 1, source & 1)
+            i -= 1
+        return -1
+    for k in range(np_):
+        place = g[L.O_P + k]
+        if place == source:
+            continue
+        if i == 0:
+            return encode(L.A_OCTOPUS, c, place >> 1, place & 1, 0, source >> 1, source & 1)
+        i -= 1
+    return -1
 
 
 @compiled(inline=True)
@@ -486,6 +529,7 @@ def new_game(g, cfg, chance):
         g[k] = 0
     for c in range(nc):
         g[L.O_OCTO_ON + c] = -1
+    _sides_changed(g)
     g[L.ROW_LEN] = ns
     for r in range(ns):
         g[L.O_ROW + r] = cfg[L.C_SORTED + r]
@@ -659,6 +703,7 @@ def _end_action(g, p):
 @compiled()
 def _put(g, c, s, a):
     at = 2 * s + a
+    _side_changed(g, at)
     g[L.O_SIDES + at * L.MAX_SIDE + g[L.O_SIDE_LEN + at]] = c
     g[L.O_SIDE_LEN + at] += 1
     g[L.O_TOT + at] += g[L.O_VALUE + c]
@@ -713,6 +758,7 @@ def _score_ship(g, s, winner):
     g[L.PLACES_OF] = 0
     for a in range(2):                          # S36, S37
         at = 2 * s + a
+        _side_changed(g, at)
         for i in range(g[L.O_SIDE_LEN + at]):
             c = g[L.O_SIDES + at * L.MAX_SIDE + i]
             o = g[L.O_OCTO_ON + c]
@@ -837,8 +883,10 @@ def apply(g, chance, p, act):
         old = g[L.OCTO_AT + p]
         if old >= 0:
             g[L.O_OCTO_ON + old] = -1
+            _sides_changed(g)
         s1, a1 = a_src_ship(act), a_src_side(act)
         at = 2 * s1 + a1
+        _side_changed(g, at)
         g[L.O_SIDE_LEN + at] = _remove_at(g, L.O_SIDES + at * L.MAX_SIDE, g[L.O_SIDE_LEN + at], c)
         g[L.PLACES_OF] = 0
         g[L.O_TOT + at] -= g[L.O_VALUE + c]
