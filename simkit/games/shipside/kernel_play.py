@@ -950,7 +950,7 @@ def _ask(g, gens, slot_of, fns, params, trace, ask, seat):
     return action_at(ask, seat, g, pos)
 
 
-@compiled()
+@compiled(inline=True)
 def step(g, gens, slot_of, fns, params, trace):
     """One decision step (`apply` with its decisions). Returns -1, or the seat whose bot
     answered outside its legal list."""
