@@ -711,7 +711,7 @@ def _put(g, c, s, a):
         g[L.PLACES_OF] = 0
 
 
-@compiled()
+@compiled(inline=True)
 def _remove_at(g, base, length, c):
     """list.remove(c) on g[base:base + length]; returns the new length."""
     j = 0
