@@ -887,8 +887,9 @@ def apply(g, chance, p, act):
         s1, a1 = a_src_ship(act), a_src_side(act)
         at = 2 * s1 + a1
         _side_changed(g, at)
+        if g[L.O_SIDE_LEN + at] >= g[L.MAXC]:      # a full side opens: list the places again
+            g[L.PLACES_OF] = 0
         g[L.O_SIDE_LEN + at] = _remove_at(g, L.O_SIDES + at * L.MAX_SIDE, g[L.O_SIDE_LEN + at], c)
-        g[L.PLACES_OF] = 0
         g[L.O_TOT + at] -= g[L.O_VALUE + c]
         s, a = a_ship(act), a_side(act)
         _put(g, c, s, a)
