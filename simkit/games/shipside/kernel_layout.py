@@ -36,7 +36,7 @@ MAX_MUGS = 2
  PEND_STAGE, NPILES, DS_VALID) = range(32, 56)
 SCORE, RUM_LEFT, OCTO_AT, OCTO_SPENT, CAPTURED, HAND_LEN, PILE_LEN, OWN_LEN = range(56, 72, 2)
 # the listing of the decision asked (kernel_play.prepare): count, plain places, places with
-# directions, distinct hand kinds (first card of each), octopus sources (source, card), rum ships
+# directions, distinct hand kinds (first card of each), octopus sources (how many), rum ships
 NLEGAL, NP, NM, NHK, NOK, NRS, FROZEN, NMOVES = range(72, 80)
 PLACES_OF = 80      # the seat (+1) whose places the listing holds (0: list them again)
 HEADER = 88
@@ -62,12 +62,16 @@ O_CREW_PTS = O_DEF + MAX_SHIPS                      # token -> points
 O_P = O_CREW_PTS + MAX_CREW                         # listing: plain places (ship * 2 + side)
 O_M = O_P + 2 * MAX_SHIPS                           # places * 4 + direction (0 none, 1 L, 2 R)
 O_HK = O_M + 4 * MAX_SHIPS                          # first hand card of each distinct kind
-O_OK = O_HK + MAX_CARDS                             # octopus: source * MAX_CARDS... (source, card)
-O_RS = O_OK + 2 * 2 * MAX_SHIPS * MAX_SIDE          # rum ships
+O_RS = O_HK + MAX_CARDS                             # rum ships
 O_PCOUNT = O_RS + MAX_SHIPS                         # listing: plain places at each place (0/1)
 O_MCOUNT = O_PCOUNT + 2 * MAX_SHIPS                 # listing: places-with-direction at each place
 O_DSC = O_MCOUNT + 2 * MAX_SHIPS                    # each ship's crew directions (valid: DS_VALID)
-O_SCRATCH = O_DSC + MAX_SHIPS
+O_KSEEN = O_DSC + MAX_SHIPS                         # a listing's kinds seen: a bit per kind id
+# each side's octopus sources (kernel_play._side_sources), kept until the side changes
+O_SRC_N = O_KSEEN + (MAX_CARDS + 63) // 64          # side -> its sources + 1 (0: list them again)
+O_SRC_SYM = O_SRC_N + 2 * MAX_SHIPS                 # side -> how many of them carry a symbol
+O_SRC = O_SRC_SYM + 2 * MAX_SHIPS                   # side * MAX_SIDE + i -> source card
+O_SCRATCH = O_SRC + 2 * MAX_SHIPS * MAX_SIDE
 SCRATCH = 256
 O_RUNNING = O_SCRATCH + SCRATCH     # the running score's record (simkit/engine/kernel_running.py)
 SIZE = O_RUNNING + 4 + 32 * 2       # kernel_running.region_size(2) (running.CAP = 32)

@@ -103,25 +103,39 @@ def in_row(g, s):
 
 
 @compiled()
-def move_target(g, s, step):
-    """S26-S28 (rules.move_target): the ship a token on `s` reaches moving `step`, or -1."""
-    n = g[L.ROW_LEN]
-    i = 0
-    for r in range(n):
+def row_index(g, s):
+    """Ship s's position in the row (ships are unique in it)."""
+    for r in range(g[L.ROW_LEN]):
         if g[L.O_ROW + r] == s:
-            i = r
-    for k in range(1, n):
-        j = i + k * step
-        if g[L.WRAP]:
-            j %= n
-        elif j < 0 or j >= n:
-            return -1
+            return r
+    return 0
+
+
+@compiled()
+def target_from(g, i, step):
+    """S26-S28 (rules.move_target): the ship a token at row position i reaches moving `step`
+    (-1 or 1), or -1. Steps one place at a time (no modulo: the row is short)."""
+    n = g[L.ROW_LEN]
+    wrap, skip, cap = g[L.WRAP], g[L.SKIP], g[L.CREW_PER_SHIP]
+    j = i
+    for _ in range(1, n):
+        j += step
+        if j < 0 or j >= n:
+            if not wrap:
+                return -1
+            j += n if j < 0 else -n
         target = g[L.O_ROW + j]
-        if g[L.O_CREW_LEN + target] < g[L.CREW_PER_SHIP]:
+        if g[L.O_CREW_LEN + target] < cap:
             return target
-        if not g[L.SKIP]:
+        if not skip:
             return -1
     return -1
+
+
+@compiled()
+def move_target(g, s, step):
+    """S26-S28 (rules.move_target): the ship a token on `s` reaches moving `step`, or -1."""
+    return target_from(g, row_index(g, s), step)
 
 
 @compiled()
@@ -136,24 +150,30 @@ def is_frozen(g):
 
 
 @compiled()
-def free_dirs(g, s):
-    """S23-S28 without the freeze: bit 1 left, bit 2 right (0: nobody moves)."""
-    if g[L.O_CREW_LEN + s] == 0:
+def dirs_at(g, i):
+    """S23-S28 without the freeze for the ship at row position i: bit 1 left, bit 2 right (0:
+    nobody moves)."""
+    if g[L.O_CREW_LEN + g[L.O_ROW + i]] == 0:
         return 0
     out = 0
-    if move_target(g, s, -1) >= 0:
+    if target_from(g, i, -1) >= 0:
         out |= 1
-    if move_target(g, s, 1) >= 0:
+    if target_from(g, i, 1) >= 0:
         out |= 2
     return out
 
 
 @compiled()
 def dirs(g, s):
-    """moves.dirs: the directions the crew on `s` can move (0 when frozen, S29)."""
-    if g[L.O_CREW_LEN + s] == 0 or is_frozen(g):
+    """moves.dirs: the directions the crew on `s` (in the row) can move (0 when frozen, S29);
+    from the kept directions when they are valid (_crew_dirs)."""
+    if g[L.O_CREW_LEN + s] == 0:
         return 0
-    return free_dirs(g, s)
+    if g[L.DS_VALID]:
+        return 0 if g[L.FROZEN] else g[L.O_DSC + s]
+    if is_frozen(g):
+        return 0
+    return dirs_at(g, row_index(g, s))
 
 
 @compiled()
@@ -174,14 +194,31 @@ def _crew_dirs(g):
     in g until a token moves or a ship leaves the row (as moves.py keeps them on the state)."""
     if g[L.DS_VALID]:
         return
-    for r in range(g[L.ROW_LEN]):
-        s = g[L.O_ROW + r]
-        g[L.O_DSC + s] = free_dirs(g, s)
+    if g[L.WRAP] and g[L.SKIP]:
+        _dirs_around(g)
+    else:
+        for r in range(g[L.ROW_LEN]):
+            g[L.O_DSC + g[L.O_ROW + r]] = dirs_at(g, r)
     g[L.FROZEN] = is_frozen(g)
     g[L.DS_VALID] = 1
 
 
 @compiled()
+def _dirs_around(g):
+    """_crew_dirs with wrap-around and skipping (S26, S28): the search either way passes every
+    other ship once, so a token can move both ways iff another ship in the row has room."""
+    n, cap = g[L.ROW_LEN], g[L.CREW_PER_SHIP]
+    room = 0
+    for r in range(n):
+        room += g[L.O_CREW_LEN + g[L.O_ROW + r]] < cap
+    for r in range(n):
+        s = g[L.O_ROW + r]
+        crew = g[L.O_CREW_LEN + s]
+        others = room - (crew < cap)
+        g[L.O_DSC + s] = 3 if crew > 0 and others > 0 else 0
+
+
+@compiled(inline=True)
 def _list_places(g, p):
     """Open places (S19, S20) and the same with the crew's directions (S23-S25), and how many
     of each lie at each place (for the octopus's blocks, S46). Kept in g until a side fills or
@@ -258,19 +295,32 @@ def _rum_ships(g):
 
 
 @compiled()
+def _forget_kinds(g):
+    """Start a listing's dedup of card kinds (_new_kind)."""
+    for w in range((L.MAX_CARDS + 63) // 64):
+        g[L.O_KSEEN + w] = 0
+
+
+@compiled()
+def _new_kind(g, kind):
+    """True the first time `kind` is met since _forget_kinds (a bit per kind id in g)."""
+    at = L.O_KSEEN + (kind >> 6)
+    bit = 1 << (kind & 63)
+    if g[at] & bit:
+        return False
+    g[at] |= bit
+    return True
+
+
+@compiled()
 def _pick_kinds(g, seat):
     """S57: the distinct kinds of the seat's own deck, first card of each, in the deck's order."""
     k = 0
     base = L.O_OWN + seat * L.MAX_CARDS
+    _forget_kinds(g)
     for i in range(g[L.OWN_LEN + seat]):
         c = g[base + i]
-        kind = g[L.O_KIND + c]
-        new = True
-        for j in range(k):
-            if g[L.O_KIND + g[L.O_HK + j]] == kind:
-                new = False
-                break
-        if new:
+        if _new_kind(g, g[L.O_KIND + c]):
             g[L.O_HK + k] = c
             k += 1
     g[L.NHK] = k
@@ -290,54 +340,74 @@ def _octo_block(g, source, c):
     return g[L.NP] - g[L.O_PCOUNT + source]
 
 
-@compiled()
+@compiled(inline=True)
 def _octo_sources(g, p):
     """S40-S46: the octopus's sources (a side, the first free card of each kind on it, in the
-    side's order); returns how many actions they list."""
+    side's order: _side_sources); returns how many actions they list."""
     ok = 0
     n = 0
     if octopus_ready(g, p):
         mine = g[L.OCTO_AT + p] if g[L.REUSE] == 1 else -2
+        keep = mine == -2           # with reuse=free a seat's own octopus card is its source only
+        sym = g[L.AS_PLACEMENT] != 0
+        np_, nm = g[L.NP], g[L.NM]
         for r in range(g[L.ROW_LEN]):
             s = g[L.O_ROW + r]
             for a in range(2):
                 source = 2 * s + a
-                first = ok
-                for i in range(g[L.O_SIDE_LEN + source]):
-                    c = g[L.O_SIDES + source * L.MAX_SIDE + i]
-                    if g[L.O_OCTO_ON + c] >= 0 and c != mine:
-                        continue
-                    kind = g[L.O_KIND + c]
-                    new = True
-                    for j in range(first, ok):
-                        if g[L.O_KIND + g[L.O_OK + 2 * j + 1]] == kind:
-                            new = False
-                            break
-                    if new:
-                        g[L.O_OK + 2 * ok] = source
-                        g[L.O_OK + 2 * ok + 1] = c
-                        ok += 1
-                        n += _octo_block(g, source, c)
+                if not keep or g[L.O_SRC_N + source] == 0:
+                    _side_sources(g, source, mine)
+                k = g[L.O_SRC_N + source] - 1
+                k_sym = g[L.O_SRC_SYM + source] if sym else 0
+                n += (k - k_sym) * (np_ - g[L.O_PCOUNT + source]) + k_sym * (nm - g[L.O_MCOUNT + source])
+                ok += k
     g[L.NOK] = ok
     return n
 
 
 @compiled()
+def _side_sources(g, source, mine):
+    """The octopus's sources on side `source`: its first free card (or `mine`) of each kind, in
+    the side's order, kept in g until the side gains or loses a card or a mark (_side_changed)."""
+    _forget_kinds(g)
+    k = 0
+    k_sym = 0
+    at = L.O_SRC + source * L.MAX_SIDE
+    for i in range(g[L.O_SIDE_LEN + source]):
+        c = g[L.O_SIDES + source * L.MAX_SIDE + i]
+        if g[L.O_OCTO_ON + c] >= 0 and c != mine:
+            continue
+        if _new_kind(g, g[L.O_KIND + c]):
+            g[at + k] = c
+            k += 1
+            k_sym += g[L.O_SYM + c] != 0
+    g[L.O_SRC_N + source] = k + 1
+    g[L.O_SRC_SYM + source] = k_sym
+
+
+@compiled()
+def _sides_changed(g):
+    for source in range(2 * L.MAX_SHIPS):
+        _side_changed(g, source)
+
+
+@compiled(inline=True)
+def _side_changed(g, source):
+    """Side `source` gained or lost a card or an octopus mark: list its sources again."""
+    g[L.O_SRC_N + source] = 0
+
+
+@compiled(inline=True)
 def _prepare_main(g, p):
     _list_places(g, p)
     np_, nm = g[L.NP], g[L.NM]
     hk = 0
     hand = L.O_HANDS + p * L.MAX_CARDS
     n = 0
+    _forget_kinds(g)
     for i in range(g[L.HAND_LEN + p]):
         c = g[hand + i]
-        kind = g[L.O_KIND + c]
-        new = True
-        for j in range(hk):
-            if g[L.O_KIND + g[L.O_HK + j]] == kind:
-                new = False
-                break
-        if new:
+        if _new_kind(g, g[L.O_KIND + c]):
             g[L.O_HK + hk] = c
             hk += 1
             n += nm if g[L.O_SYM + c] else np_
@@ -373,33 +443,45 @@ def action_at(ask, seat, g, i):
 @compiled()
 def _octo_at(g, i):
     """The octopus move at position i of the octopus's blocks, or -1 - (i less their size)."""
-    np_, nm = g[L.NP], g[L.NM]
-    for j in range(g[L.NOK]):
-        source, c = g[L.O_OK + 2 * j], g[L.O_OK + 2 * j + 1]
-        size = _octo_block(g, source, c)
-        if i >= size:                           # not in this block: skip it whole
-            i -= size
-            continue
-        if _octo_sym(g, c):
-            for k in range(nm):
-                m = g[L.O_M + k]
-                if m >> 2 == source:
+    if g[L.NOK] == 0:
+        return -1 - i
+    for r in range(g[L.ROW_LEN]):
+        for a in range(2):
+            source = 2 * g[L.O_ROW + r] + a
+            for j in range(g[L.O_SRC_N + source] - 1):
+                c = g[L.O_SRC + source * L.MAX_SIDE + j]
+                size = _octo_block(g, source, c)
+                if i >= size:                   # not in this block: skip it whole
+                    i -= size
                     continue
-                if i == 0:
-                    return encode(L.A_OCTOPUS, c, m >> 3, (m >> 2) & 1, m & 3, source >> 1, source & 1)
-                i -= 1
-        else:
-            for k in range(np_):
-                place = g[L.O_P + k]
-                if place == source:
-                    continue
-                if i == 0:
-                    return encode(L.A_OCTOPUS, c, place >> 1, place & 1, 0, source >> 1, source & 1)
-                i -= 1
+                return _octo_move(g, source, c, i)
     return -1 - i
 
 
 @compiled()
+def _octo_move(g, source, c, i):
+    """The octopus move at position i of card c's block from side `source`."""
+    np_, nm = g[L.NP], g[L.NM]
+    if _octo_sym(g, c):
+        for k in range(nm):
+            m = g[L.O_M + k]
+            if m >> 2 == source:
+                continue
+            if i == 0:
+                return encode(L.A_OCTOPUS, c, m >> 3, (m >> 2) & 1, m & 3, source >> 1, source & 1)
+            i -= 1
+        return -1
+    for k in range(np_):
+        place = g[L.O_P + k]
+        if place == source:
+            continue
+        if i == 0:
+            return encode(L.A_OCTOPUS, c, place >> 1, place & 1, 0, source >> 1, source & 1)
+        i -= 1
+    return -1
+
+
+@compiled(inline=True)
 def _main_at(g, p, i):
     np_, nm = g[L.NP], g[L.NM]
     for j in range(g[L.NHK]):
@@ -447,6 +529,7 @@ def new_game(g, cfg, chance):
         g[k] = 0
     for c in range(nc):
         g[L.O_OCTO_ON + c] = -1
+    _sides_changed(g)
     g[L.ROW_LEN] = ns
     for r in range(ns):
         g[L.O_ROW + r] = cfg[L.C_SORTED + r]
@@ -620,6 +703,7 @@ def _end_action(g, p):
 @compiled()
 def _put(g, c, s, a):
     at = 2 * s + a
+    _side_changed(g, at)
     g[L.O_SIDES + at * L.MAX_SIDE + g[L.O_SIDE_LEN + at]] = c
     g[L.O_SIDE_LEN + at] += 1
     g[L.O_TOT + at] += g[L.O_VALUE + c]
@@ -627,7 +711,7 @@ def _put(g, c, s, a):
         g[L.PLACES_OF] = 0
 
 
-@compiled()
+@compiled(inline=True)
 def _remove_at(g, base, length, c):
     """list.remove(c) on g[base:base + length]; returns the new length."""
     j = 0
@@ -638,7 +722,7 @@ def _remove_at(g, base, length, c):
     return length - 1
 
 
-@compiled()
+@compiled(inline=True)
 def _ship_result(g, s, actor):
     """rules.ship_result: -2 (not scored), or the winner (-1: a tie when full, S34)."""
     thr = threshold(g, s)
@@ -659,15 +743,22 @@ def _ship_result(g, s, actor):
     return -2
 
 
-@compiled()
+@compiled(inline=True)
 def _check_ship(g, s, actor):
-    """S31-S38, S53: score ship s if a side reached its defense or both sides are full."""
+    """S31-S38, S53: score ship s if a side reached its defense or both sides are full (the
+    test inlined in the resolution, the scoring a call)."""
     winner = _ship_result(g, s, actor)
-    if winner == -2:
-        return
+    if winner != -2:
+        _score_ship(g, s, winner)
+
+
+@compiled()
+def _score_ship(g, s, winner):
+    """S33-S38, S53-S54: ship s scored (`winner` -1: a tie when full, S34)."""
     g[L.PLACES_OF] = 0
     for a in range(2):                          # S36, S37
         at = 2 * s + a
+        _side_changed(g, at)
         for i in range(g[L.O_SIDE_LEN + at]):
             c = g[L.O_SIDES + at * L.MAX_SIDE + i]
             o = g[L.O_OCTO_ON + c]
@@ -792,10 +883,13 @@ def apply(g, chance, p, act):
         old = g[L.OCTO_AT + p]
         if old >= 0:
             g[L.O_OCTO_ON + old] = -1
+            _sides_changed(g)
         s1, a1 = a_src_ship(act), a_src_side(act)
         at = 2 * s1 + a1
+        _side_changed(g, at)
+        if g[L.O_SIDE_LEN + at] >= g[L.MAXC]:      # a full side opens: list the places again
+            g[L.PLACES_OF] = 0
         g[L.O_SIDE_LEN + at] = _remove_at(g, L.O_SIDES + at * L.MAX_SIDE, g[L.O_SIDE_LEN + at], c)
-        g[L.PLACES_OF] = 0
         g[L.O_TOT + at] -= g[L.O_VALUE + c]
         s, a = a_ship(act), a_side(act)
         _put(g, c, s, a)
@@ -857,7 +951,7 @@ def _ask(g, gens, slot_of, fns, params, trace, ask, seat):
     return action_at(ask, seat, g, pos)
 
 
-@compiled()
+@compiled(inline=True)
 def step(g, gens, slot_of, fns, params, trace):
     """One decision step (`apply` with its decisions). Returns -1, or the seat whose bot
     answered outside its legal list."""
