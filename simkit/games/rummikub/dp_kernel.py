@@ -10,7 +10,13 @@ same state count, which the solver's `STATE_CAP` rule reads) and the same choice
 (`dp_parts.group_outcomes`) are asked of Python, once per distinct input in the process: the DP runs
 on an explicit stack, stops when an outcome is missing (`_run` returns MISS_OUTCOMES) and goes on
 exactly where it was once Python has filled it in. Both are pure functions of their cache keys,
-so their caches are shared by every DP of the process.
+so their caches are shared by every DP of the process (`Caches`: rows in pool arrays, which a
+frame reads by index).
+
+The helpers that allocate nothing are compiled without numba's reference counting
+(`compiled()`): each call of one with array arguments otherwise counts a reference to each
+array in and out (atomic operations: with the per-frame option arrays and stack views the
+kernel had before, about a quarter of a game's time).
 
 States are packed in integers: a colour's open runs are its sorted (length, mark) pairs, 6 bits
 each (`length << 4 | mark`, marks of at most two joker patterns); the group tiles of a number 2
@@ -43,11 +49,15 @@ UPPER, EXACT, LOWER = _dp.UPPER, _dp.EXACT, _dp.LOWER
 #: the global option caches are emptied past this many entries (pure caches: results unchanged)
 CACHE_LIMIT = 200_000
 
-_ARR = types.int64[:, ::1]
+#: the options pool is emptied with the caches past this many rows (80 bytes a row)
+POOL_LIMIT = 2_000_000
 
 # the option caches shared by every DP of the process (pure functions of their keys): a colour's
 # run options by (runs, number, jokers left, tiles of the face and the next two, flags, pattern
-# signature); a number's group outcomes by (group tiles, jokers, pattern signature)
+# signature); a number's group outcomes by (group tiles, jokers, pattern signature). Each maps
+# its key to a reference `first row << 16 | rows` into a pool array (`Caches`): the kernel reads
+# its options by index, with no array object to count references to (numba's reference counts
+# of cached arrays, taken and dropped per child of a state, were a quarter of a game's time).
 # (numba typed dicts, made, measured and filled by the cached functions below only: numba's own
 # Python-side `Dict.empty`, `len` and `d[k] = v` compile again in every process, ~0.7 s CPU)
 _SIGS: dict[tuple, int] = {(): 0}
@@ -55,8 +65,8 @@ _SIGS: dict[tuple, int] = {(): 0}
 
 @compiled(nrt=True)
 def _new_cache():
-    """An empty option cache (a typed dict int64 -> int64[:, ::1])."""
-    return Dict.empty(types.int64, _ARR)
+    """An empty option cache (a typed dict int64 -> int64: a pool reference)."""
+    return Dict.empty(types.int64, types.int64)
 
 
 @compiled(nrt=True)
@@ -69,8 +79,50 @@ def _cache_put(cache, key, value):
     cache[key] = value
 
 
-_OPTIONS = _new_cache()
-_OUTCOMES = _new_cache()
+class Caches:
+    """The option caches and their pools: `options` (key -> reference into `option_rows`, rows of
+    OPT_COLS), `outcomes` (key -> reference into `outcome_rows`, one entry `cleared << 4 | room
+    << 8` an outcome); `used` counts the rows taken of each pool."""
+
+    def __init__(self) -> None:
+        self.options = _new_cache()
+        self.outcomes = _new_cache()
+        self.option_rows = np.zeros((1 << 12, OPT_COLS), dtype=np.int64)
+        self.outcome_rows = np.zeros(1 << 10, dtype=np.int64)
+        self.used = np.zeros(2, dtype=np.int64)
+
+    def full(self) -> bool:
+        return (_cache_size(self.options) > CACHE_LIMIT or _cache_size(self.outcomes) > CACHE_LIMIT
+                or self.used[0] > POOL_LIMIT)
+
+    def grow_options(self, rows: int) -> None:
+        """Room in the options pool for `rows` more rows."""
+        size = self.option_rows.shape[0]
+        while size < self.used[0] + rows:
+            size *= 2
+        bigger = np.zeros((size, OPT_COLS), dtype=np.int64)
+        bigger[:self.option_rows.shape[0]] = self.option_rows
+        self.option_rows = bigger
+
+    def put_outcomes(self, key: int, rows: np.ndarray) -> None:
+        """A number's group outcomes (rows of cleared bits, room) under `key`."""
+        start, k = int(self.used[1]), rows.shape[0]
+        while start + k > self.outcome_rows.shape[0]:
+            self.outcome_rows = np.concatenate([self.outcome_rows, np.zeros_like(self.outcome_rows)])
+        self.outcome_rows[start:start + k] = rows[:, 0] << 4 | rows[:, 1] << 8
+        self.used[1] += k
+        _cache_put(self.outcomes, key, start << 16 | k)
+
+
+_CACHES: Caches | None = None
+
+
+def _caches() -> Caches:
+    """The process's caches, new when they passed their limits (pure caches: results unchanged)."""
+    global _CACHES
+    if _CACHES is None or _CACHES.full():
+        _CACHES = Caches()
+    return _CACHES
 
 
 def _sig(key: tuple) -> int:
@@ -110,7 +162,7 @@ def _groups(g_code: int, gj: int, sig: int) -> dict[tuple[int, int], tuple]:
     return got
 
 
-@compiled(nrt=True)
+@compiled()
 def _put(runs, c, x):
     if c == 0:
         return (x, runs[1], runs[2], runs[3])
@@ -121,7 +173,7 @@ def _put(runs, c, x):
     return (runs[0], runs[1], runs[2], x)
 
 
-@compiled(nrt=True)
+@compiled()
 def _short(code):
     """Open runs of length 1 or 2 in a colour's runs code."""
     k = 0
@@ -132,7 +184,7 @@ def _short(code):
     return k
 
 
-@compiled(nrt=True)
+@compiled()
 def _count(code):
     k = 0
     while code:
@@ -141,7 +193,7 @@ def _count(code):
     return k
 
 
-@compiled(nrt=True)
+@compiled()
 def _any_short(runs):
     for c in range(4):
         if _short(runs[c]):
@@ -149,7 +201,7 @@ def _any_short(runs):
     return False
 
 
-@compiled(nrt=True)
+@compiled()
 def _gput(g, c, gr, sort):
     """g (c entries) + (gr,), sorted when `sort`."""
     if not sort or c == 0:
@@ -169,7 +221,7 @@ def _gput(g, c, gr, sort):
     return out
 
 
-@compiled(nrt=True)
+@compiled()
 def _alive(n, c, runs, ju, flags, jtot, F, O, pats):
     spare = ju < jtot
     for i in range(pats.shape[0]):
@@ -216,7 +268,7 @@ OPT_COLS = 10
 ACTS = ("close", "real", "joker")
 
 
-@compiled(nrt=True)
+@compiled()
 def _mark(rp, c, n, mark, real, flags, order):
     """`TableDP._mark`: rp[c, j] = (bit, v, mates mask over numbers, top), rp[c, 4, 0] = count."""
     cleared = 0
@@ -431,11 +483,12 @@ def _colour_options(c, n, rcode, jleft, flags, F, O, keepm, rp):  # noqa: C901
 # the driver's control vector: stack depth, mode, returned value, then the pending call's arguments
 SP, MODE, RET, ARGS = 0, 1, 2, 3
 ENTER, RETURN, NEXT = 0, 1, 2
-DONE, MISS_OUTCOMES, CAPPED_STATUS, GROW_MEMO = 0, 2, 3, 4
-# frame fields
+DONE, MISS_OUTCOMES, CAPPED_STATUS, GROW_MEMO, GROW_OPTIONS = 0, 2, 3, 4, 5
+# frame fields (K_OKEY: a number's pattern signature; K_OREF: the pool reference of the frame's
+# options, of a number's outcomes for its current jokers K_GR)
 (K_KIND, K_N, K_C, K_R0, K_G, K_JU, K_FLAGS, K_ROOM, K_ALPHA, K_BETA, K_KEY1, K_KEY2, K_RES, K_CHOICE,
- K_I, K_GR, K_OKEY, K_GAIN, K_STOP) = (0, 1, 2, 3, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21)
-NF = 22
+ K_I, K_GR, K_OKEY, K_GAIN, K_STOP, K_OREF) = (0, 1, 2, 3, 7, *range(8, 23))
+NF = 23
 DEPTH = 160
 
 
@@ -446,7 +499,7 @@ _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@compiled(nrt=True)
+@compiled()
 def _slot(mk, key1, key2):
     """The slot of (key1, key2) in the memo table, or the free slot where it would go."""
     mask = np.uint64(mk.shape[0] - 1)
@@ -459,7 +512,7 @@ def _slot(mk, key1, key2):
         i = (i + 1) & (mk.shape[0] - 1)
 
 
-@compiled(nrt=True)
+@compiled()
 def _store(mk, mv, mc, slot, key1, key2, value, choice, kind):
     if not mk[slot, 0]:
         mc[0] += 1
@@ -486,33 +539,41 @@ def _grown(mk, mv):
     return nk, nv
 
 
-@compiled(nrt=True)
-def _push(f, kind, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2, okey):
-    """A new frame for a call of best() (kind 0) or _close_number (kind 1), before its first child."""
-    f[K_KIND] = kind
-    f[K_N] = n
-    f[K_C] = c
-    f[K_R0] = runs[0]
-    f[K_R0 + 1] = runs[1]
-    f[K_R0 + 2] = runs[2]
-    f[K_R0 + 3] = runs[3]
-    f[K_G] = g
-    f[K_JU] = ju
-    f[K_FLAGS] = flags
-    f[K_ROOM] = room
-    f[K_ALPHA] = alpha
-    f[K_BETA] = beta
-    f[K_KEY1] = key1
-    f[K_KEY2] = key2
-    f[K_RES] = NEG
-    f[K_CHOICE] = -1
-    f[K_I] = -1
-    f[K_GR] = 0
-    f[K_OKEY] = okey
-    f[K_STOP] = 0
+@compiled()
+def _push(stack, sp, kind, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2, okey, oref):
+    """A new frame at stack[sp] for a call of best() (kind 0) or _close_number (kind 1), before its
+    first child."""
+    stack[sp, K_KIND] = kind
+    stack[sp, K_N] = n
+    stack[sp, K_C] = c
+    stack[sp, K_R0] = runs[0]
+    stack[sp, K_R0 + 1] = runs[1]
+    stack[sp, K_R0 + 2] = runs[2]
+    stack[sp, K_R0 + 3] = runs[3]
+    stack[sp, K_G] = g
+    stack[sp, K_JU] = ju
+    stack[sp, K_FLAGS] = flags
+    stack[sp, K_ROOM] = room
+    stack[sp, K_ALPHA] = alpha
+    stack[sp, K_BETA] = beta
+    stack[sp, K_KEY1] = key1
+    stack[sp, K_KEY2] = key2
+    stack[sp, K_RES] = NEG
+    stack[sp, K_CHOICE] = -1
+    stack[sp, K_I] = -1
+    stack[sp, K_GR] = 0
+    stack[sp, K_OKEY] = okey
+    stack[sp, K_STOP] = 0
+    stack[sp, K_OREF] = oref
 
 
-@compiled(nrt=True)
+@compiled()
+def _frame_runs(stack, top):
+    """The open runs of the frame at stack[top]."""
+    return stack[top, K_R0], stack[top, K_R0 + 1], stack[top, K_R0 + 2], stack[top, K_R0 + 3]
+
+
+@compiled()
 def _groups_short(g, c, n, runs, jleft, F, O):
     """`TableDP.best`'s group-tile bound: can the colours still to come (each giving at most as
     many group tiles as the colour with the most so far, less the tiles its short runs must
@@ -536,7 +597,7 @@ def _groups_short(g, c, n, runs, jleft, F, O):
     return tot + rest + jleft < 3 * mx
 
 
-@compiled(nrt=True)
+@compiled()
 def _options_key(c, n, rcode, jleft, flags, F, O, csig):
     """The key of face (c, n)'s options in the shared cache: all `_colour_options` reads."""
     av1 = F[c, n + 1] + O[c, n + 1] if n < 13 else 0
@@ -546,10 +607,11 @@ def _options_key(c, n, rcode, jleft, flags, F, O, csig):
 
 
 @compiled(nrt=True)
-def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
+def _run(ctl, stack, A, mk, mv, mc, copts, opool, gouts, gpool, used, miss):  # noqa: C901
     """`TableDP.best` as a loop over an explicit stack, so that it can stop when an option set
-    is missing from the caches (`miss` names it; Python fills it and calls again: the pending
-    call is entered again from the start, which reads only) and go on exactly where it was."""
+    is missing from the caches or a pool is full (`miss` names what; Python fills it and calls
+    again: the pending call is entered again from the start, which reads only) and go on
+    exactly where it was."""
     F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp = A
     fj = ints[0]
     jtot = ints[1]
@@ -568,12 +630,6 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
     room = ctl[ARGS + 9]
     alpha = ctl[ARGS + 10]
     beta = ctl[ARGS + 11]
-    # each frame's colour options, looked up once per frame (again for the frames of a resumed call)
-    none = np.zeros((0, OPT_COLS), dtype=np.int64)
-    fopts = [none for _ in range(DEPTH)]
-    for i in range(sp):
-        if stack[i, K_KIND] == 0:
-            fopts[i] = copts[stack[i, K_OKEY]]
     while True:
         if mode == ENTER:
             # ---------------------------------------------------------------- a call of best()
@@ -644,6 +700,7 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
                         miss[1] = gj
                         miss[2] = okey
                         return MISS_OUTCOMES
+                oref = gouts[g | okey << 12]
             else:
                 if (flags != 0 and not _alive(n, c, runs, ju, flags, jtot, F, O, pats)) or (
                         c > 0 and _groups_short(g, c, n, runs, jtot - ju, F, O)):
@@ -652,13 +709,24 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
                     mode = RETURN
                     continue
                 okey = _options_key(c, n, runs[c], jtot - ju, flags, F, O, csig)
-                if okey in copts:
-                    fopts[sp] = copts[okey]
-                else:
-                    fopts[sp] = copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm,
-                                                              rp)
-            _push(stack[sp], 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2,
-                  okey)
+                oref = copts.get(okey, -1)
+                if oref < 0:
+                    rows = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)
+                    nrow = rows.shape[0]
+                    start = used[0]
+                    if start + nrow > opool.shape[0]:
+                        ctl[SP] = sp
+                        ctl[MODE] = ENTER
+                        miss[3] = nrow
+                        return GROW_OPTIONS
+                    for i in range(nrow):
+                        for j in range(OPT_COLS):
+                            opool[start + i, j] = rows[i, j]
+                    used[0] = start + nrow
+                    oref = start << 16 | nrow
+                    copts[okey] = oref
+            _push(stack, sp, 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2,
+                  okey, oref)
             sp += 1
             mode = NEXT
             continue
@@ -668,106 +736,112 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
                 ctl[SP] = 0
                 ctl[RET] = ret
                 return DONE
-            f = stack[sp - 1]
+            top = sp - 1
             if ret > NEG // 2:
-                val = ret + f[K_GAIN]
-                if val > f[K_RES]:
-                    f[K_RES] = val
-                    if f[K_KIND] == 0:
-                        f[K_CHOICE] = f[K_I] * 8 + f[K_GR]
+                val = ret + stack[top, K_GAIN]
+                if val > stack[top, K_RES]:
+                    stack[top, K_RES] = val
+                    if stack[top, K_KIND] == 0:
+                        stack[top, K_CHOICE] = stack[top, K_I] * 8 + stack[top, K_GR]
                     else:
-                        outs = gouts[f[K_G] | f[K_GR] << 8 | f[K_OKEY] << 12]
-                        f[K_CHOICE] = f[K_GR] | outs[f[K_I], 0] << 4 | outs[f[K_I], 1] << 8
-                    if val >= f[K_BETA]:
-                        f[K_STOP] = 1
+                        outcome = gpool[(stack[top, K_OREF] >> 16) + stack[top, K_I]]
+                        stack[top, K_CHOICE] = stack[top, K_GR] | outcome
+                    if val >= stack[top, K_BETA]:
+                        stack[top, K_STOP] = 1
             mode = NEXT
             continue
         # -------------------------------------------------------------------- the top frame's next child
-        f = stack[sp - 1]
-        fn = f[K_N]
-        fc = f[K_C]
-        fju = f[K_JU]
-        res = f[K_RES]
-        falpha = f[K_ALPHA]
+        top = sp - 1
+        fn = stack[top, K_N]
+        fc = stack[top, K_C]
+        fju = stack[top, K_JU]
+        res = stack[top, K_RES]
+        falpha = stack[top, K_ALPHA]
         child = False
-        if not f[K_STOP]:
-            if f[K_KIND] == 0:
-                opts = fopts[sp - 1]
-                nopts = opts.shape[0]
+        if not stack[top, K_STOP]:
+            if stack[top, K_KIND] == 0:
+                o0 = stack[top, K_OREF] >> 16
+                nopts = stack[top, K_OREF] & 0xFFFF
                 Fc = F[fc, fn]
                 Oc = O[fc, fn]
-                i = f[K_I]
-                gr = f[K_GR] - 1
+                i = stack[top, K_I]
+                gr = stack[top, K_GR] - 1
                 while True:
                     if i >= 0:
-                        lo = Fc - opts[i, 1]
+                        lo = Fc - opool[o0 + i, 1]
                         if gr >= (lo if lo > 0 else 0):
                             child = True
                             break
                     i += 1
                     if i >= nopts:
                         break
-                    hi = Fc + Oc - opts[i, 1]
+                    hi = Fc + Oc - opool[o0 + i, 1]
                     gr = hi if hi < 3 else 3
                 if child:
-                    f[K_I] = i
-                    f[K_GR] = gr
-                    rr = opts[i, 1]
-                    jr = opts[i, 2]
-                    froom = f[K_ROOM]
+                    stack[top, K_I] = i
+                    stack[top, K_GR] = gr
+                    rr = opool[o0 + i, 1]
+                    jr = opool[o0 + i, 2]
+                    froom = stack[top, K_ROOM]
                     nju = fju + jr
                     jgain = (nju - fj - (fju - fj if fju > fj else 0)) * jw if jr and nju > fj else 0
-                    closes = opts[i, 4] if froom < 2 else 0
+                    closes = opool[o0 + i, 4] if froom < 2 else 0
                     gain = (rr + gr - Fc) * W[fc, fn] + jgain
-                    f[K_GAIN] = gain
+                    stack[top, K_GAIN] = gain
                     n = fn
                     c = fc + 1
-                    runs = _put((f[K_R0], f[K_R0 + 1], f[K_R0 + 2], f[K_R0 + 3]), fc, opts[i, 0])
-                    g = _gput(f[K_G], fc, gr, sortg[fn])
+                    runs = _put(_frame_runs(stack, top), fc, opool[o0 + i, 0])
+                    g = _gput(stack[top, K_G], fc, gr, sortg[fn])
                     ju = nju
-                    flags = f[K_FLAGS] & ~opts[i, 3]
+                    flags = stack[top, K_FLAGS] & ~opool[o0 + i, 3]
                     room = froom if not closes else min(2, froom + closes * (1 if fn - 1 == 12 else 2))
                     alpha = (res if res > falpha else falpha) - gain
-                    beta = f[K_BETA] - gain
+                    beta = stack[top, K_BETA] - gain
             else:
-                gj = f[K_GR]
-                i = f[K_I] + 1
-                while gj <= jtot - fju:
-                    outs = gouts[f[K_G] | gj << 8 | f[K_OKEY] << 12]
-                    if i < outs.shape[0]:
+                gj = stack[top, K_GR]
+                i = stack[top, K_I] + 1
+                oref = stack[top, K_OREF]
+                while True:
+                    if i < (oref & 0xFFFF):
                         child = True
                         break
                     gj += 1
                     i = 0
+                    if gj > jtot - fju:
+                        break
+                    oref = gouts[stack[top, K_G] | gj << 8 | stack[top, K_OKEY] << 12]
                 if child:
-                    f[K_I] = i
-                    f[K_GR] = gj
-                    outs = gouts[f[K_G] | gj << 8 | f[K_OKEY] << 12]
+                    stack[top, K_I] = i
+                    stack[top, K_GR] = gj
+                    stack[top, K_OREF] = oref
+                    out = gpool[(oref >> 16) + i]
                     nju = fju + gj
                     jgain = ((nju - fj if nju > fj else 0) - (fju - fj if fju > fj else 0)) * jw
-                    f[K_GAIN] = jgain
+                    stack[top, K_GAIN] = jgain
                     n = fn + 1
                     c = 0
-                    runs = (f[K_R0], f[K_R0 + 1], f[K_R0 + 2], f[K_R0 + 3])
+                    runs = _frame_runs(stack, top)
                     g = 0
                     ju = nju
-                    flags = f[K_FLAGS] & ~outs[i, 0]
-                    room = min(2, f[K_ROOM] + outs[i, 1])
+                    flags = stack[top, K_FLAGS] & ~((out >> 4) & 15)
+                    room = min(2, stack[top, K_ROOM] + (out >> 8))
                     alpha = (res if res > falpha else falpha) - jgain
-                    beta = f[K_BETA] - jgain
+                    beta = stack[top, K_BETA] - jgain
         if child:
             mode = ENTER
             continue
         # the frame is done: store it, return its value
-        _store(mk, mv, mc, _slot(mk, f[K_KEY1], f[K_KEY2]), f[K_KEY1], f[K_KEY2], res, f[K_CHOICE],
-               LOWER if res >= f[K_BETA] else EXACT if res > falpha else UPPER)
+        key1 = stack[top, K_KEY1]
+        key2 = stack[top, K_KEY2]
+        _store(mk, mv, mc, _slot(mk, key1, key2), key1, key2, res, stack[top, K_CHOICE],
+               LOWER if res >= stack[top, K_BETA] else EXACT if res > falpha else UPPER)
         ret = res
         sp -= 1
         mode = RETURN
 
 
 @compiled(nrt=True)
-def _plan(A, mk, mv, copts, all_flags, runs_out, groups_out, counts):  # noqa: C901
+def _plan(A, mk, mv, copts, opool, all_flags, runs_out, groups_out, counts):  # noqa: C901
     """`TableDP.plan` from the memo: the optimal choices replayed from the root. Runs go to
     `runs_out` as (colour, first number, length, joker positions mask) in `plan`'s order (as they
     close, then the open ones colour by colour); each number's groups to `groups_out` as (number,
@@ -826,10 +900,11 @@ def _plan(A, mk, mv, copts, all_flags, runs_out, groups_out, counts):  # noqa: C
             break
         ch = mv[_slot(mk, runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60,
                       runs[2] | runs[3] << 24 | g << 48), 1]
-        okey = _options_key(c, n, runs[c], jtot - ju, flags, F, O, csig)
-        if okey not in copts:           # the caches were emptied since the solve
-            copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)
-        opt = copts[okey][ch >> 3]
+        oref = copts.get(_options_key(c, n, runs[c], jtot - ju, flags, F, O, csig), -1)
+        if oref >= 0:
+            opt = opool[(oref >> 16) + (ch >> 3)]
+        else:                           # the caches were emptied since the solve
+            opt = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)[ch >> 3]
         gr = ch & 7
         closes = opt[4]
         if closes:
@@ -989,9 +1064,7 @@ class Kernel:
         self.miss = np.zeros(6, dtype=np.int64)
 
     def solve(self, alpha: int, beta: int, cap: int | None) -> int:
-        global _OPTIONS, _OUTCOMES
-        if _cache_size(_OPTIONS) > CACHE_LIMIT or _cache_size(_OUTCOMES) > CACHE_LIMIT:
-            _OPTIONS, _OUTCOMES = _new_cache(), _new_cache()
+        caches = _caches()
         self.ints[4] = -1 if cap is None else cap
         ctl = self.ctl
         ctl[:] = 0
@@ -999,7 +1072,8 @@ class Kernel:
         ctl[ARGS:ARGS + 12] = (1, 0, 0, 0, 0, 0, 0, 0, self.t.all_flags, 0, alpha, beta)
         miss = self.miss
         while True:
-            status = _run(ctl, self.stack, self.arrays, self.mk, self.mv, self.mc, _OPTIONS, _OUTCOMES, miss)
+            status = _run(ctl, self.stack, self.arrays, self.mk, self.mv, self.mc, caches.options,
+                          caches.option_rows, caches.outcomes, caches.outcome_rows, caches.used, miss)
             if status == DONE:
                 return int(ctl[RET])
             if status == CAPPED_STATUS:
@@ -1007,15 +1081,20 @@ class Kernel:
             if status == GROW_MEMO:
                 self.mk, self.mv = _grown(self.mk, self.mv)
                 continue
+            if status == GROW_OPTIONS:
+                caches.grow_options(int(miss[3]))
+                continue
             g_code, gj, sig = (int(x) for x in miss[:3])
-            _cache_put(_OUTCOMES, g_code | gj << 8 | sig << 12, _outcomes(g_code, gj, sig))
+            caches.put_outcomes(g_code | gj << 8 | sig << 12, _outcomes(g_code, gj, sig))
 
     def plan(self) -> tuple[list, list]:
         """`TableDP.plan`: (runs, groups) in its form and order."""
         runs_out = np.zeros((64, 4), dtype=np.int64)
         groups_out = np.zeros((16, 6), dtype=np.int64)
         counts = np.zeros(2, dtype=np.int64)
-        _plan(self.arrays, self.mk, self.mv, _OPTIONS, self.t.all_flags, runs_out, groups_out, counts)
+        caches = _caches()
+        _plan(self.arrays, self.mk, self.mv, caches.options, caches.option_rows, self.t.all_flags, runs_out,
+              groups_out, counts)
         runs = [(c, [("joker" if mask >> j & 1 else "real", start + j) for j in range(length)])
                 for c, start, length, mask in runs_out[:counts[0]].tolist()]
         gsig = self.arrays[8]
