@@ -140,11 +140,15 @@ def test_importing_the_solver_does_not_import_numba():
     assert done.returncode == 0, done.stderr
 
 
-def test_the_memo_table_grows_and_keeps_every_state(dp_inputs):
+def test_the_memo_table_grows_and_keeps_every_state(dp_inputs, monkeypatch):
     """A DP with thousands of states outgrows the kernel's first memo table (MEMO_SIZE slots,
-    doubled from Python as it fills): still the Python DP's value, plan and state count."""
+    here 2,048 and no spare table kept, doubled from Python as it fills): still the Python DP's
+    value, plan and state count."""
     from simkit.games.rummikub import dp_kernel
 
+    monkeypatch.setattr(dp_kernel, "MEMO_SIZE", 1 << 11)
+    monkeypatch.setattr(dp_kernel, "SPARE_TABLES", 0)
+    monkeypatch.setattr(dp_kernel, "_SPARE_TABLES", [])
     rng = np.random.default_rng(4)
     grown = 0
     for _ in range(6):
@@ -156,8 +160,30 @@ def test_the_memo_table_grows_and_keeps_every_state(dp_inputs):
             value = table_dp.solve()
             if table_dp.kernel is None or len(table_dp.memo) < dp_kernel.MEMO_SIZE:
                 continue
-            assert table_dp.kernel.mk.shape[0] > dp_kernel.MEMO_SIZE
+            assert table_dp.kernel.memo.shape[0] > dp_kernel.MEMO_SIZE
             got = (value, table_dp.plan() if value > 0 else None, len(table_dp.memo), [])
             assert got == _run(args, kw, kernel=False)
             grown += 1
     assert grown >= 3
+
+
+def test_a_reused_memo_table_holds_no_state_of_an_earlier_dp(dp_inputs, monkeypatch):
+    """Memo tables pass from DP to DP uncleared, their slots tagged with the generation that
+    wrote them: DPs solved one after the other in one table (past the generations' wrap-around)
+    each count and answer as the Python DP does."""
+    from simkit.games.rummikub import dp_kernel
+
+    monkeypatch.setattr(dp_kernel, "SPARE_TABLES", 1)
+    monkeypatch.setattr(dp_kernel, "_SPARE_TABLES", [])
+    rng = np.random.default_rng(8)
+    inputs = []
+    for _ in range(4):
+        table, rack = random_position(rng, 30, 8, jokers=True, joker_prob=0.2)
+        dp_inputs.clear()
+        solver.solve(table, rack, state_cap=None)
+        inputs += list(dp_inputs)
+    expected = [_run(args, kw, kernel=False) for args, kw in inputs]
+    for _ in range(2 * dp_kernel.MAX_GEN // len(inputs) + 2):
+        for (args, kw), ref in zip(inputs, expected):
+            assert _run(args, kw, kernel=True) == ref
+    assert len(dp_kernel._SPARE_TABLES) == 1

@@ -492,51 +492,99 @@ NF = 23
 DEPTH = 160
 
 
-# the memo: an open-addressing table of (key1, key2) -> (value, choice, kind) in two arrays; key1
-# is never 0 (it holds the number, >= 1), so 0 marks a free slot; mc[0] counts the states
-MEMO_SIZE = 1 << 11
+# the memo: an open-addressing table of (key1, key2) -> (value, choice << 2 | kind), a row of
+# four integers a slot; mc[0] counts the states. Tables are reused from DP to DP without being
+# cleared (`_take_table`): key2's bits 56-62 hold the generation of the DP that wrote the slot,
+# and a slot of another generation is free
+MEMO_SIZE = 1 << 14
+MAX_GEN = 127
+GEN_SHIFT = 56
+KEY_BITS = (1 << GEN_SHIFT) - 1
 _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 @compiled()
-def _slot(mk, key1, key2):
-    """The slot of (key1, key2) in the memo table, or the free slot where it would go."""
-    mask = np.uint64(mk.shape[0] - 1)
+def _slot(memo, key1, key2, gen):
+    """The slot of (key1, key2) in the memo table as generation `gen` writes it, or the free slot
+    where it would go."""
+    mask = np.uint64(memo.shape[0] - 1)
     h = np.uint64(key1) * _H1 ^ np.uint64(key2) * _H2
     i = np.int64((h ^ (h >> np.uint64(29))) & mask)
+    tagged = key2 | gen << GEN_SHIFT
     while True:
-        k = mk[i, 0]
-        if k == 0 or (k == key1 and mk[i, 1] == key2):
+        k2 = memo[i, 1]
+        if k2 >> GEN_SHIFT != gen or (k2 == tagged and memo[i, 0] == key1):
             return i
-        i = (i + 1) & (mk.shape[0] - 1)
+        i = (i + 1) & (memo.shape[0] - 1)
 
 
 @compiled()
-def _store(mk, mv, mc, slot, key1, key2, value, choice, kind):
-    if not mk[slot, 0]:
+def _keys(runs, n, c, ju, flags, room, g):
+    """A state's memo keys: key1 holds the first two colours' runs, the number and colour, the
+    jokers used, the flags and the room; key2 the last two colours' runs and the group tiles."""
+    return (runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60,
+            runs[2] | runs[3] << 24 | g << 48)
+
+
+@compiled()
+def _found(memo, slot, key1, key2, gen):
+    """Whether `slot` holds the state (key1, key2) of generation `gen`."""
+    return memo[slot, 1] == key2 | gen << GEN_SHIFT and memo[slot, 0] == key1
+
+
+@compiled()
+def _store(memo, mc, slot, key1, key2, gen, value, choice, kind):
+    if not _found(memo, slot, key1, key2, gen):
         mc[0] += 1
-        mk[slot, 0] = key1
-        mk[slot, 1] = key2
-    mv[slot, 0] = value
-    mv[slot, 1] = choice
-    mv[slot, 2] = kind
+        memo[slot, 0] = key1
+        memo[slot, 1] = key2 | gen << GEN_SHIFT
+    memo[slot, 2] = value
+    memo[slot, 3] = choice << 2 | kind
 
 
-@compiled(nrt=True)
-def _grown(mk, mv):
-    """The memo table at twice the size, every state moved over."""
-    nk = np.zeros((2 * mk.shape[0], 2), dtype=np.int64)
-    nv = np.zeros((2 * mk.shape[0], 3), dtype=np.int64)
-    for i in range(mk.shape[0]):
-        if mk[i, 0]:
-            j = _slot(nk, mk[i, 0], mk[i, 1])
-            nk[j, 0] = mk[i, 0]
-            nk[j, 1] = mk[i, 1]
-            nv[j, 0] = mv[i, 0]
-            nv[j, 1] = mv[i, 1]
-            nv[j, 2] = mv[i, 2]
-    return nk, nv
+@compiled()
+def _rehash(memo, gen, into, into_gen):
+    """Every state of generation `gen` in `memo` moved into the table `into`, as `into_gen`."""
+    for i in range(memo.shape[0]):
+        if memo[i, 1] >> GEN_SHIFT == gen:
+            key1 = memo[i, 0]
+            key2 = memo[i, 1] & KEY_BITS
+            j = _slot(into, key1, key2, into_gen)
+            into[j, 0] = key1
+            into[j, 1] = key2 | into_gen << GEN_SHIFT
+            into[j, 2] = memo[i, 2]
+            into[j, 3] = memo[i, 3]
+
+
+#: memo tables left by finished DPs, each with the last generation written in it
+_SPARE_TABLES: list[tuple[np.ndarray, int]] = []
+SPARE_TABLES = 4
+#: larger tables are not kept (one giant DP would hold its memory)
+SPARE_MAX_SIZE = 1 << 20
+
+
+def _take_table(size: int) -> tuple[np.ndarray, int]:
+    """A memo table of at least `size` slots (the smallest spare one, else a new one) and a
+    generation no slot of it holds."""
+    fits = [i for i, (t, _) in enumerate(_SPARE_TABLES) if t.shape[0] >= size]
+    if fits:
+        table, gen = _SPARE_TABLES.pop(min(fits, key=lambda i: _SPARE_TABLES[i][0].shape[0]))
+    else:
+        table, gen = np.zeros((size, 4), dtype=np.int64), 0
+    gen += 1
+    if gen > MAX_GEN:
+        table[:, 1] = 0
+        gen = 1
+    return table, gen
+
+
+def _give_back(table: np.ndarray, gen: int) -> None:
+    """Keep a table no DP uses any more for the next ones (the largest few)."""
+    if table.shape[0] <= SPARE_MAX_SIZE:
+        _SPARE_TABLES.append((table, gen))
+        if len(_SPARE_TABLES) > SPARE_TABLES:
+            _SPARE_TABLES.remove(min(_SPARE_TABLES, key=lambda tg: tg[0].shape[0]))
 
 
 @compiled()
@@ -607,7 +655,7 @@ def _options_key(c, n, rcode, jleft, flags, F, O, csig):
 
 
 @compiled(nrt=True)
-def _run(ctl, stack, A, mk, mv, mc, copts, opool, gouts, gpool, used, miss):  # noqa: C901
+def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # noqa: C901
     """`TableDP.best` as a loop over an explicit stack, so that it can stop when an option set
     is missing from the caches or a pool is full (`miss` names what; Python fills it and calls
     again: the pending call is entered again from the start, which reads only) and go on
@@ -618,6 +666,7 @@ def _run(ctl, stack, A, mk, mv, mc, copts, opool, gouts, gpool, used, miss):  # 
     jw = ints[2]
     last = ints[3]
     cap = ints[4]
+    gen = ints[5]
     sp = ctl[SP]
     mode = ctl[MODE]
     ret = ctl[RET]
@@ -658,7 +707,7 @@ def _run(ctl, stack, A, mk, mv, mc, copts, opool, gouts, gpool, used, miss):  # 
             ctl[ARGS + 8] = flags
             ctl[ARGS + 10] = alpha
             ctl[ARGS + 11] = beta
-            if 2 * (mc[0] + DEPTH + 2) > mk.shape[0]:
+            if 2 * (mc[0] + DEPTH + 2) > memo.shape[0]:
                 # the memo table could fill before the next call: Python doubles it, calls again
                 ctl[SP] = sp
                 ctl[MODE] = ENTER
@@ -672,12 +721,11 @@ def _run(ctl, stack, A, mk, mv, mc, copts, opool, gouts, gpool, used, miss):  # 
             # _close_number (c == 4) or one colour's options (c < 4): the same probe and bounds
             if room > jtot - ju:
                 room = jtot - ju          # room beyond the spare jokers is irrelevant
-            key1 = runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60
-            key2 = runs[2] | runs[3] << 24 | g << 48
-            slot = _slot(mk, key1, key2)
-            if mk[slot, 0]:
-                hv = mv[slot, 0]
-                hk = mv[slot, 2]
+            key1, key2 = _keys(runs, n, c, ju, flags, room, g)
+            slot = _slot(memo, key1, key2, gen)
+            if _found(memo, slot, key1, key2, gen):
+                hv = memo[slot, 2]
+                hk = memo[slot, 3] & 3
                 if hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta)):
                     ret = hv
                     mode = RETURN
@@ -704,7 +752,7 @@ def _run(ctl, stack, A, mk, mv, mc, copts, opool, gouts, gpool, used, miss):  # 
             else:
                 if (flags != 0 and not _alive(n, c, runs, ju, flags, jtot, F, O, pats)) or (
                         c > 0 and _groups_short(g, c, n, runs, jtot - ju, F, O)):
-                    _store(mk, mv, mc, slot, key1, key2, NEG, -1, EXACT)
+                    _store(memo, mc, slot, key1, key2, gen, NEG, -1, EXACT)
                     ret = NEG
                     mode = RETURN
                     continue
@@ -833,7 +881,7 @@ def _run(ctl, stack, A, mk, mv, mc, copts, opool, gouts, gpool, used, miss):  # 
         # the frame is done: store it, return its value
         key1 = stack[top, K_KEY1]
         key2 = stack[top, K_KEY2]
-        _store(mk, mv, mc, _slot(mk, key1, key2), key1, key2, res, stack[top, K_CHOICE],
+        _store(memo, mc, _slot(memo, key1, key2, gen), key1, key2, gen, res, stack[top, K_CHOICE],
                LOWER if res >= stack[top, K_BETA] else EXACT if res > falpha else UPPER)
         ret = res
         sp -= 1
@@ -841,7 +889,7 @@ def _run(ctl, stack, A, mk, mv, mc, copts, opool, gouts, gpool, used, miss):  # 
 
 
 @compiled(nrt=True)
-def _plan(A, mk, mv, copts, opool, all_flags, runs_out, groups_out, counts):  # noqa: C901
+def _plan(A, memo, copts, opool, all_flags, runs_out, groups_out, counts):  # noqa: C901
     """`TableDP.plan` from the memo: the optimal choices replayed from the root. Runs go to
     `runs_out` as (colour, first number, length, joker positions mask) in `plan`'s order (as they
     close, then the open ones colour by colour); each number's groups to `groups_out` as (number,
@@ -849,6 +897,7 @@ def _plan(A, mk, mv, copts, opool, all_flags, runs_out, groups_out, counts):  # 
     F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp = A
     jtot = ints[1]
     last = ints[3]
+    gen = ints[5]
     runs = (0, 0, 0, 0)
     g = 0
     real_g = 0
@@ -879,8 +928,8 @@ def _plan(A, mk, mv, copts, opool, all_flags, runs_out, groups_out, counts):  # 
                 g = _gput(g, c, 0, sortg[n])
                 c += 1
         if c == 4:
-            ch = mv[_slot(mk, runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58
-                          | room << 60, runs[2] | runs[3] << 24 | g << 48), 1]
+            key1, key2 = _keys(runs, n, 4, ju, flags, room, g)
+            ch = memo[_slot(memo, key1, key2, gen), 3] >> 2
             groups_out[ngroups, 0] = n
             groups_out[ngroups, 1] = real_g
             groups_out[ngroups, 2] = ch & 15
@@ -898,8 +947,8 @@ def _plan(A, mk, mv, copts, opool, all_flags, runs_out, groups_out, counts):  # 
             continue
         if c == 0 and (n == 14 or (n > last and settled)):
             break
-        ch = mv[_slot(mk, runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60,
-                      runs[2] | runs[3] << 24 | g << 48), 1]
+        key1, key2 = _keys(runs, n, c, ju, flags, room, g)
+        ch = memo[_slot(memo, key1, key2, gen), 3] >> 2
         oref = copts.get(_options_key(c, n, runs[c], jtot - ju, flags, F, O, csig), -1)
         if oref >= 0:
             opt = opool[(oref >> 16) + (ch >> 3)]
@@ -1040,11 +1089,11 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
 
 
 class Kernel:
-    """The compiled DP of one `TableDP`: its arrays, its memo table (`mk`, `mv`, `mc`: see `_slot`)
-    and a `MemoView`."""
+    """The compiled DP of one `TableDP`: its arrays, its memo table (`memo`, `mc`: see `_slot`;
+    given back for the next DPs when the kernel goes) and a `MemoView`."""
 
     def __init__(self, t: TableDP):
-        self.t = t
+        self.all_flags = t.all_flags
         F = np.array(t.F, dtype=np.int64)
         O = np.array(t.O, dtype=np.int64)
         W = np.array(t.w, dtype=np.int64)
@@ -1053,11 +1102,10 @@ class Kernel:
         else:
             keepm, sortg, pats, csig, gsig, rp = _NO_PATTERNS
         self.csig = csig
-        self.ints = np.array([t.fj, t.jtot, t.jw, t.last, -1], dtype=np.int64)
+        self.memo, gen = _take_table(MEMO_SIZE)
+        self.ints = np.array([t.fj, t.jtot, t.jw, t.last, -1, gen], dtype=np.int64)
         suffix = np.array(t.suffix, dtype=np.int64)
         self.arrays = (F, O, W, suffix, keepm, sortg, pats, csig, gsig, self.ints, rp)
-        self.mk = np.zeros((MEMO_SIZE, 2), dtype=np.int64)
-        self.mv = np.zeros((MEMO_SIZE, 3), dtype=np.int64)
         self.mc = np.zeros(1, dtype=np.int64)
         self.ctl = np.zeros(ARGS + 12, dtype=np.int64)
         self.stack = np.zeros((DEPTH, NF), dtype=np.int64)
@@ -1069,17 +1117,17 @@ class Kernel:
         ctl = self.ctl
         ctl[:] = 0
         ctl[MODE] = ENTER
-        ctl[ARGS:ARGS + 12] = (1, 0, 0, 0, 0, 0, 0, 0, self.t.all_flags, 0, alpha, beta)
+        ctl[ARGS:ARGS + 12] = (1, 0, 0, 0, 0, 0, 0, 0, self.all_flags, 0, alpha, beta)
         miss = self.miss
         while True:
-            status = _run(ctl, self.stack, self.arrays, self.mk, self.mv, self.mc, caches.options,
+            status = _run(ctl, self.stack, self.arrays, self.memo, self.mc, caches.options,
                           caches.option_rows, caches.outcomes, caches.outcome_rows, caches.used, miss)
             if status == DONE:
                 return int(ctl[RET])
             if status == CAPPED_STATUS:
                 raise _dp.StateCap
             if status == GROW_MEMO:
-                self.mk, self.mv = _grown(self.mk, self.mv)
+                self._grow_memo()
                 continue
             if status == GROW_OPTIONS:
                 caches.grow_options(int(miss[3]))
@@ -1087,13 +1135,25 @@ class Kernel:
             g_code, gj, sig = (int(x) for x in miss[:3])
             caches.put_outcomes(g_code | gj << 8 | sig << 12, _outcomes(g_code, gj, sig))
 
+    def _grow_memo(self) -> None:
+        """The states moved to a memo table twice the size."""
+        bigger, gen = _take_table(2 * self.memo.shape[0])
+        _rehash(self.memo, self.ints[5], bigger, gen)
+        _give_back(self.memo, int(self.ints[5]))
+        self.memo = bigger
+        self.ints[5] = gen
+
+    def __del__(self) -> None:
+        if hasattr(self, "ints"):
+            _give_back(self.memo, int(self.ints[5]))
+
     def plan(self) -> tuple[list, list]:
         """`TableDP.plan`: (runs, groups) in its form and order."""
         runs_out = np.zeros((64, 4), dtype=np.int64)
         groups_out = np.zeros((16, 6), dtype=np.int64)
         counts = np.zeros(2, dtype=np.int64)
         caches = _caches()
-        _plan(self.arrays, self.mk, self.mv, caches.options, caches.option_rows, self.t.all_flags, runs_out,
+        _plan(self.arrays, self.memo, caches.options, caches.option_rows, self.all_flags, runs_out,
               groups_out, counts)
         runs = [(c, [("joker" if mask >> j & 1 else "real", start + j) for j in range(length)])
                 for c, start, length, mask in runs_out[:counts[0]].tolist()]
