@@ -58,8 +58,9 @@ POOL_LIMIT = 2_000_000
 # its key to a reference `first row << 16 | rows` into a pool array (`Caches`): the kernel reads
 # its options by index, with no array object to count references to (numba's reference counts
 # of cached arrays, taken and dropped per child of a state, were a quarter of a game's time).
-# (numba typed dicts, made, measured and filled by the cached functions below only: numba's own
-# Python-side `Dict.empty`, `len` and `d[k] = v` compile again in every process, ~0.7 s CPU)
+# (numba typed dicts, made and filled by the cached functions below only, their entries counted in
+# `Caches.used`: numba's own Python-side `Dict.empty`, `len` and `d[k] = v` compile again in every
+# process, ~0.7 s CPU)
 _SIGS: dict[tuple, int] = {(): 0}
 
 
@@ -70,11 +71,6 @@ def _new_cache():
 
 
 @compiled(nrt=True)
-def _cache_size(cache):
-    return len(cache)
-
-
-@compiled(nrt=True)
 def _cache_put(cache, key, value):
     cache[key] = value
 
@@ -82,18 +78,18 @@ def _cache_put(cache, key, value):
 class Caches:
     """The option caches and their pools: `options` (key -> reference into `option_rows`, rows of
     OPT_COLS), `outcomes` (key -> reference into `outcome_rows`, one entry `cleared << 4 | room
-    << 8` an outcome); `used` counts the rows taken of each pool."""
+    << 8` an outcome); `used` counts the rows taken of each pool and the entries of each cache."""
 
     def __init__(self) -> None:
         self.options = _new_cache()
         self.outcomes = _new_cache()
         self.option_rows = np.zeros((1 << 12, OPT_COLS), dtype=np.int64)
         self.outcome_rows = np.zeros(1 << 10, dtype=np.int64)
-        self.used = np.zeros(2, dtype=np.int64)
+        self.used = np.zeros(4, dtype=np.int64)
 
     def full(self) -> bool:
-        return (_cache_size(self.options) > CACHE_LIMIT or _cache_size(self.outcomes) > CACHE_LIMIT
-                or self.used[0] > POOL_LIMIT)
+        used = self.used
+        return used[2] > CACHE_LIMIT or used[3] > CACHE_LIMIT or used[0] > POOL_LIMIT
 
     def grow_options(self, rows: int) -> None:
         """Room in the options pool for `rows` more rows."""
@@ -111,6 +107,7 @@ class Caches:
             self.outcome_rows = np.concatenate([self.outcome_rows, np.zeros_like(self.outcome_rows)])
         self.outcome_rows[start:start + k] = rows[:, 0] << 4 | rows[:, 1] << 8
         self.used[1] += k
+        self.used[3] += 1
         _cache_put(self.outcomes, key, start << 16 | k)
 
 
@@ -496,7 +493,7 @@ DEPTH = 160
 # four integers a slot; mc[0] counts the states. Tables are reused from DP to DP without being
 # cleared (`_take_table`): key2's bits 56-62 hold the generation of the DP that wrote the slot,
 # and a slot of another generation is free
-MEMO_SIZE = 1 << 14
+MEMO_SIZE = 1 << 15
 MAX_GEN = 127
 GEN_SHIFT = 56
 KEY_BITS = (1 << GEN_SHIFT) - 1
@@ -771,6 +768,7 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
                         for j in range(OPT_COLS):
                             opool[start + i, j] = rows[i, j]
                     used[0] = start + nrow
+                    used[2] += 1
                     oref = start << 16 | nrow
                     copts[okey] = oref
             _push(stack, sp, 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2,
