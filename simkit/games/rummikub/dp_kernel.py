@@ -890,8 +890,9 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
 def _plan(A, memo, copts, opool, all_flags, runs_out, groups_out, counts):  # noqa: C901
     """`TableDP.plan` from the memo: the optimal choices replayed from the root. Runs go to
     `runs_out` as (colour, first number, length, joker positions mask) in `plan`'s order (as they
-    close, then the open ones colour by colour); each number's groups to `groups_out` as (number,
-    real tiles per colour, jokers, cleared bits, room, flags before), for `group_outcomes`."""
+    close, then the open ones colour by colour); the groups of each number with group tiles or
+    jokers to `groups_out` as (number, real tiles per colour, jokers, cleared bits, room, flags
+    before), for `group_outcomes`."""
     F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp = A
     jtot = ints[1]
     last = ints[3]
@@ -928,13 +929,14 @@ def _plan(A, memo, copts, opool, all_flags, runs_out, groups_out, counts):  # no
         if c == 4:
             key1, key2 = _keys(runs, n, 4, ju, flags, room, g)
             ch = memo[_slot(memo, key1, key2, gen), 3] >> 2
-            groups_out[ngroups, 0] = n
-            groups_out[ngroups, 1] = real_g
-            groups_out[ngroups, 2] = ch & 15
-            groups_out[ngroups, 3] = (ch >> 4) & 15
-            groups_out[ngroups, 4] = ch >> 8
-            groups_out[ngroups, 5] = flags
-            ngroups += 1
+            if real_g or ch & 15:       # else no group at n
+                groups_out[ngroups, 0] = n
+                groups_out[ngroups, 1] = real_g
+                groups_out[ngroups, 2] = ch & 15
+                groups_out[ngroups, 3] = (ch >> 4) & 15
+                groups_out[ngroups, 4] = ch >> 8
+                groups_out[ngroups, 5] = flags
+                ngroups += 1
             room = min(2, room + (ch >> 8))
             ju += ch & 15
             flags &= ~((ch >> 4) & 15)
