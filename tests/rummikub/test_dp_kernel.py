@@ -187,3 +187,34 @@ def test_a_reused_memo_table_holds_no_state_of_an_earlier_dp(dp_inputs, monkeypa
         for (args, kw), ref in zip(inputs, expected):
             assert _run(args, kw, kernel=True) == ref
     assert len(dp_kernel._SPARE_TABLES) == 1
+
+
+def test_compiled_group_outcomes_are_the_python_ones_in_order():
+    """`dp_kernel._group_outcomes` against `dp_parts.group_outcomes`: the same (cleared bits,
+    room) pairs in the same order (the DP keeps the first best), for every split of up to two
+    tiles a colour without patterns and for random joker patterns with up to three a colour."""
+    from simkit.games.rummikub import dp_kernel, dp_parts
+
+    rng = np.random.default_rng(6)
+    colour_sets = [frozenset(c for c in range(4) if m >> c & 1) for m in range(1, 16)]
+
+    def check(g, gj, pats, keeps):
+        gpat = np.zeros((16, 4, dp_kernel.GP_COLS), dtype=np.int64)
+        gpat[5, 3] = dp_kernel._group_pattern_row(pats, keeps)
+        code = sum(x << (2 * c) for c, x in enumerate(g))
+        got = [(int(e) >> 4 & 15, int(e) >> 8) for e in dp_kernel._group_outcomes(code, gj, gpat, 5, 3)]
+        want = [(m, r) for m, r, _ in dp_parts.group_outcomes(g, gj, pats, keeps)]
+        assert got == want, (g, gj, pats, keeps)
+
+    for g in np.ndindex(3, 3, 3, 3):
+        for gj in range(4):
+            check(tuple(g), gj, (), ())
+    for _ in range(1500):
+        g = tuple(int(x) for x in rng.choice([0, 0, 1, 1, 2, 3], size=4))
+        n_pats = int(rng.integers(0, 3))
+        bits = [int(b) for b in rng.permutation([1, 2])]
+        pats = tuple((bits[i], colour_sets[rng.integers(15)], colour_sets[rng.integers(15)])
+                     for i in range(n_pats))
+        keeps = tuple((int(rng.choice([1, 2])), tuple(sorted(colour_sets[rng.integers(15)])))
+                      for _ in range(int(rng.integers(0, 3))))
+        check(g, int(rng.integers(0, 5)), pats, keeps)

@@ -6,12 +6,13 @@ of `TableDP.best` and `TableDP._close_number` (with `_skip`, `_alive`, `_termina
 inlined): the same options in the same order, the same bounds, the same memo entries (so the
 same state count, which the solver's `STATE_CAP` rule reads) and the same choices, which
 `_plan` replays as `TableDP.plan` does. `TableDP.colour_options` is ported too
-(`_colour_options`: the same options in the same order). A number's group outcomes
-(`dp_parts.group_outcomes`) are asked of Python, once per distinct input in the process: the DP runs
-on an explicit stack, stops when an outcome is missing (`_run` returns MISS_OUTCOMES) and goes on
-exactly where it was once Python has filled it in. Both are pure functions of their cache keys,
-so their caches are shared by every DP of the process (`Caches`: rows in pool arrays, which a
-frame reads by index).
+(`_colour_options`: the same options in the same order), and so are a number's group outcomes
+(`dp_parts.group_outcomes`: `_group_outcomes`, the same (cleared bits, room) pairs in the same
+order; `plan` asks Python for the groups themselves). Both are pure functions of their cache
+keys, so their caches are shared by every DP of the process (`Caches`: rows in pool arrays,
+which a frame reads by index). The DP runs on an explicit stack, so that it can stop when a pool
+is full (`_run` returns GROW_OPTIONS or GROW_OUTCOMES) and go on exactly where it was once
+Python has made room.
 
 The helpers that allocate nothing are compiled without numba's reference counting
 (`compiled()`): each call of one with array arguments otherwise counts a reference to each
@@ -20,8 +21,8 @@ kernel had before, about a quarter of a game's time).
 
 States are packed in integers: a colour's open runs are its sorted (length, mark) pairs, 6 bits
 each (`length << 4 | mark`, marks of at most two joker patterns); the group tiles of a number 2
-bits per colour. The memo is an open-addressing hash table in two arrays, doubled from Python
-when it could fill (`_run` returns GROW_MEMO and goes on where it was, as after a miss). numba
+bits per colour. The memo is an open-addressing hash table in an array, doubled from Python
+when it could fill (`_run` returns GROW_MEMO and goes on where it was, as for a pool). numba
 is imported with this module, which `dp` imports on the first solve only (so `import simkit`
 and `simkit --help` never compile); functions are compiled on first call and cached on disk
 (`cache=True`).
@@ -58,7 +59,7 @@ POOL_LIMIT = 2_000_000
 # its key to a reference `first row << 16 | rows` into a pool array (`Caches`): the kernel reads
 # its options by index, with no array object to count references to (numba's reference counts
 # of cached arrays, taken and dropped per child of a state, were a quarter of a game's time).
-# (numba typed dicts, made and filled by the cached functions below only, their entries counted in
+# (numba typed dicts, made by `_new_cache` and filled by the kernel only, their entries counted in
 # `Caches.used`: numba's own Python-side `Dict.empty`, `len` and `d[k] = v` compile again in every
 # process, ~0.7 s CPU)
 _SIGS: dict[tuple, int] = {(): 0}
@@ -68,11 +69,6 @@ _SIGS: dict[tuple, int] = {(): 0}
 def _new_cache():
     """An empty option cache (a typed dict int64 -> int64: a pool reference)."""
     return Dict.empty(types.int64, types.int64)
-
-
-@compiled(nrt=True)
-def _cache_put(cache, key, value):
-    cache[key] = value
 
 
 class Caches:
@@ -100,15 +96,10 @@ class Caches:
         bigger[:self.option_rows.shape[0]] = self.option_rows
         self.option_rows = bigger
 
-    def put_outcomes(self, key: int, rows: np.ndarray) -> None:
-        """A number's group outcomes (rows of cleared bits, room) under `key`."""
-        start, k = int(self.used[1]), rows.shape[0]
-        while start + k > self.outcome_rows.shape[0]:
+    def grow_outcomes(self, rows: int) -> None:
+        """Room in the outcomes pool for `rows` more entries."""
+        while self.used[1] + rows > self.outcome_rows.shape[0]:
             self.outcome_rows = np.concatenate([self.outcome_rows, np.zeros_like(self.outcome_rows)])
-        self.outcome_rows[start:start + k] = rows[:, 0] << 4 | rows[:, 1] << 8
-        self.used[1] += k
-        self.used[3] += 1
-        _cache_put(self.outcomes, key, start << 16 | k)
 
 
 _CACHES: Caches | None = None
@@ -133,15 +124,177 @@ def _sig(key: tuple) -> int:
 _GROUP_SIGS: dict[int, tuple] = {0: ((), ())}
 
 
-def _outcomes(g_code: int, gj: int, sig: int) -> np.ndarray:
-    """`group_outcomes` as rows (cleared bits, room)."""
-    g = tuple((g_code >> (2 * i)) & 3 for i in range(4))
-    pats, keeps = _GROUP_SIGS[sig]
-    outs = _dp.group_outcomes(g, gj, pats, keeps)
-    arr = np.zeros((len(outs), 2), dtype=np.int64)
-    for i, (cleared, room, _) in enumerate(outs):
-        arr[i] = (cleared, room)
-    return arr
+#: a number's group patterns as the kernel reads them (`gpat[n, flags]`): the pending group
+#: patterns (count, then bit, role colours, mate colours each, colour sets as masks) and the
+#: jokers with an old role at n (count, then bit, role colours each)
+GP_PATS, GP_KEEPS, GP_COLS = 0, 7, 12
+
+
+@compiled()
+def _cleared_masks(gmask, gjok, ng, gp):
+    """`dp_parts._cleared_masks` of the groups (real colours gmask[i], jokers gjok[i]) under the
+    patterns `gp` (a `gpat` row): the masks it can clear, as a bit per mask (masks 0-3)."""
+    base = 0
+    for i in range(ng):
+        used_roles = 0
+        for t in range(gp[GP_PATS]):
+            bit = gp[GP_PATS + 1 + 3 * t]
+            if base & bit:
+                continue
+            if gmask[i] & gp[GP_PATS + 3 + 3 * t]:
+                free = gmask[i] & gp[GP_PATS + 2 + 3 * t] & ~used_roles
+                if free:
+                    used_roles |= free & -free          # the lowest colour
+                    base |= bit
+    masks = 1 << base
+    for i in range(ng):
+        for _ in range(gjok[i]):
+            grown = masks
+            for m in range(4):
+                if masks >> m & 1:
+                    for t in range(gp[GP_KEEPS]):
+                        bit = gp[GP_KEEPS + 1 + 2 * t]
+                        if not m & bit and gp[GP_KEEPS + 2 + 2 * t] & ~gmask[i]:
+                            grown |= 1 << (m | bit)
+            masks = grown
+    return masks
+
+
+@compiled()
+def _outcome_keys(gmask, glen, ng, gj, gp, gjok, keys, nkeys):
+    """`group_outcomes`' loop body for one split of the real tiles into groups: the (cleared
+    bits, room) pairs it reaches added to keys[:nkeys] (as cleared | room << 4) unless there;
+    returns the new count."""
+    fourth = gp[GP_KEEPS] > 0
+    need = 0
+    most = 0
+    for i in range(ng):
+        need += 3 - glen[i] if glen[i] < 3 else 0
+        most += 4 - glen[i]
+    if need != gj and (not fourth or gj < need or gj > most):
+        return nkeys                      # _group_jokers: None
+    extra = gj - need
+    room = 0
+    for i in range(ng):
+        add = min(extra, 4 - max(3, glen[i]))
+        extra -= add
+        gjok[i] = (3 - glen[i] if glen[i] < 3 else 0) + add
+        if glen[i] + gjok[i] == 3:
+            room += 1
+    room = min(2, room)
+    masks = _cleared_masks(gmask, gjok, ng, gp)
+    for m in range(4):
+        if masks >> m & 1:
+            key = m | room << 4
+            known = False
+            for q in range(nkeys):
+                known = known or keys[q] == key
+            if not known:
+                keys[nkeys] = key
+                nkeys += 1
+    return nkeys
+
+
+@compiled(nrt=True)
+def _group_outcomes(g, gj, gpat, n, flags):  # noqa: C901
+    """`dp_parts.group_outcomes(g, gj, pats, keeps)` for the kernel, the pats and keeps of
+    gpat[n, flags]: its (cleared bits, room) pairs in its order, as entries cleared << 4 | room << 8.
+    The splits of the real tiles into groups come in `_partitions`' order (each tile, colour by
+    colour, joins each earlier group in turn that lacks its colour, then starts a group), a
+    split met again skipped."""
+    gp = gpat[n, flags]
+    units = np.zeros(12, dtype=np.int64)
+    nu = 0
+    for c in range(4):
+        for _ in range((g >> (2 * c)) & 3):
+            units[nu] = c
+            nu += 1
+    if nu == 0:
+        return np.zeros(1 if gj == 0 else 0, dtype=np.int64)
+    gmask = np.zeros(12, dtype=np.int64)
+    glen = np.zeros(12, dtype=np.int64)
+    choice = np.full(12, -1, dtype=np.int64)
+    started = np.zeros(12, dtype=np.bool_)
+    seen = np.zeros(64, dtype=np.int64)
+    nseen = 0
+    gjok = np.zeros(12, dtype=np.int64)
+    keys = np.zeros(12, dtype=np.int64)
+    nkeys = 0
+    ng = 0
+    i = 0
+    while i >= 0:
+        bit = 1 << units[i]
+        k = choice[i]
+        if k >= 0:                        # undo this tile's last placement
+            if started[i]:
+                ng -= 1
+            else:
+                gmask[k] &= ~bit
+                glen[k] -= 1
+        k += 1
+        while k < ng and (gmask[k] & bit or glen[k] >= 4):
+            k += 1
+        if k > ng:
+            choice[i] = -1
+            i -= 1
+            continue
+        choice[i] = k
+        started[i] = k == ng
+        if k == ng:
+            gmask[ng] = bit
+            glen[ng] = 1
+            ng += 1
+        else:
+            gmask[k] |= bit
+            glen[k] += 1
+        if i + 1 < nu:
+            i += 1
+            continue
+        code = 0
+        for q in range(ng):
+            code |= gmask[q] << (4 * q)
+        known = False
+        for q in range(nseen):
+            known = known or seen[q] == code
+        if known:
+            continue
+        if nseen == seen.shape[0]:
+            bigger = np.zeros(2 * nseen, dtype=np.int64)
+            for q in range(nseen):
+                bigger[q] = seen[q]
+            seen = bigger
+        seen[nseen] = code
+        nseen += 1
+        nkeys = _outcome_keys(gmask, glen, ng, gj, gp, gjok, keys, nkeys)
+    # the maximal (mask, room) pairs, in the order met
+    out = np.zeros(nkeys, dtype=np.int64)
+    nout = 0
+    for q in range(nkeys):
+        m, r = keys[q] & 15, keys[q] >> 4
+        beaten = False
+        for o in range(nkeys):
+            if o != q and (keys[o] & 15 & m) == m and keys[o] >> 4 >= r:
+                beaten = True
+        if not beaten:
+            out[nout] = m << 4 | r << 8
+            nout += 1
+    return out[:nout].copy()
+
+
+def _group_pattern_row(pats: tuple, keeps: tuple) -> list[int]:
+    """A `gpat` row: `group_outcomes`' pats and keeps with their colour sets as masks."""
+    row = [0] * GP_COLS
+    row[GP_PATS] = len(pats)
+    for t, (bit, roles, mates) in enumerate(pats):
+        row[GP_PATS + 1 + 3 * t:GP_PATS + 4 + 3 * t] = bit, _colour_mask(roles), _colour_mask(mates)
+    row[GP_KEEPS] = len(keeps)
+    for t, (bit, cols) in enumerate(keeps):
+        row[GP_KEEPS + 1 + 2 * t:GP_KEEPS + 3 + 2 * t] = bit, _colour_mask(cols)
+    return row
+
+
+def _colour_mask(colours) -> int:
+    return sum(1 << c for c in set(colours))
 
 
 _GROUPS: dict[int, dict[tuple[int, int], tuple]] = {}
@@ -480,7 +633,7 @@ def _colour_options(c, n, rcode, jleft, flags, F, O, keepm, rp):  # noqa: C901
 # the driver's control vector: stack depth, mode, returned value, then the pending call's arguments
 SP, MODE, RET, ARGS = 0, 1, 2, 3
 ENTER, RETURN, NEXT = 0, 1, 2
-DONE, MISS_OUTCOMES, CAPPED_STATUS, GROW_MEMO, GROW_OPTIONS = 0, 2, 3, 4, 5
+DONE, GROW_OUTCOMES, CAPPED_STATUS, GROW_MEMO, GROW_OPTIONS = 0, 2, 3, 4, 5
 # frame fields (K_OKEY: a number's pattern signature; K_OREF: the pool reference of the frame's
 # options, of a number's outcomes for its current jokers K_GR)
 (K_KIND, K_N, K_C, K_R0, K_G, K_JU, K_FLAGS, K_ROOM, K_ALPHA, K_BETA, K_KEY1, K_KEY2, K_RES, K_CHOICE,
@@ -657,7 +810,7 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
     is missing from the caches or a pool is full (`miss` names what; Python fills it and calls
     again: the pending call is entered again from the start, which reads only) and go on
     exactly where it was."""
-    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp = A
+    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp, gpat = A
     fj = ints[0]
     jtot = ints[1]
     jw = ints[2]
@@ -738,13 +891,20 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
             if c == 4:
                 okey = gsig[n, flags]
                 for gj in range(0, jtot - ju + 1):
-                    if (g | gj << 8 | okey << 12) not in gouts:
-                        ctl[SP] = sp
-                        ctl[MODE] = ENTER
-                        miss[0] = g
-                        miss[1] = gj
-                        miss[2] = okey
-                        return MISS_OUTCOMES
+                    gkey = g | gj << 8 | okey << 12
+                    if gkey not in gouts:
+                        outs = _group_outcomes(g, gj, gpat, n, flags)
+                        start = used[1]
+                        if start + outs.shape[0] > gpool.shape[0]:
+                            ctl[SP] = sp
+                            ctl[MODE] = ENTER
+                            miss[3] = outs.shape[0]
+                            return GROW_OUTCOMES
+                        for i in range(outs.shape[0]):
+                            gpool[start + i] = outs[i]
+                        used[1] = start + outs.shape[0]
+                        used[3] += 1
+                        gouts[gkey] = start << 16 | outs.shape[0]
                 oref = gouts[g | okey << 12]
             else:
                 if (flags != 0 and not _alive(n, c, runs, ju, flags, jtot, F, O, pats)) or (
@@ -893,7 +1053,7 @@ def _plan(A, memo, copts, opool, all_flags, runs_out, groups_out, counts):  # no
     close, then the open ones colour by colour); the groups of each number with group tiles or
     jokers to `groups_out` as (number, real tiles per colour, jokers, cleared bits, room, flags
     before), for `group_outcomes`."""
-    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp = A
+    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp, gpat = A
     jtot = ints[1]
     last = ints[3]
     gen = ints[5]
@@ -1038,7 +1198,8 @@ def supported(table_dp: TableDP) -> bool:
 
 _NO_PATTERNS = (np.zeros((4, 16), dtype=np.int64), np.ones(16, dtype=np.bool_),
                 np.zeros((0, 3), dtype=np.int64), np.zeros((4, 16), dtype=np.int64),
-                np.zeros((16, 4), dtype=np.int64), np.zeros((4, 5, 4), dtype=np.int64))
+                np.zeros((16, 4), dtype=np.int64), np.zeros((4, 5, 4), dtype=np.int64),
+                np.zeros((16, 4, GP_COLS), dtype=np.int64))
 _PATTERN_ARRAYS: dict[tuple, tuple] = {}
 
 
@@ -1061,6 +1222,7 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
             pats[i] = (1, sum(1 << rc for rc in p[2]), p[1])
     csig = np.zeros((4, 16), dtype=np.int64)
     gsig = np.zeros((16, 4), dtype=np.int64)
+    gpat = np.zeros((16, 4, GP_COLS), dtype=np.int64)
     for c in range(4):
         if not t.run_pats[c] and not any(cc == c for cc, _ in t.keep):
             continue                      # signature 0: colour_options reads no pattern here
@@ -1077,6 +1239,7 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
                 s = _sig(("group", pk))
                 _GROUP_SIGS[s] = pk
                 gsig[n, flags] = s
+                gpat[n, flags] = _group_pattern_row(*pk)
     rp = np.zeros((4, 5, 4), dtype=np.int64)
     for c in range(4):
         rp[c, 4, 0] = len(t.run_pats[c])
@@ -1084,7 +1247,7 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
             rp[c, j] = (b, v, sum(1 << m for m in mates), top)
     if len(_PATTERN_ARRAYS) > 10_000:
         _PATTERN_ARRAYS.clear()
-    got = _PATTERN_ARRAYS[key] = (keepm, sortg, pats, csig, gsig, rp)
+    got = _PATTERN_ARRAYS[key] = (keepm, sortg, pats, csig, gsig, rp, gpat)
     return got
 
 
@@ -1098,14 +1261,14 @@ class Kernel:
         O = np.array(t.O, dtype=np.int64)
         W = np.array(t.w, dtype=np.int64)
         if t.patterns:
-            keepm, sortg, pats, csig, gsig, rp = _pattern_arrays(tuple(t.patterns), t)
+            keepm, sortg, pats, csig, gsig, rp, gpat = _pattern_arrays(tuple(t.patterns), t)
         else:
-            keepm, sortg, pats, csig, gsig, rp = _NO_PATTERNS
+            keepm, sortg, pats, csig, gsig, rp, gpat = _NO_PATTERNS
         self.csig = csig
         self.memo, gen = _take_table(MEMO_SIZE)
         self.ints = np.array([t.fj, t.jtot, t.jw, t.last, -1, gen], dtype=np.int64)
         suffix = np.array(t.suffix, dtype=np.int64)
-        self.arrays = (F, O, W, suffix, keepm, sortg, pats, csig, gsig, self.ints, rp)
+        self.arrays = (F, O, W, suffix, keepm, sortg, pats, csig, gsig, self.ints, rp, gpat)
         self.mc = np.zeros(1, dtype=np.int64)
         self.ctl = np.zeros(ARGS + 12, dtype=np.int64)
         self.stack = np.zeros((DEPTH, NF), dtype=np.int64)
@@ -1132,8 +1295,7 @@ class Kernel:
             if status == GROW_OPTIONS:
                 caches.grow_options(int(miss[3]))
                 continue
-            g_code, gj, sig = (int(x) for x in miss[:3])
-            caches.put_outcomes(g_code | gj << 8 | sig << 12, _outcomes(g_code, gj, sig))
+            caches.grow_outcomes(int(miss[3]))
 
     def _grow_memo(self) -> None:
         """The states moved to a memo table twice the size."""
