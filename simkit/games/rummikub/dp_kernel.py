@@ -1251,6 +1251,12 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
     return got
 
 
+#: the control vector, stack and pool request of the DP being solved (one at a time: a solve
+#: starts from the root, each DP's progress is in its memo)
+_SCRATCH = (np.zeros(ARGS + 12, dtype=np.int64), np.zeros((DEPTH, NF), dtype=np.int64),
+            np.zeros(6, dtype=np.int64))
+
+
 class Kernel:
     """The compiled DP of one `TableDP`: its arrays, its memo table (`memo`, `mc`: see `_slot`;
     given back for the next DPs when the kernel goes) and a `MemoView`."""
@@ -1270,20 +1276,16 @@ class Kernel:
         suffix = np.array(t.suffix, dtype=np.int64)
         self.arrays = (F, O, W, suffix, keepm, sortg, pats, csig, gsig, self.ints, rp, gpat)
         self.mc = np.zeros(1, dtype=np.int64)
-        self.ctl = np.zeros(ARGS + 12, dtype=np.int64)
-        self.stack = np.zeros((DEPTH, NF), dtype=np.int64)
-        self.miss = np.zeros(6, dtype=np.int64)
 
     def solve(self, alpha: int, beta: int, cap: int | None) -> int:
         caches = _caches()
         self.ints[4] = -1 if cap is None else cap
-        ctl = self.ctl
+        ctl, stack, miss = _SCRATCH
         ctl[:] = 0
         ctl[MODE] = ENTER
         ctl[ARGS:ARGS + 12] = (1, 0, 0, 0, 0, 0, 0, 0, self.all_flags, 0, alpha, beta)
-        miss = self.miss
         while True:
-            status = _run(ctl, self.stack, self.arrays, self.memo, self.mc, caches.options,
+            status = _run(ctl, stack, self.arrays, self.memo, self.mc, caches.options,
                           caches.option_rows, caches.outcomes, caches.outcome_rows, caches.used, miss)
             if status == DONE:
                 return int(ctl[RET])
