@@ -34,8 +34,6 @@ from operator import add
 from typing import Any
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
 from simkit.engine.kernel_arrays import grow_rows, sort_small
 from simkit.engine.kernel_rng import compiled
@@ -55,30 +53,23 @@ POOL_LIMIT = 2_000_000
 
 # the option caches shared by every DP of the process (pure functions of their keys): a colour's
 # run options by (runs, number, jokers left, tiles of the face and the next two, flags, pattern
-# signature); a number's group outcomes by (group tiles, jokers, pattern signature). Each maps
-# its key to a reference `first row << 16 | rows` into a pool array (`Caches`): the kernel reads
-# its options by index, with no array object to count references to (numba's reference counts
-# of cached arrays, taken and dropped per child of a state, were a quarter of a game's time).
-# (numba typed dicts, made by `_new_cache` and filled by the kernel only, their entries counted in
-# `Caches.used`: numba's own Python-side `Dict.empty`, `len` and `d[k] = v` compile again in every
-# process, ~0.7 s CPU)
+# signature); a number's group outcomes by (group tiles, jokers, pattern signature). Each is an
+# index (an open-addressing table of (key, reference) rows, `_find`) of references `first row
+# << 16 | rows` into a pool array (`Caches`): the kernel reads its options by index, with no
+# array object to count references to (numba's reference counts of cached arrays, taken and
+# dropped per child of a state, were a quarter of a game's time) and no typed dict to call.
 _SIGS: dict[tuple, int] = {(): 0}
 
 
-@compiled(nrt=True)
-def _new_cache():
-    """An empty option cache (a typed dict int64 -> int64: a pool reference)."""
-    return Dict.empty(types.int64, types.int64)
-
-
 class Caches:
-    """The option caches and their pools: `options` (key -> reference into `option_rows`, rows of
-    OPT_COLS), `outcomes` (key -> reference into `outcome_rows`, one entry `cleared << 4 | room
-    << 8` an outcome); `used` counts the rows taken of each pool and the entries of each cache."""
+    """The option caches: `option_index` (options key -> reference into `option_rows`, rows of
+    OPT_COLS), `outcome_index` (outcomes key + 1 -> reference into `outcome_rows`, one entry
+    `cleared << 4 | room << 8` an outcome); `used` counts the rows taken of each pool and the
+    entries of each index."""
 
     def __init__(self) -> None:
-        self.options = _new_cache()
-        self.outcomes = _new_cache()
+        self.option_index = np.zeros((1 << 14, 2), dtype=np.int64)
+        self.outcome_index = np.zeros((1 << 10, 2), dtype=np.int64)
         self.option_rows = np.zeros((1 << 12, OPT_COLS), dtype=np.int64)
         self.outcome_rows = np.zeros(1 << 10, dtype=np.int64)
         self.used = np.zeros(4, dtype=np.int64)
@@ -88,18 +79,35 @@ class Caches:
         return used[2] > CACHE_LIMIT or used[3] > CACHE_LIMIT or used[0] > POOL_LIMIT
 
     def grow_options(self, rows: int) -> None:
-        """Room in the options pool for `rows` more rows."""
-        size = self.option_rows.shape[0]
-        while size < self.used[0] + rows:
-            size *= 2
-        bigger = np.zeros((size, OPT_COLS), dtype=np.int64)
-        bigger[:self.option_rows.shape[0]] = self.option_rows
-        self.option_rows = bigger
+        """Room for one more options entry of `rows` rows."""
+        self.option_rows = _room(self.option_rows, int(self.used[0]) + rows)
+        self.option_index = _index_room(self.option_index, int(self.used[2]) + 1)
 
     def grow_outcomes(self, rows: int) -> None:
-        """Room in the outcomes pool for `rows` more entries."""
-        while self.used[1] + rows > self.outcome_rows.shape[0]:
-            self.outcome_rows = np.concatenate([self.outcome_rows, np.zeros_like(self.outcome_rows)])
+        """Room for one more outcomes entry of `rows` outcomes."""
+        self.outcome_rows = _room(self.outcome_rows, int(self.used[1]) + rows)
+        self.outcome_index = _index_room(self.outcome_index, int(self.used[3]) + 1)
+
+
+def _room(pool: np.ndarray, rows: int) -> np.ndarray:
+    """`pool`, or a copy doubled until it has `rows` rows."""
+    size = pool.shape[0]
+    while size < rows:
+        size *= 2
+    if size == pool.shape[0]:
+        return pool
+    bigger = np.zeros((size, *pool.shape[1:]), dtype=np.int64)
+    bigger[:pool.shape[0]] = pool
+    return bigger
+
+
+def _index_room(index: np.ndarray, entries: int) -> np.ndarray:
+    """`index`, or its entries moved to one twice the size when it would be half full."""
+    if 2 * entries <= index.shape[0]:
+        return index
+    bigger = np.zeros((2 * index.shape[0], 2), dtype=np.int64)
+    _reindex(index, bigger)
+    return bigger
 
 
 _CACHES: Caches | None = None
@@ -655,6 +663,30 @@ _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 @compiled()
+def _find(index, key):
+    """The row of `key` (never 0) in an open-addressing index of (key, value) rows, or the empty
+    row where it would go."""
+    mask = index.shape[0] - 1
+    h = np.uint64(key) * _H1
+    i = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(mask))
+    while True:
+        k = index[i, 0]
+        if k == key or k == 0:
+            return i
+        i = (i + 1) & mask
+
+
+@compiled()
+def _reindex(index, into):
+    """Every entry of `index` moved into the (larger, empty) index `into`."""
+    for i in range(index.shape[0]):
+        if index[i, 0]:
+            j = _find(into, index[i, 0])
+            into[j, 0] = index[i, 0]
+            into[j, 1] = index[i, 1]
+
+
+@compiled()
 def _slot(memo, key1, key2, gen):
     """The slot of (key1, key2) in the memo table as generation `gen` writes it, or the free slot
     where it would go."""
@@ -805,7 +837,7 @@ def _options_key(c, n, rcode, jleft, flags, F, O, csig):
 
 
 @compiled(nrt=True)
-def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # noqa: C901
+def _run(ctl, stack, A, memo, mc, oidx, opool, gidx, gpool, used, miss):  # noqa: C901
     """`TableDP.best` as a loop over an explicit stack, so that it can stop when an option set
     is missing from the caches or a pool is full (`miss` names what; Python fills it and calls
     again: the pending call is entered again from the start, which reads only) and go on
@@ -891,11 +923,12 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
             if c == 4:
                 okey = gsig[n, flags]
                 for gj in range(0, jtot - ju + 1):
-                    gkey = g | gj << 8 | okey << 12
-                    if gkey not in gouts:
+                    gkey = (g | gj << 8 | okey << 12) + 1
+                    row = _find(gidx, gkey)
+                    if gidx[row, 0] == 0:
                         outs = _group_outcomes(g, gj, gpat, n, flags)
                         start = used[1]
-                        if start + outs.shape[0] > gpool.shape[0]:
+                        if start + outs.shape[0] > gpool.shape[0] or 2 * (used[3] + 1) > gidx.shape[0]:
                             ctl[SP] = sp
                             ctl[MODE] = ENTER
                             miss[3] = outs.shape[0]
@@ -904,8 +937,9 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
                             gpool[start + i] = outs[i]
                         used[1] = start + outs.shape[0]
                         used[3] += 1
-                        gouts[gkey] = start << 16 | outs.shape[0]
-                oref = gouts[g | okey << 12]
+                        gidx[row, 0] = gkey
+                        gidx[row, 1] = start << 16 | outs.shape[0]
+                oref = gidx[_find(gidx, (g | okey << 12) + 1), 1]
             else:
                 if (flags != 0 and not _alive(n, c, runs, ju, flags, jtot, F, O, pats)) or (
                         c > 0 and _groups_short(g, c, n, runs, jtot - ju, F, O)):
@@ -914,12 +948,13 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
                     mode = RETURN
                     continue
                 okey = _options_key(c, n, runs[c], jtot - ju, flags, F, O, csig)
-                oref = copts.get(okey, -1)
-                if oref < 0:
+                row = _find(oidx, okey)
+                oref = oidx[row, 1]
+                if oidx[row, 0] == 0:
                     rows = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)
                     nrow = rows.shape[0]
                     start = used[0]
-                    if start + nrow > opool.shape[0]:
+                    if start + nrow > opool.shape[0] or 2 * (used[2] + 1) > oidx.shape[0]:
                         ctl[SP] = sp
                         ctl[MODE] = ENTER
                         miss[3] = nrow
@@ -930,7 +965,8 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
                     used[0] = start + nrow
                     used[2] += 1
                     oref = start << 16 | nrow
-                    copts[okey] = oref
+                    oidx[row, 0] = okey
+                    oidx[row, 1] = oref
             _push(stack, sp, 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2,
                   okey, oref)
             sp += 1
@@ -1015,7 +1051,7 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
                     i = 0
                     if gj > jtot - fju:
                         break
-                    oref = gouts[stack[top, K_G] | gj << 8 | stack[top, K_OKEY] << 12]
+                    oref = gidx[_find(gidx, (stack[top, K_G] | gj << 8 | stack[top, K_OKEY] << 12) + 1), 1]
                 if child:
                     stack[top, K_I] = i
                     stack[top, K_GR] = gj
@@ -1047,7 +1083,7 @@ def _run(ctl, stack, A, memo, mc, copts, opool, gouts, gpool, used, miss):  # no
 
 
 @compiled(nrt=True)
-def _plan(A, memo, copts, opool, all_flags, runs_out, groups_out, counts):  # noqa: C901
+def _plan(A, memo, oidx, opool, all_flags, runs_out, groups_out, counts):  # noqa: C901
     """`TableDP.plan` from the memo: the optimal choices replayed from the root. Runs go to
     `runs_out` as (colour, first number, length, joker positions mask) in `plan`'s order (as they
     close, then the open ones colour by colour); the groups of each number with group tiles or
@@ -1109,8 +1145,10 @@ def _plan(A, memo, copts, opool, all_flags, runs_out, groups_out, counts):  # no
             break
         key1, key2 = _keys(runs, n, c, ju, flags, room, g)
         ch = memo[_slot(memo, key1, key2, gen), 3] >> 2
-        oref = copts.get(_options_key(c, n, runs[c], jtot - ju, flags, F, O, csig), -1)
-        if oref >= 0:
+        okey = _options_key(c, n, runs[c], jtot - ju, flags, F, O, csig)
+        row = _find(oidx, okey)
+        oref = oidx[row, 1]
+        if oidx[row, 0] == okey:
             opt = opool[(oref >> 16) + (ch >> 3)]
         else:                           # the caches were emptied since the solve
             opt = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)[ch >> 3]
@@ -1285,8 +1323,8 @@ class Kernel:
         ctl[MODE] = ENTER
         ctl[ARGS:ARGS + 12] = (1, 0, 0, 0, 0, 0, 0, 0, self.all_flags, 0, alpha, beta)
         while True:
-            status = _run(ctl, stack, self.arrays, self.memo, self.mc, caches.options,
-                          caches.option_rows, caches.outcomes, caches.outcome_rows, caches.used, miss)
+            status = _run(ctl, stack, self.arrays, self.memo, self.mc, caches.option_index,
+                          caches.option_rows, caches.outcome_index, caches.outcome_rows, caches.used, miss)
             if status == DONE:
                 return int(ctl[RET])
             if status == CAPPED_STATUS:
@@ -1317,7 +1355,7 @@ class Kernel:
         groups_out = np.zeros((16, 6), dtype=np.int64)
         counts = np.zeros(2, dtype=np.int64)
         caches = _caches()
-        _plan(self.arrays, self.memo, caches.options, caches.option_rows, self.all_flags, runs_out,
+        _plan(self.arrays, self.memo, caches.option_index, caches.option_rows, self.all_flags, runs_out,
               groups_out, counts)
         runs = [(c, [("joker" if mask >> j & 1 else "real", start + j) for j in range(length)])
                 for c, start, length, mask in runs_out[:counts[0]].tolist()]
