@@ -140,11 +140,15 @@ def test_importing_the_solver_does_not_import_numba():
     assert done.returncode == 0, done.stderr
 
 
-def test_the_memo_table_grows_and_keeps_every_state(dp_inputs):
+def test_the_memo_table_grows_and_keeps_every_state(dp_inputs, monkeypatch):
     """A DP with thousands of states outgrows the kernel's first memo table (MEMO_SIZE slots,
-    doubled from Python as it fills): still the Python DP's value, plan and state count."""
+    here 2,048 and no spare table kept, doubled from Python as it fills): still the Python DP's
+    value, plan and state count."""
     from simkit.games.rummikub import dp_kernel
 
+    monkeypatch.setattr(dp_kernel, "MEMO_SIZE", 1 << 11)
+    monkeypatch.setattr(dp_kernel, "SPARE_TABLES", 0)
+    monkeypatch.setattr(dp_kernel, "_SPARE_TABLES", [])
     rng = np.random.default_rng(4)
     grown = 0
     for _ in range(6):
@@ -156,8 +160,61 @@ def test_the_memo_table_grows_and_keeps_every_state(dp_inputs):
             value = table_dp.solve()
             if table_dp.kernel is None or len(table_dp.memo) < dp_kernel.MEMO_SIZE:
                 continue
-            assert table_dp.kernel.mk.shape[0] > dp_kernel.MEMO_SIZE
+            assert table_dp.kernel.memo.shape[0] > dp_kernel.MEMO_SIZE
             got = (value, table_dp.plan() if value > 0 else None, len(table_dp.memo), [])
             assert got == _run(args, kw, kernel=False)
             grown += 1
     assert grown >= 3
+
+
+def test_a_reused_memo_table_holds_no_state_of_an_earlier_dp(dp_inputs, monkeypatch):
+    """Memo tables pass from DP to DP uncleared, their slots tagged with the generation that
+    wrote them: DPs solved one after the other in one table (past the generations' wrap-around)
+    each count and answer as the Python DP does."""
+    from simkit.games.rummikub import dp_kernel
+
+    monkeypatch.setattr(dp_kernel, "SPARE_TABLES", 1)
+    monkeypatch.setattr(dp_kernel, "_SPARE_TABLES", [])
+    rng = np.random.default_rng(8)
+    inputs = []
+    for _ in range(4):
+        table, rack = random_position(rng, 30, 8, jokers=True, joker_prob=0.2)
+        dp_inputs.clear()
+        solver.solve(table, rack, state_cap=None)
+        inputs += list(dp_inputs)
+    expected = [_run(args, kw, kernel=False) for args, kw in inputs]
+    for _ in range(2 * dp_kernel.MAX_GEN // len(inputs) + 2):
+        for (args, kw), ref in zip(inputs, expected):
+            assert _run(args, kw, kernel=True) == ref
+    assert len(dp_kernel._SPARE_TABLES) == 1
+
+
+def test_compiled_group_outcomes_are_the_python_ones_in_order():
+    """`dp_kernel._group_outcomes` against `dp_parts.group_outcomes`: the same (cleared bits,
+    room) pairs in the same order (the DP keeps the first best), for every split of up to two
+    tiles a colour without patterns and for random joker patterns with up to three a colour."""
+    from simkit.games.rummikub import dp_kernel, dp_parts
+
+    rng = np.random.default_rng(6)
+    colour_sets = [frozenset(c for c in range(4) if m >> c & 1) for m in range(1, 16)]
+
+    def check(g, gj, pats, keeps):
+        gpat = np.zeros((16, 4, dp_kernel.GP_COLS), dtype=np.int64)
+        gpat[5, 3] = dp_kernel._group_pattern_row(pats, keeps)
+        code = sum(x << (2 * c) for c, x in enumerate(g))
+        got = [(int(e) >> 4 & 15, int(e) >> 8) for e in dp_kernel._group_outcomes(code, gj, gpat, 5, 3)]
+        want = [(m, r) for m, r, _ in dp_parts.group_outcomes(g, gj, pats, keeps)]
+        assert got == want, (g, gj, pats, keeps)
+
+    for g in np.ndindex(3, 3, 3, 3):
+        for gj in range(4):
+            check(tuple(g), gj, (), ())
+    for _ in range(1500):
+        g = tuple(int(x) for x in rng.choice([0, 0, 1, 1, 2, 3], size=4))
+        n_pats = int(rng.integers(0, 3))
+        bits = [int(b) for b in rng.permutation([1, 2])]
+        pats = tuple((bits[i], colour_sets[rng.integers(15)], colour_sets[rng.integers(15)])
+                     for i in range(n_pats))
+        keeps = tuple((int(rng.choice([1, 2])), tuple(sorted(colour_sets[rng.integers(15)])))
+                      for _ in range(int(rng.integers(0, 3))))
+        check(g, int(rng.integers(0, 5)), pats, keeps)

@@ -38,6 +38,10 @@ from simkit.games.rummikub.dp_parts import (
 USE_KERNEL = True
 
 
+#: (face index (n - 1) * 4 + c, number n, colour c) from the last face down
+_FACES_DOWN = tuple((idx, idx // 4 + 1, idx % 4) for idx in range(13 * 4 - 1, -1, -1))
+
+
 class TableDP:
     """One exact optimisation. F, O: [colour][number] counts of forced and optional tiles
     (numbers 1..13, index 0 unused); w: [colour][number] weight of an optional tile; fj/oj:
@@ -77,13 +81,18 @@ class TableDP:
             for c in cols:
                 self.keep.setdefault((c, v), []).append(bit)
             self.keeps_at.setdefault(v, []).append((bit, tuple(cols)))
-        # suffix[(n - 1) * 4 + c]: total weight of the rack tiles from face (n, c) on
-        self.suffix = [0] * (13 * 4 + 1)
-        for idx in range(13 * 4 - 1, -1, -1):
-            n, c = idx // 4 + 1, idx % 4
-            self.suffix[idx] = self.suffix[idx + 1] + O[c][n] * w[c][n]
+        # suffix[(n - 1) * 4 + c]: total weight of the rack tiles from face (n, c) on; last: the
         # last number with anything to place, for an early finish
-        self.last = max([n for c in range(4) for n in range(1, 14) if F[c][n] + O[c][n]] + [0])
+        self.suffix = suffix = [0] * (13 * 4 + 1)
+        self.last = 0
+        total = 0
+        for idx, n, c in _FACES_DOWN:
+            o = O[c][n]
+            if o:
+                total += o * w[c][n]
+            suffix[idx] = total
+            if not self.last and (o or F[c][n]):
+                self.last = n
 
     # ------------------------------------------------------------------ one colour at one number
     def _mark(self, c: int, n: int, mark: int, real: bool, flags: int, order: int = 0) -> tuple[int, int]:

@@ -6,16 +6,23 @@ of `TableDP.best` and `TableDP._close_number` (with `_skip`, `_alive`, `_termina
 inlined): the same options in the same order, the same bounds, the same memo entries (so the
 same state count, which the solver's `STATE_CAP` rule reads) and the same choices, which
 `_plan` replays as `TableDP.plan` does. `TableDP.colour_options` is ported too
-(`_colour_options`: the same options in the same order). A number's group outcomes
-(`dp_parts.group_outcomes`) are asked of Python, once per distinct input in the process: the DP runs
-on an explicit stack, stops when an outcome is missing (`_run` returns MISS_OUTCOMES) and goes on
-exactly where it was once Python has filled it in. Both are pure functions of their cache keys,
-so their caches are shared by every DP of the process.
+(`_colour_options`: the same options in the same order), and so are a number's group outcomes
+(`dp_parts.group_outcomes`: `_group_outcomes`, the same (cleared bits, room) pairs in the same
+order; `plan` asks Python for the groups themselves). Both are pure functions of their cache
+keys, so their caches are shared by every DP of the process (`Caches`: rows in pool arrays,
+which a frame reads by index). The DP runs on an explicit stack, so that it can stop when a pool
+is full (`_run` returns GROW_OPTIONS or GROW_OUTCOMES) and go on exactly where it was once
+Python has made room.
+
+The helpers that allocate nothing are compiled without numba's reference counting
+(`compiled()`): each call of one with array arguments otherwise counts a reference to each
+array in and out (atomic operations: with the per-frame option arrays and stack views the
+kernel had before, about a quarter of a game's time).
 
 States are packed in integers: a colour's open runs are its sorted (length, mark) pairs, 6 bits
 each (`length << 4 | mark`, marks of at most two joker patterns); the group tiles of a number 2
-bits per colour. The memo is an open-addressing hash table in two arrays, doubled from Python
-when it could fill (`_run` returns GROW_MEMO and goes on where it was, as after a miss). numba
+bits per colour. The memo is an open-addressing hash table in an array, doubled from Python
+when it could fill (`_run` returns GROW_MEMO and goes on where it was, as for a pool). numba
 is imported with this module, which `dp` imports on the first solve only (so `import simkit`
 and `simkit --help` never compile); functions are compiled on first call and cached on disk
 (`cache=True`).
@@ -27,8 +34,6 @@ from operator import add
 from typing import Any
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
 from simkit.engine.kernel_arrays import grow_rows, sort_small
 from simkit.engine.kernel_rng import compiled
@@ -43,34 +48,77 @@ UPPER, EXACT, LOWER = _dp.UPPER, _dp.EXACT, _dp.LOWER
 #: the global option caches are emptied past this many entries (pure caches: results unchanged)
 CACHE_LIMIT = 200_000
 
-_ARR = types.int64[:, ::1]
+#: the options pool is emptied with the caches past this many rows (80 bytes a row)
+POOL_LIMIT = 2_000_000
 
 # the option caches shared by every DP of the process (pure functions of their keys): a colour's
 # run options by (runs, number, jokers left, tiles of the face and the next two, flags, pattern
-# signature); a number's group outcomes by (group tiles, jokers, pattern signature)
-# (numba typed dicts, made, measured and filled by the cached functions below only: numba's own
-# Python-side `Dict.empty`, `len` and `d[k] = v` compile again in every process, ~0.7 s CPU)
+# signature); a number's group outcomes by (group tiles, jokers, pattern signature). Each is an
+# index (an open-addressing table of (key, reference) rows, `_find`) of references `first row
+# << 16 | rows` into a pool array (`Caches`): the kernel reads its options by index, with no
+# array object to count references to (numba's reference counts of cached arrays, taken and
+# dropped per child of a state, were a quarter of a game's time) and no typed dict to call.
 _SIGS: dict[tuple, int] = {(): 0}
 
 
-@compiled(nrt=True)
-def _new_cache():
-    """An empty option cache (a typed dict int64 -> int64[:, ::1])."""
-    return Dict.empty(types.int64, _ARR)
+class Caches:
+    """The option caches: `option_index` (options key -> reference into `option_rows`, rows of
+    OPT_COLS), `outcome_index` (outcomes key + 1 -> reference into `outcome_rows`, one entry
+    `cleared << 4 | room << 8` an outcome); `used` counts the rows taken of each pool and the
+    entries of each index."""
+
+    def __init__(self) -> None:
+        self.option_index = np.zeros((1 << 14, 2), dtype=np.int64)
+        self.outcome_index = np.zeros((1 << 10, 2), dtype=np.int64)
+        self.option_rows = np.zeros((1 << 12, OPT_COLS), dtype=np.int64)
+        self.outcome_rows = np.zeros(1 << 10, dtype=np.int64)
+        self.used = np.zeros(4, dtype=np.int64)
+
+    def full(self) -> bool:
+        used = self.used
+        return used[2] > CACHE_LIMIT or used[3] > CACHE_LIMIT or used[0] > POOL_LIMIT
+
+    def grow_options(self, rows: int) -> None:
+        """Room for one more options entry of `rows` rows."""
+        self.option_rows = _room(self.option_rows, int(self.used[0]) + rows)
+        self.option_index = _index_room(self.option_index, int(self.used[2]) + 1)
+
+    def grow_outcomes(self, rows: int) -> None:
+        """Room for one more outcomes entry of `rows` outcomes."""
+        self.outcome_rows = _room(self.outcome_rows, int(self.used[1]) + rows)
+        self.outcome_index = _index_room(self.outcome_index, int(self.used[3]) + 1)
 
 
-@compiled(nrt=True)
-def _cache_size(cache):
-    return len(cache)
+def _room(pool: np.ndarray, rows: int) -> np.ndarray:
+    """`pool`, or a copy doubled until it has `rows` rows."""
+    size = pool.shape[0]
+    while size < rows:
+        size *= 2
+    if size == pool.shape[0]:
+        return pool
+    bigger = np.zeros((size, *pool.shape[1:]), dtype=np.int64)
+    bigger[:pool.shape[0]] = pool
+    return bigger
 
 
-@compiled(nrt=True)
-def _cache_put(cache, key, value):
-    cache[key] = value
+def _index_room(index: np.ndarray, entries: int) -> np.ndarray:
+    """`index`, or its entries moved to one twice the size when it would be half full."""
+    if 2 * entries <= index.shape[0]:
+        return index
+    bigger = np.zeros((2 * index.shape[0], 2), dtype=np.int64)
+    _reindex(index, bigger)
+    return bigger
 
 
-_OPTIONS = _new_cache()
-_OUTCOMES = _new_cache()
+_CACHES: Caches | None = None
+
+
+def _caches() -> Caches:
+    """The process's caches, new when they passed their limits (pure caches: results unchanged)."""
+    global _CACHES
+    if _CACHES is None or _CACHES.full():
+        _CACHES = Caches()
+    return _CACHES
 
 
 def _sig(key: tuple) -> int:
@@ -84,15 +132,177 @@ def _sig(key: tuple) -> int:
 _GROUP_SIGS: dict[int, tuple] = {0: ((), ())}
 
 
-def _outcomes(g_code: int, gj: int, sig: int) -> np.ndarray:
-    """`group_outcomes` as rows (cleared bits, room)."""
-    g = tuple((g_code >> (2 * i)) & 3 for i in range(4))
-    pats, keeps = _GROUP_SIGS[sig]
-    outs = _dp.group_outcomes(g, gj, pats, keeps)
-    arr = np.zeros((len(outs), 2), dtype=np.int64)
-    for i, (cleared, room, _) in enumerate(outs):
-        arr[i] = (cleared, room)
-    return arr
+#: a number's group patterns as the kernel reads them (`gpat[n, flags]`): the pending group
+#: patterns (count, then bit, role colours, mate colours each, colour sets as masks) and the
+#: jokers with an old role at n (count, then bit, role colours each)
+GP_PATS, GP_KEEPS, GP_COLS = 0, 7, 12
+
+
+@compiled()
+def _cleared_masks(gmask, gjok, ng, gp):
+    """`dp_parts._cleared_masks` of the groups (real colours gmask[i], jokers gjok[i]) under the
+    patterns `gp` (a `gpat` row): the masks it can clear, as a bit per mask (masks 0-3)."""
+    base = 0
+    for i in range(ng):
+        used_roles = 0
+        for t in range(gp[GP_PATS]):
+            bit = gp[GP_PATS + 1 + 3 * t]
+            if base & bit:
+                continue
+            if gmask[i] & gp[GP_PATS + 3 + 3 * t]:
+                free = gmask[i] & gp[GP_PATS + 2 + 3 * t] & ~used_roles
+                if free:
+                    used_roles |= free & -free          # the lowest colour
+                    base |= bit
+    masks = 1 << base
+    for i in range(ng):
+        for _ in range(gjok[i]):
+            grown = masks
+            for m in range(4):
+                if masks >> m & 1:
+                    for t in range(gp[GP_KEEPS]):
+                        bit = gp[GP_KEEPS + 1 + 2 * t]
+                        if not m & bit and gp[GP_KEEPS + 2 + 2 * t] & ~gmask[i]:
+                            grown |= 1 << (m | bit)
+            masks = grown
+    return masks
+
+
+@compiled()
+def _outcome_keys(gmask, glen, ng, gj, gp, gjok, keys, nkeys):
+    """`group_outcomes`' loop body for one split of the real tiles into groups: the (cleared
+    bits, room) pairs it reaches added to keys[:nkeys] (as cleared | room << 4) unless there;
+    returns the new count."""
+    fourth = gp[GP_KEEPS] > 0
+    need = 0
+    most = 0
+    for i in range(ng):
+        need += 3 - glen[i] if glen[i] < 3 else 0
+        most += 4 - glen[i]
+    if need != gj and (not fourth or gj < need or gj > most):
+        return nkeys                      # _group_jokers: None
+    extra = gj - need
+    room = 0
+    for i in range(ng):
+        add = min(extra, 4 - max(3, glen[i]))
+        extra -= add
+        gjok[i] = (3 - glen[i] if glen[i] < 3 else 0) + add
+        if glen[i] + gjok[i] == 3:
+            room += 1
+    room = min(2, room)
+    masks = _cleared_masks(gmask, gjok, ng, gp)
+    for m in range(4):
+        if masks >> m & 1:
+            key = m | room << 4
+            known = False
+            for q in range(nkeys):
+                known = known or keys[q] == key
+            if not known:
+                keys[nkeys] = key
+                nkeys += 1
+    return nkeys
+
+
+@compiled(nrt=True)
+def _group_outcomes(g, gj, gpat, n, flags):  # noqa: C901
+    """`dp_parts.group_outcomes(g, gj, pats, keeps)` for the kernel, the pats and keeps of
+    gpat[n, flags]: its (cleared bits, room) pairs in its order, as entries cleared << 4 | room << 8.
+    The splits of the real tiles into groups come in `_partitions`' order (each tile, colour by
+    colour, joins each earlier group in turn that lacks its colour, then starts a group), a
+    split met again skipped."""
+    gp = gpat[n, flags]
+    units = np.zeros(12, dtype=np.int64)
+    nu = 0
+    for c in range(4):
+        for _ in range((g >> (2 * c)) & 3):
+            units[nu] = c
+            nu += 1
+    if nu == 0:
+        return np.zeros(1 if gj == 0 else 0, dtype=np.int64)
+    gmask = np.zeros(12, dtype=np.int64)
+    glen = np.zeros(12, dtype=np.int64)
+    choice = np.full(12, -1, dtype=np.int64)
+    started = np.zeros(12, dtype=np.bool_)
+    seen = np.zeros(64, dtype=np.int64)
+    nseen = 0
+    gjok = np.zeros(12, dtype=np.int64)
+    keys = np.zeros(12, dtype=np.int64)
+    nkeys = 0
+    ng = 0
+    i = 0
+    while i >= 0:
+        bit = 1 << units[i]
+        k = choice[i]
+        if k >= 0:                        # undo this tile's last placement
+            if started[i]:
+                ng -= 1
+            else:
+                gmask[k] &= ~bit
+                glen[k] -= 1
+        k += 1
+        while k < ng and (gmask[k] & bit or glen[k] >= 4):
+            k += 1
+        if k > ng:
+            choice[i] = -1
+            i -= 1
+            continue
+        choice[i] = k
+        started[i] = k == ng
+        if k == ng:
+            gmask[ng] = bit
+            glen[ng] = 1
+            ng += 1
+        else:
+            gmask[k] |= bit
+            glen[k] += 1
+        if i + 1 < nu:
+            i += 1
+            continue
+        code = 0
+        for q in range(ng):
+            code |= gmask[q] << (4 * q)
+        known = False
+        for q in range(nseen):
+            known = known or seen[q] == code
+        if known:
+            continue
+        if nseen == seen.shape[0]:
+            bigger = np.zeros(2 * nseen, dtype=np.int64)
+            for q in range(nseen):
+                bigger[q] = seen[q]
+            seen = bigger
+        seen[nseen] = code
+        nseen += 1
+        nkeys = _outcome_keys(gmask, glen, ng, gj, gp, gjok, keys, nkeys)
+    # the maximal (mask, room) pairs, in the order met
+    out = np.zeros(nkeys, dtype=np.int64)
+    nout = 0
+    for q in range(nkeys):
+        m, r = keys[q] & 15, keys[q] >> 4
+        beaten = False
+        for o in range(nkeys):
+            if o != q and (keys[o] & 15 & m) == m and keys[o] >> 4 >= r:
+                beaten = True
+        if not beaten:
+            out[nout] = m << 4 | r << 8
+            nout += 1
+    return out[:nout].copy()
+
+
+def _group_pattern_row(pats: tuple, keeps: tuple) -> list[int]:
+    """A `gpat` row: `group_outcomes`' pats and keeps with their colour sets as masks."""
+    row = [0] * GP_COLS
+    row[GP_PATS] = len(pats)
+    for t, (bit, roles, mates) in enumerate(pats):
+        row[GP_PATS + 1 + 3 * t:GP_PATS + 4 + 3 * t] = bit, _colour_mask(roles), _colour_mask(mates)
+    row[GP_KEEPS] = len(keeps)
+    for t, (bit, cols) in enumerate(keeps):
+        row[GP_KEEPS + 1 + 2 * t:GP_KEEPS + 3 + 2 * t] = bit, _colour_mask(cols)
+    return row
+
+
+def _colour_mask(colours) -> int:
+    return sum(1 << c for c in set(colours))
 
 
 _GROUPS: dict[int, dict[tuple[int, int], tuple]] = {}
@@ -110,7 +320,7 @@ def _groups(g_code: int, gj: int, sig: int) -> dict[tuple[int, int], tuple]:
     return got
 
 
-@compiled(nrt=True)
+@compiled()
 def _put(runs, c, x):
     if c == 0:
         return (x, runs[1], runs[2], runs[3])
@@ -121,7 +331,7 @@ def _put(runs, c, x):
     return (runs[0], runs[1], runs[2], x)
 
 
-@compiled(nrt=True)
+@compiled()
 def _short(code):
     """Open runs of length 1 or 2 in a colour's runs code."""
     k = 0
@@ -132,7 +342,7 @@ def _short(code):
     return k
 
 
-@compiled(nrt=True)
+@compiled()
 def _count(code):
     k = 0
     while code:
@@ -141,7 +351,7 @@ def _count(code):
     return k
 
 
-@compiled(nrt=True)
+@compiled()
 def _any_short(runs):
     for c in range(4):
         if _short(runs[c]):
@@ -149,7 +359,7 @@ def _any_short(runs):
     return False
 
 
-@compiled(nrt=True)
+@compiled()
 def _gput(g, c, gr, sort):
     """g (c entries) + (gr,), sorted when `sort`."""
     if not sort or c == 0:
@@ -169,7 +379,7 @@ def _gput(g, c, gr, sort):
     return out
 
 
-@compiled(nrt=True)
+@compiled()
 def _alive(n, c, runs, ju, flags, jtot, F, O, pats):
     spare = ju < jtot
     for i in range(pats.shape[0]):
@@ -216,7 +426,7 @@ OPT_COLS = 10
 ACTS = ("close", "real", "joker")
 
 
-@compiled(nrt=True)
+@compiled()
 def _mark(rp, c, n, mark, real, flags, order):
     """`TableDP._mark`: rp[c, j] = (bit, v, mates mask over numbers, top), rp[c, 4, 0] = count."""
     cleared = 0
@@ -431,88 +641,169 @@ def _colour_options(c, n, rcode, jleft, flags, F, O, keepm, rp):  # noqa: C901
 # the driver's control vector: stack depth, mode, returned value, then the pending call's arguments
 SP, MODE, RET, ARGS = 0, 1, 2, 3
 ENTER, RETURN, NEXT = 0, 1, 2
-DONE, MISS_OUTCOMES, CAPPED_STATUS, GROW_MEMO = 0, 2, 3, 4
-# frame fields
+DONE, GROW_OUTCOMES, CAPPED_STATUS, GROW_MEMO, GROW_OPTIONS = 0, 2, 3, 4, 5
+# frame fields (K_OKEY: a number's pattern signature; K_OREF: the pool reference of the frame's
+# options, of a number's outcomes for its current jokers K_GR)
 (K_KIND, K_N, K_C, K_R0, K_G, K_JU, K_FLAGS, K_ROOM, K_ALPHA, K_BETA, K_KEY1, K_KEY2, K_RES, K_CHOICE,
- K_I, K_GR, K_OKEY, K_GAIN, K_STOP) = (0, 1, 2, 3, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21)
-NF = 22
+ K_I, K_GR, K_OKEY, K_GAIN, K_STOP, K_OREF) = (0, 1, 2, 3, 7, *range(8, 23))
+NF = 23
 DEPTH = 160
 
 
-# the memo: an open-addressing table of (key1, key2) -> (value, choice, kind) in two arrays; key1
-# is never 0 (it holds the number, >= 1), so 0 marks a free slot; mc[0] counts the states
-MEMO_SIZE = 1 << 11
+# the memo: an open-addressing table of (key1, key2) -> (value, choice << 2 | kind), a row of
+# four integers a slot; mc[0] counts the states. Tables are reused from DP to DP without being
+# cleared (`_take_table`): key2's bits 56-62 hold the generation of the DP that wrote the slot,
+# and a slot of another generation is free
+MEMO_SIZE = 1 << 15
+MAX_GEN = 127
+GEN_SHIFT = 56
+KEY_BITS = (1 << GEN_SHIFT) - 1
 _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@compiled(nrt=True)
-def _slot(mk, key1, key2):
-    """The slot of (key1, key2) in the memo table, or the free slot where it would go."""
-    mask = np.uint64(mk.shape[0] - 1)
+@compiled()
+def _find(index, key):
+    """The row of `key` (never 0) in an open-addressing index of (key, value) rows, or the empty
+    row where it would go."""
+    mask = index.shape[0] - 1
+    h = np.uint64(key) * _H1
+    i = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(mask))
+    while True:
+        k = index[i, 0]
+        if k == key or k == 0:
+            return i
+        i = (i + 1) & mask
+
+
+@compiled()
+def _reindex(index, into):
+    """Every entry of `index` moved into the (larger, empty) index `into`."""
+    for i in range(index.shape[0]):
+        if index[i, 0]:
+            j = _find(into, index[i, 0])
+            into[j, 0] = index[i, 0]
+            into[j, 1] = index[i, 1]
+
+
+@compiled()
+def _slot(memo, key1, key2, gen):
+    """The slot of (key1, key2) in the memo table as generation `gen` writes it, or the free slot
+    where it would go."""
+    mask = np.uint64(memo.shape[0] - 1)
     h = np.uint64(key1) * _H1 ^ np.uint64(key2) * _H2
     i = np.int64((h ^ (h >> np.uint64(29))) & mask)
+    tagged = key2 | gen << GEN_SHIFT
     while True:
-        k = mk[i, 0]
-        if k == 0 or (k == key1 and mk[i, 1] == key2):
+        k2 = memo[i, 1]
+        if k2 >> GEN_SHIFT != gen or (k2 == tagged and memo[i, 0] == key1):
             return i
-        i = (i + 1) & (mk.shape[0] - 1)
+        i = (i + 1) & (memo.shape[0] - 1)
 
 
-@compiled(nrt=True)
-def _store(mk, mv, mc, slot, key1, key2, value, choice, kind):
-    if not mk[slot, 0]:
+@compiled()
+def _keys(runs, n, c, ju, flags, room, g):
+    """A state's memo keys: key1 holds the first two colours' runs, the number and colour, the
+    jokers used, the flags and the room; key2 the last two colours' runs and the group tiles."""
+    return (runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60,
+            runs[2] | runs[3] << 24 | g << 48)
+
+
+@compiled()
+def _found(memo, slot, key1, key2, gen):
+    """Whether `slot` holds the state (key1, key2) of generation `gen`."""
+    return memo[slot, 1] == key2 | gen << GEN_SHIFT and memo[slot, 0] == key1
+
+
+@compiled()
+def _store(memo, mc, slot, key1, key2, gen, value, choice, kind):
+    if not _found(memo, slot, key1, key2, gen):
         mc[0] += 1
-        mk[slot, 0] = key1
-        mk[slot, 1] = key2
-    mv[slot, 0] = value
-    mv[slot, 1] = choice
-    mv[slot, 2] = kind
+        memo[slot, 0] = key1
+        memo[slot, 1] = key2 | gen << GEN_SHIFT
+    memo[slot, 2] = value
+    memo[slot, 3] = choice << 2 | kind
 
 
-@compiled(nrt=True)
-def _grown(mk, mv):
-    """The memo table at twice the size, every state moved over."""
-    nk = np.zeros((2 * mk.shape[0], 2), dtype=np.int64)
-    nv = np.zeros((2 * mk.shape[0], 3), dtype=np.int64)
-    for i in range(mk.shape[0]):
-        if mk[i, 0]:
-            j = _slot(nk, mk[i, 0], mk[i, 1])
-            nk[j, 0] = mk[i, 0]
-            nk[j, 1] = mk[i, 1]
-            nv[j, 0] = mv[i, 0]
-            nv[j, 1] = mv[i, 1]
-            nv[j, 2] = mv[i, 2]
-    return nk, nv
+@compiled()
+def _rehash(memo, gen, into, into_gen):
+    """Every state of generation `gen` in `memo` moved into the table `into`, as `into_gen`."""
+    for i in range(memo.shape[0]):
+        if memo[i, 1] >> GEN_SHIFT == gen:
+            key1 = memo[i, 0]
+            key2 = memo[i, 1] & KEY_BITS
+            j = _slot(into, key1, key2, into_gen)
+            into[j, 0] = key1
+            into[j, 1] = key2 | into_gen << GEN_SHIFT
+            into[j, 2] = memo[i, 2]
+            into[j, 3] = memo[i, 3]
 
 
-@compiled(nrt=True)
-def _push(f, kind, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2, okey):
-    """A new frame for a call of best() (kind 0) or _close_number (kind 1), before its first child."""
-    f[K_KIND] = kind
-    f[K_N] = n
-    f[K_C] = c
-    f[K_R0] = runs[0]
-    f[K_R0 + 1] = runs[1]
-    f[K_R0 + 2] = runs[2]
-    f[K_R0 + 3] = runs[3]
-    f[K_G] = g
-    f[K_JU] = ju
-    f[K_FLAGS] = flags
-    f[K_ROOM] = room
-    f[K_ALPHA] = alpha
-    f[K_BETA] = beta
-    f[K_KEY1] = key1
-    f[K_KEY2] = key2
-    f[K_RES] = NEG
-    f[K_CHOICE] = -1
-    f[K_I] = -1
-    f[K_GR] = 0
-    f[K_OKEY] = okey
-    f[K_STOP] = 0
+#: memo tables left by finished DPs, each with the last generation written in it
+_SPARE_TABLES: list[tuple[np.ndarray, int]] = []
+SPARE_TABLES = 4
+#: larger tables are not kept (one giant DP would hold its memory)
+SPARE_MAX_SIZE = 1 << 20
 
 
-@compiled(nrt=True)
+def _take_table(size: int) -> tuple[np.ndarray, int]:
+    """A memo table of at least `size` slots (the smallest spare one, else a new one) and a
+    generation no slot of it holds."""
+    fits = [i for i, (t, _) in enumerate(_SPARE_TABLES) if t.shape[0] >= size]
+    if fits:
+        table, gen = _SPARE_TABLES.pop(min(fits, key=lambda i: _SPARE_TABLES[i][0].shape[0]))
+    else:
+        table, gen = np.zeros((size, 4), dtype=np.int64), 0
+    gen += 1
+    if gen > MAX_GEN:
+        table[:, 1] = 0
+        gen = 1
+    return table, gen
+
+
+def _give_back(table: np.ndarray, gen: int) -> None:
+    """Keep a table no DP uses any more for the next ones (the largest few)."""
+    if table.shape[0] <= SPARE_MAX_SIZE:
+        _SPARE_TABLES.append((table, gen))
+        if len(_SPARE_TABLES) > SPARE_TABLES:
+            _SPARE_TABLES.remove(min(_SPARE_TABLES, key=lambda tg: tg[0].shape[0]))
+
+
+@compiled()
+def _push(stack, sp, kind, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2, okey, oref):
+    """A new frame at stack[sp] for a call of best() (kind 0) or _close_number (kind 1), before its
+    first child."""
+    stack[sp, K_KIND] = kind
+    stack[sp, K_N] = n
+    stack[sp, K_C] = c
+    stack[sp, K_R0] = runs[0]
+    stack[sp, K_R0 + 1] = runs[1]
+    stack[sp, K_R0 + 2] = runs[2]
+    stack[sp, K_R0 + 3] = runs[3]
+    stack[sp, K_G] = g
+    stack[sp, K_JU] = ju
+    stack[sp, K_FLAGS] = flags
+    stack[sp, K_ROOM] = room
+    stack[sp, K_ALPHA] = alpha
+    stack[sp, K_BETA] = beta
+    stack[sp, K_KEY1] = key1
+    stack[sp, K_KEY2] = key2
+    stack[sp, K_RES] = NEG
+    stack[sp, K_CHOICE] = -1
+    stack[sp, K_I] = -1
+    stack[sp, K_GR] = 0
+    stack[sp, K_OKEY] = okey
+    stack[sp, K_STOP] = 0
+    stack[sp, K_OREF] = oref
+
+
+@compiled()
+def _frame_runs(stack, top):
+    """The open runs of the frame at stack[top]."""
+    return stack[top, K_R0], stack[top, K_R0 + 1], stack[top, K_R0 + 2], stack[top, K_R0 + 3]
+
+
+@compiled()
 def _groups_short(g, c, n, runs, jleft, F, O):
     """`TableDP.best`'s group-tile bound: can the colours still to come (each giving at most as
     many group tiles as the colour with the most so far, less the tiles its short runs must
@@ -536,7 +827,7 @@ def _groups_short(g, c, n, runs, jleft, F, O):
     return tot + rest + jleft < 3 * mx
 
 
-@compiled(nrt=True)
+@compiled()
 def _options_key(c, n, rcode, jleft, flags, F, O, csig):
     """The key of face (c, n)'s options in the shared cache: all `_colour_options` reads."""
     av1 = F[c, n + 1] + O[c, n + 1] if n < 13 else 0
@@ -546,16 +837,18 @@ def _options_key(c, n, rcode, jleft, flags, F, O, csig):
 
 
 @compiled(nrt=True)
-def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
+def _run(ctl, stack, A, memo, mc, oidx, opool, gidx, gpool, used, miss):  # noqa: C901
     """`TableDP.best` as a loop over an explicit stack, so that it can stop when an option set
-    is missing from the caches (`miss` names it; Python fills it and calls again: the pending
-    call is entered again from the start, which reads only) and go on exactly where it was."""
-    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp = A
+    is missing from the caches or a pool is full (`miss` names what; Python fills it and calls
+    again: the pending call is entered again from the start, which reads only) and go on
+    exactly where it was."""
+    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp, gpat = A
     fj = ints[0]
     jtot = ints[1]
     jw = ints[2]
     last = ints[3]
     cap = ints[4]
+    gen = ints[5]
     sp = ctl[SP]
     mode = ctl[MODE]
     ret = ctl[RET]
@@ -568,12 +861,6 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
     room = ctl[ARGS + 9]
     alpha = ctl[ARGS + 10]
     beta = ctl[ARGS + 11]
-    # each frame's colour options, looked up once per frame (again for the frames of a resumed call)
-    none = np.zeros((0, OPT_COLS), dtype=np.int64)
-    fopts = [none for _ in range(DEPTH)]
-    for i in range(sp):
-        if stack[i, K_KIND] == 0:
-            fopts[i] = copts[stack[i, K_OKEY]]
     while True:
         if mode == ENTER:
             # ---------------------------------------------------------------- a call of best()
@@ -602,7 +889,7 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
             ctl[ARGS + 8] = flags
             ctl[ARGS + 10] = alpha
             ctl[ARGS + 11] = beta
-            if 2 * (mc[0] + DEPTH + 2) > mk.shape[0]:
+            if 2 * (mc[0] + DEPTH + 2) > memo.shape[0]:
                 # the memo table could fill before the next call: Python doubles it, calls again
                 ctl[SP] = sp
                 ctl[MODE] = ENTER
@@ -616,12 +903,11 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
             # _close_number (c == 4) or one colour's options (c < 4): the same probe and bounds
             if room > jtot - ju:
                 room = jtot - ju          # room beyond the spare jokers is irrelevant
-            key1 = runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60
-            key2 = runs[2] | runs[3] << 24 | g << 48
-            slot = _slot(mk, key1, key2)
-            if mk[slot, 0]:
-                hv = mv[slot, 0]
-                hk = mv[slot, 2]
+            key1, key2 = _keys(runs, n, c, ju, flags, room, g)
+            slot = _slot(memo, key1, key2, gen)
+            if _found(memo, slot, key1, key2, gen):
+                hv = memo[slot, 2]
+                hk = memo[slot, 3] & 3
                 if hk == EXACT or ((hv <= alpha) if hk == UPPER else (hv >= beta)):
                     ret = hv
                     mode = RETURN
@@ -637,28 +923,52 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
             if c == 4:
                 okey = gsig[n, flags]
                 for gj in range(0, jtot - ju + 1):
-                    if (g | gj << 8 | okey << 12) not in gouts:
-                        ctl[SP] = sp
-                        ctl[MODE] = ENTER
-                        miss[0] = g
-                        miss[1] = gj
-                        miss[2] = okey
-                        return MISS_OUTCOMES
+                    gkey = (g | gj << 8 | okey << 12) + 1
+                    row = _find(gidx, gkey)
+                    if gidx[row, 0] == 0:
+                        outs = _group_outcomes(g, gj, gpat, n, flags)
+                        start = used[1]
+                        if start + outs.shape[0] > gpool.shape[0] or 2 * (used[3] + 1) > gidx.shape[0]:
+                            ctl[SP] = sp
+                            ctl[MODE] = ENTER
+                            miss[3] = outs.shape[0]
+                            return GROW_OUTCOMES
+                        for i in range(outs.shape[0]):
+                            gpool[start + i] = outs[i]
+                        used[1] = start + outs.shape[0]
+                        used[3] += 1
+                        gidx[row, 0] = gkey
+                        gidx[row, 1] = start << 16 | outs.shape[0]
+                oref = gidx[_find(gidx, (g | okey << 12) + 1), 1]
             else:
                 if (flags != 0 and not _alive(n, c, runs, ju, flags, jtot, F, O, pats)) or (
                         c > 0 and _groups_short(g, c, n, runs, jtot - ju, F, O)):
-                    _store(mk, mv, mc, slot, key1, key2, NEG, -1, EXACT)
+                    _store(memo, mc, slot, key1, key2, gen, NEG, -1, EXACT)
                     ret = NEG
                     mode = RETURN
                     continue
                 okey = _options_key(c, n, runs[c], jtot - ju, flags, F, O, csig)
-                if okey in copts:
-                    fopts[sp] = copts[okey]
-                else:
-                    fopts[sp] = copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm,
-                                                              rp)
-            _push(stack[sp], 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2,
-                  okey)
+                row = _find(oidx, okey)
+                oref = oidx[row, 1]
+                if oidx[row, 0] == 0:
+                    rows = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)
+                    nrow = rows.shape[0]
+                    start = used[0]
+                    if start + nrow > opool.shape[0] or 2 * (used[2] + 1) > oidx.shape[0]:
+                        ctl[SP] = sp
+                        ctl[MODE] = ENTER
+                        miss[3] = nrow
+                        return GROW_OPTIONS
+                    for i in range(nrow):
+                        for j in range(OPT_COLS):
+                            opool[start + i, j] = rows[i, j]
+                    used[0] = start + nrow
+                    used[2] += 1
+                    oref = start << 16 | nrow
+                    oidx[row, 0] = okey
+                    oidx[row, 1] = oref
+            _push(stack, sp, 1 if c == 4 else 0, n, c, runs, g, ju, flags, room, alpha, beta, key1, key2,
+                  okey, oref)
             sp += 1
             mode = NEXT
             continue
@@ -668,113 +978,121 @@ def _run(ctl, stack, A, mk, mv, mc, copts, gouts, miss):  # noqa: C901
                 ctl[SP] = 0
                 ctl[RET] = ret
                 return DONE
-            f = stack[sp - 1]
+            top = sp - 1
             if ret > NEG // 2:
-                val = ret + f[K_GAIN]
-                if val > f[K_RES]:
-                    f[K_RES] = val
-                    if f[K_KIND] == 0:
-                        f[K_CHOICE] = f[K_I] * 8 + f[K_GR]
+                val = ret + stack[top, K_GAIN]
+                if val > stack[top, K_RES]:
+                    stack[top, K_RES] = val
+                    if stack[top, K_KIND] == 0:
+                        stack[top, K_CHOICE] = stack[top, K_I] * 8 + stack[top, K_GR]
                     else:
-                        outs = gouts[f[K_G] | f[K_GR] << 8 | f[K_OKEY] << 12]
-                        f[K_CHOICE] = f[K_GR] | outs[f[K_I], 0] << 4 | outs[f[K_I], 1] << 8
-                    if val >= f[K_BETA]:
-                        f[K_STOP] = 1
+                        outcome = gpool[(stack[top, K_OREF] >> 16) + stack[top, K_I]]
+                        stack[top, K_CHOICE] = stack[top, K_GR] | outcome
+                    if val >= stack[top, K_BETA]:
+                        stack[top, K_STOP] = 1
             mode = NEXT
             continue
         # -------------------------------------------------------------------- the top frame's next child
-        f = stack[sp - 1]
-        fn = f[K_N]
-        fc = f[K_C]
-        fju = f[K_JU]
-        res = f[K_RES]
-        falpha = f[K_ALPHA]
+        top = sp - 1
+        fn = stack[top, K_N]
+        fc = stack[top, K_C]
+        fju = stack[top, K_JU]
+        res = stack[top, K_RES]
+        falpha = stack[top, K_ALPHA]
         child = False
-        if not f[K_STOP]:
-            if f[K_KIND] == 0:
-                opts = fopts[sp - 1]
-                nopts = opts.shape[0]
+        if not stack[top, K_STOP]:
+            if stack[top, K_KIND] == 0:
+                o0 = stack[top, K_OREF] >> 16
+                nopts = stack[top, K_OREF] & 0xFFFF
                 Fc = F[fc, fn]
                 Oc = O[fc, fn]
-                i = f[K_I]
-                gr = f[K_GR] - 1
+                i = stack[top, K_I]
+                gr = stack[top, K_GR] - 1
                 while True:
                     if i >= 0:
-                        lo = Fc - opts[i, 1]
+                        lo = Fc - opool[o0 + i, 1]
                         if gr >= (lo if lo > 0 else 0):
                             child = True
                             break
                     i += 1
                     if i >= nopts:
                         break
-                    hi = Fc + Oc - opts[i, 1]
+                    hi = Fc + Oc - opool[o0 + i, 1]
                     gr = hi if hi < 3 else 3
                 if child:
-                    f[K_I] = i
-                    f[K_GR] = gr
-                    rr = opts[i, 1]
-                    jr = opts[i, 2]
-                    froom = f[K_ROOM]
+                    stack[top, K_I] = i
+                    stack[top, K_GR] = gr
+                    rr = opool[o0 + i, 1]
+                    jr = opool[o0 + i, 2]
+                    froom = stack[top, K_ROOM]
                     nju = fju + jr
                     jgain = (nju - fj - (fju - fj if fju > fj else 0)) * jw if jr and nju > fj else 0
-                    closes = opts[i, 4] if froom < 2 else 0
+                    closes = opool[o0 + i, 4] if froom < 2 else 0
                     gain = (rr + gr - Fc) * W[fc, fn] + jgain
-                    f[K_GAIN] = gain
+                    stack[top, K_GAIN] = gain
                     n = fn
                     c = fc + 1
-                    runs = _put((f[K_R0], f[K_R0 + 1], f[K_R0 + 2], f[K_R0 + 3]), fc, opts[i, 0])
-                    g = _gput(f[K_G], fc, gr, sortg[fn])
+                    runs = _put(_frame_runs(stack, top), fc, opool[o0 + i, 0])
+                    g = _gput(stack[top, K_G], fc, gr, sortg[fn])
                     ju = nju
-                    flags = f[K_FLAGS] & ~opts[i, 3]
+                    flags = stack[top, K_FLAGS] & ~opool[o0 + i, 3]
                     room = froom if not closes else min(2, froom + closes * (1 if fn - 1 == 12 else 2))
                     alpha = (res if res > falpha else falpha) - gain
-                    beta = f[K_BETA] - gain
+                    beta = stack[top, K_BETA] - gain
             else:
-                gj = f[K_GR]
-                i = f[K_I] + 1
-                while gj <= jtot - fju:
-                    outs = gouts[f[K_G] | gj << 8 | f[K_OKEY] << 12]
-                    if i < outs.shape[0]:
+                gj = stack[top, K_GR]
+                i = stack[top, K_I] + 1
+                oref = stack[top, K_OREF]
+                while True:
+                    if i < (oref & 0xFFFF):
                         child = True
                         break
                     gj += 1
                     i = 0
+                    if gj > jtot - fju:
+                        break
+                    oref = gidx[_find(gidx, (stack[top, K_G] | gj << 8 | stack[top, K_OKEY] << 12) + 1), 1]
                 if child:
-                    f[K_I] = i
-                    f[K_GR] = gj
-                    outs = gouts[f[K_G] | gj << 8 | f[K_OKEY] << 12]
+                    stack[top, K_I] = i
+                    stack[top, K_GR] = gj
+                    stack[top, K_OREF] = oref
+                    out = gpool[(oref >> 16) + i]
                     nju = fju + gj
                     jgain = ((nju - fj if nju > fj else 0) - (fju - fj if fju > fj else 0)) * jw
-                    f[K_GAIN] = jgain
+                    stack[top, K_GAIN] = jgain
                     n = fn + 1
                     c = 0
-                    runs = (f[K_R0], f[K_R0 + 1], f[K_R0 + 2], f[K_R0 + 3])
+                    runs = _frame_runs(stack, top)
                     g = 0
                     ju = nju
-                    flags = f[K_FLAGS] & ~outs[i, 0]
-                    room = min(2, f[K_ROOM] + outs[i, 1])
+                    flags = stack[top, K_FLAGS] & ~((out >> 4) & 15)
+                    room = min(2, stack[top, K_ROOM] + (out >> 8))
                     alpha = (res if res > falpha else falpha) - jgain
-                    beta = f[K_BETA] - jgain
+                    beta = stack[top, K_BETA] - jgain
         if child:
             mode = ENTER
             continue
         # the frame is done: store it, return its value
-        _store(mk, mv, mc, _slot(mk, f[K_KEY1], f[K_KEY2]), f[K_KEY1], f[K_KEY2], res, f[K_CHOICE],
-               LOWER if res >= f[K_BETA] else EXACT if res > falpha else UPPER)
+        key1 = stack[top, K_KEY1]
+        key2 = stack[top, K_KEY2]
+        _store(memo, mc, _slot(memo, key1, key2, gen), key1, key2, gen, res, stack[top, K_CHOICE],
+               LOWER if res >= stack[top, K_BETA] else EXACT if res > falpha else UPPER)
         ret = res
         sp -= 1
         mode = RETURN
 
 
 @compiled(nrt=True)
-def _plan(A, mk, mv, copts, all_flags, runs_out, groups_out, counts):  # noqa: C901
+def _plan(A, memo, oidx, opool, all_flags, runs_out, groups_out, counts):  # noqa: C901
     """`TableDP.plan` from the memo: the optimal choices replayed from the root. Runs go to
     `runs_out` as (colour, first number, length, joker positions mask) in `plan`'s order (as they
-    close, then the open ones colour by colour); each number's groups to `groups_out` as (number,
-    real tiles per colour, jokers, cleared bits, room, flags before), for `group_outcomes`."""
-    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp = A
+    close, then the open ones colour by colour); the groups of each number with group tiles or
+    jokers to `groups_out` as (number, real tiles per colour, jokers, cleared bits, room, flags
+    before), for `group_outcomes`."""
+    F, O, W, suffix, keepm, sortg, pats, csig, gsig, ints, rp, gpat = A
     jtot = ints[1]
     last = ints[3]
+    gen = ints[5]
     runs = (0, 0, 0, 0)
     g = 0
     real_g = 0
@@ -805,15 +1123,16 @@ def _plan(A, mk, mv, copts, all_flags, runs_out, groups_out, counts):  # noqa: C
                 g = _gput(g, c, 0, sortg[n])
                 c += 1
         if c == 4:
-            ch = mv[_slot(mk, runs[0] | runs[1] << 24 | n << 48 | 4 << 52 | ju << 55 | flags << 58
-                          | room << 60, runs[2] | runs[3] << 24 | g << 48), 1]
-            groups_out[ngroups, 0] = n
-            groups_out[ngroups, 1] = real_g
-            groups_out[ngroups, 2] = ch & 15
-            groups_out[ngroups, 3] = (ch >> 4) & 15
-            groups_out[ngroups, 4] = ch >> 8
-            groups_out[ngroups, 5] = flags
-            ngroups += 1
+            key1, key2 = _keys(runs, n, 4, ju, flags, room, g)
+            ch = memo[_slot(memo, key1, key2, gen), 3] >> 2
+            if real_g or ch & 15:       # else no group at n
+                groups_out[ngroups, 0] = n
+                groups_out[ngroups, 1] = real_g
+                groups_out[ngroups, 2] = ch & 15
+                groups_out[ngroups, 3] = (ch >> 4) & 15
+                groups_out[ngroups, 4] = ch >> 8
+                groups_out[ngroups, 5] = flags
+                ngroups += 1
             room = min(2, room + (ch >> 8))
             ju += ch & 15
             flags &= ~((ch >> 4) & 15)
@@ -824,12 +1143,15 @@ def _plan(A, mk, mv, copts, all_flags, runs_out, groups_out, counts):  # noqa: C
             continue
         if c == 0 and (n == 14 or (n > last and settled)):
             break
-        ch = mv[_slot(mk, runs[0] | runs[1] << 24 | n << 48 | c << 52 | ju << 55 | flags << 58 | room << 60,
-                      runs[2] | runs[3] << 24 | g << 48), 1]
+        key1, key2 = _keys(runs, n, c, ju, flags, room, g)
+        ch = memo[_slot(memo, key1, key2, gen), 3] >> 2
         okey = _options_key(c, n, runs[c], jtot - ju, flags, F, O, csig)
-        if okey not in copts:           # the caches were emptied since the solve
-            copts[okey] = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)
-        opt = copts[okey][ch >> 3]
+        row = _find(oidx, okey)
+        oref = oidx[row, 1]
+        if oidx[row, 0] == okey:
+            opt = opool[(oref >> 16) + (ch >> 3)]
+        else:                           # the caches were emptied since the solve
+            opt = _colour_options(c, n, runs[c], jtot - ju, flags, F, O, keepm, rp)[ch >> 3]
         gr = ch & 7
         closes = opt[4]
         if closes:
@@ -914,7 +1236,8 @@ def supported(table_dp: TableDP) -> bool:
 
 _NO_PATTERNS = (np.zeros((4, 16), dtype=np.int64), np.ones(16, dtype=np.bool_),
                 np.zeros((0, 3), dtype=np.int64), np.zeros((4, 16), dtype=np.int64),
-                np.zeros((16, 4), dtype=np.int64), np.zeros((4, 5, 4), dtype=np.int64))
+                np.zeros((16, 4), dtype=np.int64), np.zeros((4, 5, 4), dtype=np.int64),
+                np.zeros((16, 4, GP_COLS), dtype=np.int64))
 _PATTERN_ARRAYS: dict[tuple, tuple] = {}
 
 
@@ -937,6 +1260,7 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
             pats[i] = (1, sum(1 << rc for rc in p[2]), p[1])
     csig = np.zeros((4, 16), dtype=np.int64)
     gsig = np.zeros((16, 4), dtype=np.int64)
+    gpat = np.zeros((16, 4, GP_COLS), dtype=np.int64)
     for c in range(4):
         if not t.run_pats[c] and not any(cc == c for cc, _ in t.keep):
             continue                      # signature 0: colour_options reads no pattern here
@@ -953,6 +1277,7 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
                 s = _sig(("group", pk))
                 _GROUP_SIGS[s] = pk
                 gsig[n, flags] = s
+                gpat[n, flags] = _group_pattern_row(*pk)
     rp = np.zeros((4, 5, 4), dtype=np.int64)
     for c in range(4):
         rp[c, 4, 0] = len(t.run_pats[c])
@@ -960,62 +1285,78 @@ def _pattern_arrays(key: tuple, t: TableDP) -> tuple:
             rp[c, j] = (b, v, sum(1 << m for m in mates), top)
     if len(_PATTERN_ARRAYS) > 10_000:
         _PATTERN_ARRAYS.clear()
-    got = _PATTERN_ARRAYS[key] = (keepm, sortg, pats, csig, gsig, rp)
+    got = _PATTERN_ARRAYS[key] = (keepm, sortg, pats, csig, gsig, rp, gpat)
     return got
 
 
+#: the control vector, stack and pool request of the DP being solved (one at a time: a solve
+#: starts from the root, each DP's progress is in its memo)
+_SCRATCH = (np.zeros(ARGS + 12, dtype=np.int64), np.zeros((DEPTH, NF), dtype=np.int64),
+            np.zeros(6, dtype=np.int64))
+
+
 class Kernel:
-    """The compiled DP of one `TableDP`: its arrays, its memo table (`mk`, `mv`, `mc`: see `_slot`)
-    and a `MemoView`."""
+    """The compiled DP of one `TableDP`: its arrays, its memo table (`memo`, `mc`: see `_slot`;
+    given back for the next DPs when the kernel goes) and a `MemoView`."""
 
     def __init__(self, t: TableDP):
-        self.t = t
+        self.all_flags = t.all_flags
         F = np.array(t.F, dtype=np.int64)
         O = np.array(t.O, dtype=np.int64)
         W = np.array(t.w, dtype=np.int64)
         if t.patterns:
-            keepm, sortg, pats, csig, gsig, rp = _pattern_arrays(tuple(t.patterns), t)
+            keepm, sortg, pats, csig, gsig, rp, gpat = _pattern_arrays(tuple(t.patterns), t)
         else:
-            keepm, sortg, pats, csig, gsig, rp = _NO_PATTERNS
+            keepm, sortg, pats, csig, gsig, rp, gpat = _NO_PATTERNS
         self.csig = csig
-        self.ints = np.array([t.fj, t.jtot, t.jw, t.last, -1], dtype=np.int64)
+        self.memo, gen = _take_table(MEMO_SIZE)
+        self.ints = np.array([t.fj, t.jtot, t.jw, t.last, -1, gen], dtype=np.int64)
         suffix = np.array(t.suffix, dtype=np.int64)
-        self.arrays = (F, O, W, suffix, keepm, sortg, pats, csig, gsig, self.ints, rp)
-        self.mk = np.zeros((MEMO_SIZE, 2), dtype=np.int64)
-        self.mv = np.zeros((MEMO_SIZE, 3), dtype=np.int64)
+        self.arrays = (F, O, W, suffix, keepm, sortg, pats, csig, gsig, self.ints, rp, gpat)
         self.mc = np.zeros(1, dtype=np.int64)
-        self.ctl = np.zeros(ARGS + 12, dtype=np.int64)
-        self.stack = np.zeros((DEPTH, NF), dtype=np.int64)
-        self.miss = np.zeros(6, dtype=np.int64)
 
     def solve(self, alpha: int, beta: int, cap: int | None) -> int:
-        global _OPTIONS, _OUTCOMES
-        if _cache_size(_OPTIONS) > CACHE_LIMIT or _cache_size(_OUTCOMES) > CACHE_LIMIT:
-            _OPTIONS, _OUTCOMES = _new_cache(), _new_cache()
+        caches = _caches()
         self.ints[4] = -1 if cap is None else cap
-        ctl = self.ctl
+        ctl, stack, miss = _SCRATCH
         ctl[:] = 0
         ctl[MODE] = ENTER
-        ctl[ARGS:ARGS + 12] = (1, 0, 0, 0, 0, 0, 0, 0, self.t.all_flags, 0, alpha, beta)
-        miss = self.miss
+        ctl[ARGS:ARGS + 12] = (1, 0, 0, 0, 0, 0, 0, 0, self.all_flags, 0, alpha, beta)
         while True:
-            status = _run(ctl, self.stack, self.arrays, self.mk, self.mv, self.mc, _OPTIONS, _OUTCOMES, miss)
+            status = _run(ctl, stack, self.arrays, self.memo, self.mc, caches.option_index,
+                          caches.option_rows, caches.outcome_index, caches.outcome_rows, caches.used, miss)
             if status == DONE:
                 return int(ctl[RET])
             if status == CAPPED_STATUS:
                 raise _dp.StateCap
             if status == GROW_MEMO:
-                self.mk, self.mv = _grown(self.mk, self.mv)
+                self._grow_memo()
                 continue
-            g_code, gj, sig = (int(x) for x in miss[:3])
-            _cache_put(_OUTCOMES, g_code | gj << 8 | sig << 12, _outcomes(g_code, gj, sig))
+            if status == GROW_OPTIONS:
+                caches.grow_options(int(miss[3]))
+                continue
+            caches.grow_outcomes(int(miss[3]))
+
+    def _grow_memo(self) -> None:
+        """The states moved to a memo table twice the size."""
+        bigger, gen = _take_table(2 * self.memo.shape[0])
+        _rehash(self.memo, self.ints[5], bigger, gen)
+        _give_back(self.memo, int(self.ints[5]))
+        self.memo = bigger
+        self.ints[5] = gen
+
+    def __del__(self) -> None:
+        if hasattr(self, "ints"):
+            _give_back(self.memo, int(self.ints[5]))
 
     def plan(self) -> tuple[list, list]:
         """`TableDP.plan`: (runs, groups) in its form and order."""
         runs_out = np.zeros((64, 4), dtype=np.int64)
         groups_out = np.zeros((16, 6), dtype=np.int64)
         counts = np.zeros(2, dtype=np.int64)
-        _plan(self.arrays, self.mk, self.mv, _OPTIONS, self.t.all_flags, runs_out, groups_out, counts)
+        caches = _caches()
+        _plan(self.arrays, self.memo, caches.option_index, caches.option_rows, self.all_flags, runs_out,
+              groups_out, counts)
         runs = [(c, [("joker" if mask >> j & 1 else "real", start + j) for j in range(length)])
                 for c, start, length, mask in runs_out[:counts[0]].tolist()]
         gsig = self.arrays[8]

@@ -435,24 +435,37 @@ class _TablePosition:
         return _finish(Play(tuple(melds)), melds, self.table_tiles, proven)
 
 
+#: `_old_roles` by the table's melds with jokers (tables change little from turn to turn)
+_OLD_ROLES: dict[tuple[Meld, ...], tuple[dict[int, tuple], dict[int, frozenset[int]]]] = {}
+
+
 def _old_roles(table: Sequence[Meld]) -> tuple[dict[int, tuple], dict[int, frozenset[int]]]:
     """Per table joker: its R15 pattern for the DP (("run", colour, role number, mate numbers) or
-    ("group", number, role colours, mate colours)) and its role-set of faces."""
+    ("group", number, role colours, mate colours)) and its role-set of faces. Shared: read only."""
+    joker_melds = tuple(m for m in table if 104 in m.tiles or 105 in m.tiles)
+    got = _OLD_ROLES.get(joker_melds)
+    if got is None:
+        if len(_OLD_ROLES) > 10_000:
+            _OLD_ROLES.clear()
+        got = _OLD_ROLES[joker_melds] = _joker_roles(joker_melds)
+    return got
+
+
+def _joker_roles(joker_melds: tuple[Meld, ...]) -> tuple[dict[int, tuple], dict[int, frozenset[int]]]:
     patterns: dict[int, tuple] = {}
     roles: dict[int, frozenset[int]] = {}
-    for m in table:
-        if any(t >= 104 for t in m.tiles):
-            _, _, meld_roles = rules.analyse_meld(m)
-            roles.update(meld_roles)
-            reals = [t >> 1 for t in m.tiles if t < 104]
-            for j, r in meld_roles.items():
-                if m.kind == RUN:
-                    (f,) = r
-                    patterns[j] = ("run", f // 13, f % 13 + 1, tuple(sorted(x % 13 + 1 for x in reals)))
-                else:
-                    v = reals[0] % 13 + 1
-                    patterns[j] = ("group", v, tuple(sorted(f // 13 for f in r)),
-                                   tuple(sorted(x // 13 for x in reals)))
+    for m in joker_melds:
+        _, _, meld_roles = rules.analyse_meld(m)
+        roles.update(meld_roles)
+        reals = [t >> 1 for t in m.tiles if t < 104]
+        for j, r in meld_roles.items():
+            if m.kind == RUN:
+                (f,) = r
+                patterns[j] = ("run", f // 13, f % 13 + 1, tuple(sorted(x % 13 + 1 for x in reals)))
+            else:
+                v = reals[0] % 13 + 1
+                patterns[j] = ("group", v, tuple(sorted(f // 13 for f in r)),
+                               tuple(sorted(x // 13 for x in reals)))
     return patterns, roles
 
 
