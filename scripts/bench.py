@@ -283,8 +283,8 @@ def _load_note(when: str) -> str:
     load overstate a kernel's gain."""
     load = os.getloadavg()[0]
     cores = os.cpu_count() or 1
-    note = f"machine load {when}: {load:.2f} (1-minute average, {cores} cores)"
-    if load > cores / 2:
+    note = f"machine load {when}: {load:.2f} (1-minute average, {cores} cores; this bench counts about 1)"
+    if load - 1 > cores / 4:
         note += "; other work shares the cores: ratios to the Python engines read high, rates low"
     return note
 
