@@ -9,14 +9,20 @@ that (or loads it from the cache) and the rest reuse it.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from simkit.engine.play import play_game, play_range
 from simkit.engine.spec import RunSpec
+from simkit.games.trains import kernel_layout as L
+from simkit.games.trains.evaluate import standings
 from simkit.games.trains.kernel import play_range_kernel, traced_game
-from strategies.trains.heuristic import WIN
+from simkit.games.trains.kernel_play import in_order
+from strategies.trains.heuristic import _pattern_score
+from strategies.trains.kernel_bots import sortedness
 from tests.kernel_tables import assert_same_tables
 
 CASES = [
@@ -94,49 +100,23 @@ def test_listed_deals_and_a_chunk_anywhere_in_the_run_give_the_same_games():
     assert whole.seats["score"][4 * 3:25 * 3].tolist() == part.seats["score"].tolist()
 
 
-
-
-def _runs_and_inversions(values) -> float:
-    """The definition `sortedness` scores (32 * longest ascending run - inversions, WIN when
-    there is no inversion), by the quadratic recurrence, ties included (a tie is an inversion)."""
-    best, inversions = [1] * 7, 0
-    for j in range(1, 7):
-        for i in range(j):
-            if values[i] < values[j]:
-                best[j] = max(best[j], best[i] + 1)
-            else:
-                inversions += 1
-    return WIN if inversions == 0 else 32 * max(best) - inversions
-
-
 def test_the_compiled_sortedness_table_scores_every_order_ties_included():
     """The bots' `sortedness` looks a train's order up by its Lehmer code: every one of the
     5,040 orders, and 3,000 random trains with repeated values (the bots score rank patterns
-    with a card's gap; an empty slot is a 0), match the recurrence."""
-    import itertools
-
-    import numpy as np
-
-    from strategies.trains.kernel_bots import sortedness
-
+    with a card's gap; an empty slot is a 0), match heuristic.py's recurrence (a tie counts as
+    an inversion)."""
     rng = np.random.default_rng(5)
     trains = [list(p) for p in itertools.permutations(range(1, 8))]
     trains += rng.integers(0, 5, size=(3000, 7)).tolist()
     g = np.zeros(7, dtype=np.int64)
     for train in trains:
         g[:] = train
-        assert sortedness(g, 0) == _runs_and_inversions(train), train
+        assert sortedness(g, 0) == _pattern_score(train), train
 
 
 def test_the_compiled_standings_count_the_longest_ascending_run_without_empty_slots():
     """`in_order` (the running score's standing of a seat) is evaluate.standings': the longest
     strictly ascending subsequence of the train's cards, an empty slot (0) left out."""
-    import numpy as np
-
-    from simkit.games.trains import kernel_layout as L
-    from simkit.games.trains.evaluate import standings
-    from simkit.games.trains.kernel_play import in_order
-
     rng = np.random.default_rng(6)
     g = np.zeros(L.SIZE, dtype=np.int64)
     for _ in range(3000):
