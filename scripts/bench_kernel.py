@@ -207,14 +207,14 @@ def bench_shipside(seconds: float = 3.0):
 
 
 if __name__ == "__main__":
-    from script_args import args_or_help, number
+    from script_args import args_or_help, fail, number
     args = args_or_help(__doc__)
     if args[:1] == ["--start"]:             # start times only: --start [later starts] [games]
         later = number(args[1], "later starts", int) if len(args) > 1 else 2
         games = args[2:] or list(STARTS)
         unknown = sorted(set(games) - set(STARTS))
         if unknown:
-            sys.exit(f"unknown game(s) {', '.join(unknown)}: allowed are {', '.join(STARTS)}")
+            fail(f"unknown game(s) {', '.join(unknown)}: allowed are {', '.join(STARTS)}")
         rows = (row for game in games for row in bench_start(game, later))
     else:
         rows = bench(number(args[0], "seconds") if args else 3.0, args[1] if len(args) > 1 else "")

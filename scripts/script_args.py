@@ -5,6 +5,7 @@ says which argument and what it expected, not a traceback."""
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 
 def args_or_help(doc: str | None) -> list[str]:
@@ -16,11 +17,15 @@ def args_or_help(doc: str | None) -> list[str]:
     return args
 
 
+def fail(message: str) -> NoReturn:
+    """Stop the script on bad input: the message on stderr, exit status 2."""
+    print(f"{message} (see --help)", file=sys.stderr)
+    sys.exit(2)
+
+
 def number(text: str, what: str, kind: type = float):
-    """`text` as a `kind` (float or int); else exit 2 naming the argument and the usage."""
+    """`text` as a `kind` (float or int); else `fail` naming the argument."""
     try:
         return kind(text)
     except ValueError:
-        expected = "a whole number" if kind is int else "a number"
-        print(f"{what}: expected {expected}, got {text!r} (see --help)", file=sys.stderr)
-        sys.exit(2)
+        fail(f"{what}: expected {'a whole number' if kind is int else 'a number'}, got {text!r}")
