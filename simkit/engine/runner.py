@@ -8,9 +8,7 @@ rest. Results do not depend on the number of jobs, the chunk size or the finishi
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable
@@ -31,6 +29,7 @@ from simkit.engine.chunks import (
     games_in_chunks,
     resolve_jobs,
 )
+from simkit.engine.dask_backend import dask_client, quiet_once_stopping
 from simkit.engine.errors import ConfigError, RunFolderError
 from simkit.engine.play import ENGINE_ERROR, Chunk, play_range
 from simkit.engine.records import (
@@ -110,13 +109,14 @@ def _parallel_chunks(spec: RunSpec, todo: Iterable[tuple[int, int, int]], jobs: 
 
     parent = os.getpid()
     if backend == "dask":
-        client = _dask_client(scheduler)
-        try:
-            with parallel_config(backend="dask"):
-                yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                    delayed(play_chunk)(spec, *t, parent) for t in todo)
-        finally:
-            with _quiet_dask_logs():    # the nanny's notes on workers stopped mid-task
+        client = dask_client(scheduler)
+        with quiet_once_stopping() as logs:
+            try:
+                with parallel_config(backend="dask"):
+                    yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                        delayed(play_chunk)(spec, *t, parent) for t in todo)
+            finally:
+                logs.close()        # the nannies' notes on workers stopped mid-task
                 client.close()
         return
     if backend == "loky":
@@ -125,56 +125,6 @@ def _parallel_chunks(spec: RunSpec, todo: Iterable[tuple[int, int, int]], jobs: 
     with parallel_config(backend=backend, n_jobs=jobs):
         yield from Parallel(return_as="generator_unordered")(
             delayed(play_chunk)(spec, *t, parent, out_dir) for t in todo)
-
-
-def _dask_client(scheduler: str | None):
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise ConfigError("--backend dask needs dask.distributed: pip install 'simkit[dask]'") from None
-    try:
-        if scheduler:
-            return Client(scheduler)
-        with _workers_ignore_ctrl_c():
-            return Client(processes=True, dashboard_address=None)
-    except OSError as exc:
-        raise ConfigError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
-
-
-@contextmanager
-def _quiet_dask_logs():
-    """dask.distributed logs only errors inside (warnings on shutdown are expected, not news)."""
-    import logging
-
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
-@contextmanager
-def _workers_ignore_ctrl_c():
-    """Processes started inside ignore SIGINT (an ignored signal stays ignored in a child) and log
-    only errors: a Ctrl-C at the terminal reaches the whole process group, and the local dask
-    workers would each print their own KeyboardInterrupt traceback; this process stops them."""
-    quiet = {"DASK_LOGGING__DISTRIBUTED": "error"}  # nor log the tasks cancelled on the way out
-    saved = {key: os.environ.get(key) for key in quiet}
-    os.environ.update(quiet)
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        yield
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 class Progress:
