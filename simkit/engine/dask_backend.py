@@ -27,7 +27,10 @@ def dask_client(scheduler: str | None):
         if scheduler:
             return Client(scheduler)
         with _workers_ignore_ctrl_c():
-            return Client(processes=True, dashboard_address=None)
+            # the scheduler's HTTP server on any free local port: its default, 8787, may be taken
+            # (another run), and dask then warns on stderr; no dashboard
+            return Client(processes=True, dashboard_address="127.0.0.1:0",
+                          scheduler_kwargs={"dashboard": False})
     except OSError as exc:
         raise ConfigError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
 

@@ -10,11 +10,13 @@ import io
 import logging
 import os
 import signal
+import socket
 import time
+import warnings
 
 import pytest
 
-from simkit.engine.dask_backend import quiet_once_stopping
+from simkit.engine.dask_backend import dask_client, quiet_once_stopping
 from simkit.engine.termination import Terminated, sigterm_as_interrupt
 
 
@@ -82,3 +84,23 @@ def test_records_that_propagate_to_the_root_are_silenced_too(monkeypatch):
     finally:
         logging.getLogger().removeHandler(root_handler)
     assert stream.getvalue() == ""
+
+
+def test_a_local_cluster_takes_a_free_port_without_a_warning():
+    pytest.importorskip("dask.distributed")
+    with socket.socket() as busy:
+        try:                        # as another run's cluster holds it
+            busy.bind(("127.0.0.1", 8787))
+            busy.listen()
+        except OSError:
+            pass                    # something else holds it already: the same case
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            client = dask_client(None)
+            try:
+                http = client.cluster.scheduler.http_server
+                host, port = http.address, http.port
+            finally:
+                client.close()
+    assert [str(w.message) for w in seen if "in use" in str(w.message)] == []
+    assert host == "127.0.0.1" and port != 8787
