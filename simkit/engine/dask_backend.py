@@ -36,7 +36,8 @@ def dask_client(scheduler: str | None):
 
 
 class ShutdownGate(logging.Filter):
-    """A filter on dask.distributed's log handlers that lets records through until `close()`."""
+    """A filter on the log handlers dask.distributed's records reach: they pass until `close()`
+    (other loggers' records always pass, as on the root's handlers)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -46,7 +47,7 @@ class ShutdownGate(logging.Filter):
         self.open = False
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return self.open
+        return self.open or not (record.name == "distributed" or record.name.startswith("distributed."))
 
 
 def _distributed_handlers() -> list[logging.Handler]:
