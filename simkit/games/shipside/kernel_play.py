@@ -359,6 +359,7 @@ def _octo_sources(g, p):
                     _side_sources(g, source, mine)
                 k = g[L.O_SRC_N + source] - 1
                 k_sym = g[L.O_SRC_SYM + source] if sym else 0
+                # _octo_block summed over the side's sources: plain ones, then those with a symbol
                 n += (k - k_sym) * (np_ - g[L.O_PCOUNT + source]) + k_sym * (nm - g[L.O_MCOUNT + source])
                 ok += k
     g[L.NOK] = ok

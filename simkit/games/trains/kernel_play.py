@@ -31,8 +31,6 @@ BOT = types.FunctionType(BOT_SIG)
 MAX_SLOTS = L.MAX_N
 #: words of a generator row: kernel_rng's, then a bot's 64 buffered draws (the scalar `random`)
 GEN_WORDS = 96
-#: T21-T23: the slot (0-based) effect e removes
-REMOVAL = np.array([0, 0, 0, 0, 0, 0, 3, 6], dtype=np.int64)
 #: T17-T20: effect e moves the card of slot i to slot i + offset (or swaps those two)
 OFFSET = np.array([0, 1, 2, 2, -2], dtype=np.int64)
 #: §5: each effect's first parameter and how many there are (1-4)
